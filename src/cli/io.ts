@@ -1,0 +1,56 @@
+// The streams and settings a command writes to, passed in so tests can capture every byte.
+
+export interface Output {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface Io {
+  stdout: Output;
+  stderr: Output;
+  /** Environment the command reads (CATALOG_URL, CATALOG_TOKEN, NO_COLOR). */
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Whether stdin is a terminal a person can answer prompts on. */
+  stdinIsTTY: boolean;
+  /** Reads one line from the terminal (only called when stdinIsTTY). */
+  prompt?: (question: string) => Promise<string>;
+}
+
+export function processIo(): Io {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    stdinIsTTY: process.stdin.isTTY,
+    prompt: async (question) => {
+      const { createInterface } = await import('node:readline/promises');
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await rl.question(question);
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+export interface Colors {
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  bold(text: string): string;
+  dim(text: string): string;
+}
+
+const plain = (text: string): string => text;
+const PLAIN: Colors = { red: plain, green: plain, yellow: plain, bold: plain, dim: plain };
+const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+const ANSI: Colors = { red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), bold: sgr(1, 22), dim: sgr(2, 22) };
+
+/** Color only on a terminal, never with NO_COLOR or --no-color. */
+export function colorsFor(output: Output, env: Io['env'], colorFlag: boolean): Colors {
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  return colorFlag && !noColor && output.isTTY === true ? ANSI : PLAIN;
+}

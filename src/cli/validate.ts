@@ -1,0 +1,56 @@
+// `contracts validate [PATH...]`: load and check contract files; no network.
+import { loadContracts } from '../contract/load.js';
+import { formatProblem, type Problem } from '../contract/problem.js';
+import { colorsFor, type Io } from './io.js';
+
+export type ProblemFormat = 'human' | 'json' | 'github';
+
+export interface ValidateOptions {
+  paths: string[];
+  format: ProblemFormat;
+  color: boolean;
+}
+
+/** Escapes a value for a GitHub workflow command (`::error file=...::message`). */
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+export function githubAnnotation(problem: Problem): string {
+  return `::error file=${escapeProperty(problem.file)},line=${problem.line},col=${problem.column},title=${escapeProperty('invalid contract')}::${escapeData(problem.message)}`;
+}
+
+/** Renders problems in the chosen format; shared by validate and plan. */
+export function renderProblems(problems: readonly Problem[], format: ProblemFormat): string {
+  if (format === 'github') return problems.map((p) => `${githubAnnotation(p)}\n`).join('');
+  return problems.map((p) => `${formatProblem(p)}\n`).join('');
+}
+
+export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
+  const loaded = await loadContracts(options.paths, io.cwd);
+  const { problems, fileCount } = loaded;
+  if (options.format === 'json') {
+    io.stdout.write(
+      `${JSON.stringify({ valid: problems.length === 0, fileCount, validCount: loaded.files.length, problems }, null, 2)}\n`,
+    );
+    return problems.length === 0 ? 0 : 1;
+  }
+  const c = colorsFor(io.stdout, io.env, options.color);
+  io.stdout.write(renderProblems(problems, options.format));
+  if (options.format === 'human') {
+    if (fileCount === 0) {
+      io.stdout.write(`${c.yellow('No contract files found')} in ${options.paths.join(', ')} (looked for *.yaml and *.yml).\n`);
+    } else if (problems.length === 0) {
+      io.stdout.write(`${c.green('✓')} ${fileCount} contract file${fileCount === 1 ? ' is' : 's are'} valid.\n`);
+    } else {
+      const badFiles = new Set(problems.map((p) => p.file)).size;
+      io.stdout.write(
+        `${c.red('✗')} ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${badFiles} of ${fileCount} file${fileCount === 1 ? '' : 's'}.\n`,
+      );
+    }
+  }
+  return problems.length === 0 && fileCount > 0 ? 0 : 1;
+}

@@ -1,0 +1,136 @@
+// Reads contract files from disk: expands paths, loads every file, and checks what no single
+// file can see (two files for one contract, two contracts for one asset).
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { MAX_FILE_BYTES, parseContract, positionOf, type ContractFile } from './parse.js';
+import type { Problem } from './problem.js';
+
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
+
+function displayPath(cwd: string, absolute: string): string {
+  const relative = path.relative(cwd, absolute);
+  const shown = relative === '' || relative.startsWith('..') ? absolute : relative;
+  return shown.split(path.sep).join('/');
+}
+
+async function walk(directory: string, found: string[]): Promise<void> {
+  const entries = await readdir(directory, { withFileTypes: true });
+  for (const entry of entries) {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(full, found);
+    } else if (entry.isFile() && /\.ya?ml$/i.test(entry.name)) {
+      found.push(full);
+    }
+  }
+}
+
+/**
+ * Expands PATH arguments to contract files: a directory means every *.yaml / *.yml below it,
+ * a file is taken as given. Returns absolute paths, sorted, without repeats.
+ */
+export async function findContractFiles(paths: readonly string[], cwd: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const given of paths) {
+    const absolute = path.resolve(cwd, given);
+    let info;
+    try {
+      info = await stat(absolute);
+    } catch {
+      throw new ConfigError(`${given}: no such file or directory`);
+    }
+    if (info.isDirectory()) await walk(absolute, found);
+    else found.push(absolute);
+  }
+  return [...new Set(found)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export interface LoadedContracts {
+  /** Files that loaded and validated, in path order. */
+  files: ContractFile[];
+  /** Every problem of every file, and the cross-file ones. */
+  problems: Problem[];
+  /** How many files were read. */
+  fileCount: number;
+}
+
+/** Loads one file from disk; problems are reported, never thrown. */
+export async function loadContractFile(absolute: string, shownAs: string): Promise<ReturnType<typeof parseContract>> {
+  let info;
+  try {
+    info = await stat(absolute);
+  } catch (error) {
+    return { ok: false, problems: [{ file: shownAs, line: 1, column: 1, path: '', message: `the file cannot be read: ${(error as Error).message}` }] };
+  }
+  if (info.size > MAX_FILE_BYTES) {
+    return {
+      ok: false,
+      problems: [{ file: shownAs, line: 1, column: 1, path: '', message: `the file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes` }],
+    };
+  }
+  const bytes = await readFile(absolute);
+  return parseContract(bytes, shownAs);
+}
+
+/** Problems that involve two files: a repeated contract FQN, or two contracts for one asset. */
+export function crossFileProblems(files: readonly ContractFile[]): Problem[] {
+  const problems: Problem[] = [];
+  const byFqn = new Map<string, ContractFile>();
+  const byEntity = new Map<string, ContractFile>();
+  for (const file of files) {
+    const fqn = file.contract.fullyQualifiedName;
+    const earlier = byFqn.get(fqn);
+    if (earlier === undefined) byFqn.set(fqn, file);
+    else {
+      const here = positionOf(file, '/fullyQualifiedName');
+      const there = positionOf(earlier, '/fullyQualifiedName');
+      problems.push({
+        file: file.file,
+        line: here.line,
+        column: here.column,
+        path: 'fullyQualifiedName',
+        message: `fullyQualifiedName '${fqn}' is also used by ${earlier.file}:${there.line}:${there.column}; keep each contract in exactly one file`,
+      });
+    }
+    const entity = file.contract.entity;
+    const entityKey = `${entity.type}\u0000${entity.fullyQualifiedName}`;
+    const earlierEntity = byEntity.get(entityKey);
+    if (earlierEntity === undefined) byEntity.set(entityKey, file);
+    else if (earlierEntity.contract.fullyQualifiedName !== fqn) {
+      const here = positionOf(file, '/entity');
+      const there = positionOf(earlierEntity, '/entity');
+      problems.push({
+        file: file.file,
+        line: here.line,
+        column: here.column,
+        path: 'entity',
+        message: `entity ${entity.type} '${entity.fullyQualifiedName}' already has a contract in ${earlierEntity.file}:${there.line}:${there.column}; an asset has at most one contract`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Loads every contract file under `paths` with up to `concurrency` reads at a time. */
+export async function loadContracts(paths: readonly string[], cwd: string, concurrency = 16): Promise<LoadedContracts> {
+  const absolutePaths = await findContractFiles(paths, cwd);
+  const results = new Array<Awaited<ReturnType<typeof loadContractFile>>>(absolutePaths.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < absolutePaths.length) {
+      const index = next++;
+      const absolute = absolutePaths[index]!;
+      results[index] = await loadContractFile(absolute, displayPath(cwd, absolute));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, absolutePaths.length) }, worker));
+  const files: ContractFile[] = [];
+  const problems: Problem[] = [];
+  for (const result of results) {
+    if (result.ok) files.push(result.value);
+    else problems.push(...result.problems);
+  }
+  problems.push(...crossFileProblems(files));
+  return { files, problems, fileCount: absolutePaths.length };
+}

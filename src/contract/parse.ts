@@ -1,0 +1,339 @@
+// Parses one contract file's bytes into a DesiredContract, keeping source positions so that
+// every problem is reported at its file:line:col. Pure: no file system access.
+import {
+  LineCounter,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  visit,
+  type Document,
+  type Node as YamlNode,
+} from 'yaml';
+import { ARRAY_KEYS, type DesiredContract } from './model.js';
+import { dottedPath, type Problem, type Result } from './problem.js';
+import { schemaProblems } from './schema.js';
+
+/** Largest contract file accepted. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Aliases one document may resolve; a handful is plenty for a contract, a bomb needs thousands. */
+const MAX_ALIAS_COUNT = 50;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** A contract file that loaded and validated. */
+export interface ContractFile {
+  file: string;
+  contract: DesiredContract;
+  /** Positions of top-level keys and of their direct children, by JSON pointer (`/schema/1`). */
+  positions: ReadonlyMap<string, Position>;
+}
+
+/** Where `pointer` (or its nearest ancestor with a known position) is in the file. */
+export function positionOf(contractFile: ContractFile, pointer: string): Position {
+  let current = pointer;
+  for (;;) {
+    const found = contractFile.positions.get(current);
+    if (found !== undefined) return found;
+    if (current === '') return { line: 1, column: 1 };
+    current = current.slice(0, current.lastIndexOf('/'));
+  }
+}
+
+/** Offset of the first byte that is not part of valid UTF-8, or -1. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    let cp = b & (0xff >> (need + 2));
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+function positionOfByte(bytes: Uint8Array, offset: number): Position {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line += 1;
+      lineStart = i + 1;
+    }
+  }
+  // Columns count characters; the bytes before the bad one on its line are valid UTF-8.
+  const column = new TextDecoder().decode(bytes.subarray(lineStart, offset)).length + 1;
+  return { line, column };
+}
+
+type Segment = string | number;
+
+interface Located {
+  node: YamlNode | null;
+  keyNode: YamlNode | null;
+}
+
+/** Finds the YAML node at a path of segments (and the key node of its pair, when in a map). */
+function locate(doc: Document, segments: readonly Segment[]): { found: Located; depth: number } {
+  let found: Located = { node: doc.contents as YamlNode | null, keyNode: null };
+  let depth = 0;
+  for (const segment of segments) {
+    const node = found.node;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+      if (pair === undefined) break;
+      found = { node: (pair.value as YamlNode | null) ?? (pair.key as YamlNode), keyNode: pair.key as YamlNode };
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment] as YamlNode | undefined;
+      if (item === undefined) break;
+      found = { node: item, keyNode: null };
+    } else break;
+    depth += 1;
+  }
+  return { found, depth };
+}
+
+function nodeStart(node: YamlNode | null): number {
+  return node?.range?.[0] ?? 0;
+}
+
+/** Parses and validates one contract file. `file` is the path shown in problems. */
+export function parseContract(input: string | Uint8Array, file: string): Result<ContractFile> {
+  const at = (line: number, column: number, path: string, message: string): Problem => ({
+    file,
+    line,
+    column,
+    path,
+    message,
+  });
+  let text: string;
+  if (typeof input === 'string') {
+    text = input;
+  } else {
+    if (input.length > MAX_FILE_BYTES) {
+      return {
+        ok: false,
+        problems: [
+          at(1, 1, '', `the file is ${input.length} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`),
+        ],
+      };
+    }
+    const bad = firstInvalidUtf8(input);
+    if (bad >= 0) {
+      const pos = positionOfByte(input, bad);
+      return {
+        ok: false,
+        problems: [
+          at(pos.line, pos.column, '', `the file is not valid UTF-8 (byte 0x${input[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8`),
+        ],
+      };
+    }
+    text = new TextDecoder('utf-8').decode(input);
+  }
+  if (text.length > MAX_FILE_BYTES) {
+    return { ok: false, problems: [at(1, 1, '', `the file is over the limit of ${MAX_FILE_BYTES} bytes (1 MiB)`)] };
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes('\u0000')) {
+    const offset = text.indexOf('\u0000');
+    const lines = text.slice(0, offset).split('\n');
+    return {
+      ok: false,
+      problems: [at(lines.length, lines[lines.length - 1]!.length + 1, '', 'the file contains a NUL character; contract files are text')],
+    };
+  }
+
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+    schema: 'core',
+    merge: false,
+    intAsBigInt: false,
+  });
+  const pos = (offset: number): Position => {
+    const p = lineCounter.linePos(offset);
+    return { line: p.line, column: p.col };
+  };
+  const problems: Problem[] = [];
+  const docList = Array.isArray(docs) ? docs : [];
+  const first = docList[0];
+  if (first === undefined || first.contents === null) {
+    const empty = docList.length === 0 || (first !== undefined && first.errors.length === 0);
+    if (empty) {
+      return { ok: false, problems: [at(1, 1, '', 'the file is empty; a contract needs at least name, fullyQualifiedName and entity')] };
+    }
+  }
+  if (docList.length > 1) {
+    const second = docList[1]!;
+    const p = pos(second.range[0]);
+    problems.push(at(p.line, p.column, '', `the file holds ${docList.length} YAML documents; put one contract in each file`));
+  }
+  for (const doc of docList.slice(0, 1)) {
+    for (const error of [...doc.errors, ...doc.warnings]) {
+      // Unresolved tags are reported by the tag check below, with a better sentence.
+      if (error.code === 'TAG_RESOLVE_FAILED') continue;
+      const p = pos(error.pos[0]);
+      const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '');
+      const message =
+        error.code === 'DUPLICATE_KEY'
+          ? 'duplicate key: each key may appear once in a mapping'
+          : `YAML ${error.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${reason}`;
+      problems.push(at(p.line, p.column, '', message));
+    }
+  }
+  if (problems.length > 0 || first === undefined) return { ok: false, problems };
+
+  // Checks on the syntax tree before anything is turned into JavaScript objects.
+  let aliasCount = 0;
+  let firstAlias: YamlNode | null = null;
+  visit(first, {
+    Node(_key, node) {
+      if (isAlias(node)) {
+        aliasCount += 1;
+        firstAlias ??= node;
+      }
+      if ((isScalar(node) || isMap(node) || isSeq(node)) && node.tag !== undefined) {
+        const shown = node.tag.replace(/^tag:yaml\.org,2002:/, '!!');
+        // The node's range starts after its tag; point at the tag as written, when it is there.
+        const start = nodeStart(node);
+        const tagAt = text.lastIndexOf(shown, start);
+        const p = pos(tagAt >= 0 && !text.slice(tagAt, start).includes('\n') ? tagAt : start);
+        problems.push(at(p.line, p.column, '', `the tag ${shown} is not allowed; write plain YAML values without tags`));
+      }
+      return undefined;
+    },
+    Pair(_key, pair) {
+      if (isPair(pair) && isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
+        const p = pos(nodeStart(pair.key as YamlNode));
+        problems.push(at(p.line, p.column, '', `the key ${String(pair.key.value)} is not allowed in a contract file`));
+      } else if (isPair(pair) && pair.key !== null && !isScalar(pair.key)) {
+        const p = pos(nodeStart(pair.key as YamlNode));
+        problems.push(at(p.line, p.column, '', 'keys must be plain strings, not mappings, lists or aliases'));
+      }
+      return undefined;
+    },
+  });
+  const aliasAt = pos(nodeStart(firstAlias));
+  if (aliasCount > MAX_ALIAS_COUNT) {
+    problems.push(at(aliasAt.line, aliasAt.column, '', `the file uses ${aliasCount} aliases, over the limit of ${MAX_ALIAS_COUNT}; write the values out`));
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  let value: unknown;
+  try {
+    value = first.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = /alias/i.test(reason)
+      ? 'the aliases in this file expand to far too much data (a YAML alias bomb); write the values out'
+      : `the file could not be read as data: ${reason}`;
+    return { ok: false, problems: [at(aliasAt.line, aliasAt.column, '', message)] };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const p = pos(nodeStart(first.contents as YamlNode));
+    return { ok: false, problems: [at(p.line, p.column, '', 'a contract file must be a mapping of keys to values (name: ..., fullyQualifiedName: ..., entity: ...)')] };
+  }
+
+  const locateProblem = (segments: readonly Segment[], pointAtKey: boolean, message: string): Problem => {
+    const { found, depth } = locate(first, segments);
+    const exact = depth === segments.length;
+    const node = exact && pointAtKey && found.keyNode !== null ? found.keyNode : exact ? found.node : found.keyNode ?? found.node;
+    const p = pos(nodeStart(node));
+    return at(p.line, p.column, dottedPath(segments), message);
+  };
+
+  problems.push(...schemaProblems(value, locateProblem));
+  problems.push(...duplicateItemProblems(value as Record<string, unknown>, first, pos, locateProblem));
+  if (problems.length > 0) {
+    problems.sort((a, b) => a.line - b.line || a.column - b.column);
+    return { ok: false, problems };
+  }
+
+  const positions = new Map<string, Position>();
+  const root = first.contents;
+  if (isMap(root)) {
+    for (const pair of root.items) {
+      if (!isScalar(pair.key)) continue;
+      const top = `/${escapePointer(String(pair.key.value))}`;
+      positions.set(top, pos(nodeStart(pair.key as YamlNode)));
+      const child = pair.value;
+      if (isSeq(child)) {
+        child.items.forEach((item, index) => positions.set(`${top}/${index}`, pos(nodeStart(item as YamlNode))));
+      } else if (isMap(child)) {
+        for (const inner of child.items) {
+          if (isScalar(inner.key)) positions.set(`${top}/${escapePointer(String(inner.key.value))}`, pos(nodeStart(inner.key as YamlNode)));
+        }
+      }
+    }
+  }
+  return { ok: true, value: { file, contract: value as DesiredContract, positions } };
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function duplicateItemProblems(
+  value: Record<string, unknown>,
+  doc: Document,
+  pos: (offset: number) => Position,
+  locateProblem: (segments: readonly Segment[], pointAtKey: boolean, message: string) => Problem,
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const [field, keyFields] of Object.entries(ARRAY_KEYS)) {
+    const items = value[field];
+    if (!Array.isArray(items)) continue;
+    const seen = new Map<string, number>();
+    items.forEach((item: unknown, index) => {
+      if (item === null || typeof item !== 'object') return;
+      const fields = keyFields.map((k) => (item as Record<string, unknown>)[k]);
+      if (!fields.every((f) => typeof f === 'string')) return;
+      const key = JSON.stringify(fields);
+      const earlier = seen.get(key);
+      if (earlier === undefined) {
+        seen.set(key, index);
+        return;
+      }
+      const earlierLine = pos(nodeStart(locate(doc, [field, earlier]).found.node)).line;
+      const keyText = (fields as string[]).join(' ');
+      const lastKey = keyFields[keyFields.length - 1]!;
+      problems.push(
+        locateProblem(
+          [field, index, lastKey],
+          false,
+          `${dottedPath([field, index])} repeats ${keyFields.join('+')} '${keyText}' of ${dottedPath([field, earlier])} (line ${earlierLine}); items of ${field} are matched by ${keyFields.join(' and ')}, so each must be unique`,
+        ),
+      );
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,154 @@
+// Validates a parsed contract against schemas/data-contract.schema.json with ajv and turns
+// ajv's errors into sentences a person can act on.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { contractSchema } from './model.js';
+import { dottedPath, type Problem } from './problem.js';
+
+type Segment = string | number;
+type LocateProblem = (segments: readonly Segment[], pointAtKey: boolean, message: string) => Problem;
+
+interface SchemaLike {
+  description?: string;
+  'x-hint'?: string;
+  properties?: Record<string, SchemaLike>;
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+}
+
+/** An ajv instance configured the way the tool validates contracts (strict, all errors). */
+export function createContractAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
+  // Annotation only: the sentence used when a pattern or enum does not match.
+  ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
+  return ajv;
+}
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  compiled ??= createContractAjv().compile(contractSchema);
+  return compiled;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `'${value.length > 60 ? `${value.slice(0, 57)}...` : value}'`;
+  return String(value);
+}
+
+function typeWords(type: unknown): string {
+  const names = (Array.isArray(type) ? type : [type]).map((t) => {
+    switch (t) {
+      case 'object':
+        return 'a mapping';
+      case 'array':
+        return 'a list';
+      case 'integer':
+        return 'a whole number';
+      case 'number':
+        return 'a number';
+      case 'string':
+        return 'a string';
+      case 'boolean':
+        return 'true or false';
+      case 'null':
+        return 'null (to remove it)';
+      default:
+        return String(t);
+    }
+  });
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]!}` : names[0]!;
+}
+
+function levenshtein(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The allowed name closest to `name`, when it is close enough to be a typo. */
+export function closest(name: string, allowed: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of allowed) {
+    const distance = levenshtein(name.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
+}
+
+function segmentsOf(instancePath: string): Segment[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+}
+
+function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem): Problem {
+  const path = dottedPath(segments);
+  const subject = path === '' ? 'the contract' : path;
+  const parent = (error.parentSchema ?? {}) as SchemaLike;
+  const got = describe(error.data);
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String((error.params as { missingProperty: string }).missingProperty);
+      const help = parent.properties?.[missing]?.description;
+      const full = dottedPath([...segments, missing]);
+      return locate(segments, true, `${full} is required but missing${help === undefined ? '' : ` (${help.replace(/\.$/, '')})`}`);
+    }
+    case 'additionalProperties': {
+      const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+      const allowed = Object.keys(parent.properties ?? {});
+      const guess = closest(extra, allowed);
+      const where = path === '' ? 'at the top level' : `in ${path}`;
+      const hint = guess !== undefined ? `; did you mean '${guess}'?` : `; allowed keys are ${allowed.join(', ')}`;
+      return locate([...segments, extra], true, `unknown key '${extra}' ${where}${hint}`);
+    }
+    case 'type':
+      return locate(segments, false, `${subject} must be ${typeWords((error.params as { type: unknown }).type)}, got ${got}`);
+    case 'enum':
+    case 'const':
+    case 'pattern': {
+      const hint =
+        parent['x-hint'] ??
+        (error.keyword === 'enum' ? `one of ${(parent.enum ?? []).filter((v) => v !== null).join(', ')}` : error.message ?? 'valid');
+      return locate(segments, false, `${subject} must be ${hint}, got ${got}`);
+    }
+    case 'minimum':
+    case 'maximum': {
+      const limit = (error.params as { limit: number }).limit;
+      return locate(segments, false, `${subject} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${limit}, got ${got}`);
+    }
+    case 'minLength':
+      return locate(segments, false, `${subject} must not be empty`);
+    case 'maxLength': {
+      const limit = (error.params as { limit: number }).limit;
+      return locate(segments, false, `${subject} must be at most ${limit} characters long`);
+    }
+    default:
+      return locate(segments, false, `${subject} ${error.message ?? 'is not valid'}`);
+  }
+}
+
+/** Every schema problem of a parsed document, located in the source. */
+export function schemaProblems(value: unknown, locate: LocateProblem): Problem[] {
+  const validate = validator();
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => sentence(error, segmentsOf(error.instancePath), locate));
+}
