@@ -3,7 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'action/dist/**', 'node_modules/**', 'coverage/**', '**/*.mjs', '**/*.js'] },
+  {
+    ignores: ['dist/**', 'action/dist/**', 'node_modules/**', 'coverage/**', '**/*.mjs', '**/*.js'],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -14,7 +14,9 @@ export class ConfigError extends ContractsError {
 export class ValidationFailedError extends ContractsError {
   override name = 'ValidationFailedError';
   constructor(readonly problemCount: number) {
-    super(`${problemCount} problem${problemCount === 1 ? '' : 's'} in contract files; nothing was sent`);
+    super(
+      `${problemCount} problem${problemCount === 1 ? '' : 's'} in contract files; nothing was sent`,
+    );
   }
 }
 

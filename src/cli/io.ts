@@ -46,8 +46,15 @@ export interface Colors {
 
 const plain = (text: string): string => text;
 const PLAIN: Colors = { red: plain, green: plain, yellow: plain, bold: plain, dim: plain };
-const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
-const ANSI: Colors = { red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), bold: sgr(1, 22), dim: sgr(2, 22) };
+const sgr = (open: number, close: number) => (text: string) =>
+  `\u001b[${open}m${text}\u001b[${close}m`;
+const ANSI: Colors = {
+  red: sgr(31, 39),
+  green: sgr(32, 39),
+  yellow: sgr(33, 39),
+  bold: sgr(1, 22),
+  dim: sgr(2, 22),
+};
 
 /** Color only on a terminal, never with NO_COLOR or --no-color. */
 export function colorsFor(output: Output, env: Io['env'], colorFlag: boolean): Colors {

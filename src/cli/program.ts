@@ -10,12 +10,16 @@ export const EXIT_ERROR = 1;
 export const EXIT_CHANGES = 2;
 
 function formatOption(): Option {
-  return new Option('--format <format>', 'output format').choices(['human', 'json', 'github']).default('human');
+  return new Option('--format <format>', 'output format')
+    .choices(['human', 'json', 'github'])
+    .default('human');
 }
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('contracts')
-    .description('Manage data contracts as code: validate, plan and apply them against the metadata catalog.')
+    .description(
+      'Manage data contracts as code: validate, plan and apply them against the metadata catalog.',
+    )
     .version(VERSION, '-V, --version', 'print the version')
     .option('--no-color', 'never color the output (NO_COLOR does the same)')
     .option('--debug', 'show stack traces of internal errors')
@@ -34,15 +38,21 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument('[paths...]', 'files or directories (default: contracts/)')
     .addOption(formatOption())
     .option('--json', 'same as --format json')
-    .action(async (paths: string[], options: { format: 'human' | 'json' | 'github'; json?: boolean }) => {
-      const { runValidate } = await import('./validate.js');
-      setExit(
-        await runValidate(
-          { paths: paths.length > 0 ? paths : ['contracts'], format: options.json === true ? 'json' : options.format, color: color() },
-          io,
-        ),
-      );
-    });
+    .action(
+      async (paths: string[], options: { format: 'human' | 'json' | 'github'; json?: boolean }) => {
+        const { runValidate } = await import('./validate.js');
+        setExit(
+          await runValidate(
+            {
+              paths: paths.length > 0 ? paths : ['contracts'],
+              format: options.json === true ? 'json' : options.format,
+              color: color(),
+            },
+            io,
+          ),
+        );
+      },
+    );
 
   return program;
 }
@@ -62,8 +72,15 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof ContractsError && !(error instanceof InternalError)) {
       io.stderr.write(`Error: ${error.message}\n`);
     } else {
-      const text = error instanceof Error ? (debug ? (error.stack ?? error.message) : error.message) : String(error);
-      io.stderr.write(`Internal error: ${text}\n${debug ? '' : 'Run again with --debug for details, and please report it.\n'}`);
+      const text =
+        error instanceof Error
+          ? debug
+            ? (error.stack ?? error.message)
+            : error.message
+          : String(error);
+      io.stderr.write(
+        `Internal error: ${text}\n${debug ? '' : 'Run again with --debug for details, and please report it.\n'}`,
+      );
     }
     return EXIT_ERROR;
   }

@@ -42,9 +42,13 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   io.stdout.write(renderProblems(problems, options.format));
   if (options.format === 'human') {
     if (fileCount === 0) {
-      io.stdout.write(`${c.yellow('No contract files found')} in ${options.paths.join(', ')} (looked for *.yaml and *.yml).\n`);
+      io.stdout.write(
+        `${c.yellow('No contract files found')} in ${options.paths.join(', ')} (looked for *.yaml and *.yml).\n`,
+      );
     } else if (problems.length === 0) {
-      io.stdout.write(`${c.green('✓')} ${fileCount} contract file${fileCount === 1 ? ' is' : 's are'} valid.\n`);
+      io.stdout.write(
+        `${c.green('✓')} ${fileCount} contract file${fileCount === 1 ? ' is' : 's are'} valid.\n`,
+      );
     } else {
       const badFiles = new Set(problems.map((p) => p.file)).size;
       io.stdout.write(

@@ -56,17 +56,39 @@ export interface LoadedContracts {
 }
 
 /** Loads one file from disk; problems are reported, never thrown. */
-export async function loadContractFile(absolute: string, shownAs: string): Promise<ReturnType<typeof parseContract>> {
+export async function loadContractFile(
+  absolute: string,
+  shownAs: string,
+): Promise<ReturnType<typeof parseContract>> {
   let info;
   try {
     info = await stat(absolute);
   } catch (error) {
-    return { ok: false, problems: [{ file: shownAs, line: 1, column: 1, path: '', message: `the file cannot be read: ${(error as Error).message}` }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          file: shownAs,
+          line: 1,
+          column: 1,
+          path: '',
+          message: `the file cannot be read: ${(error as Error).message}`,
+        },
+      ],
+    };
   }
   if (info.size > MAX_FILE_BYTES) {
     return {
       ok: false,
-      problems: [{ file: shownAs, line: 1, column: 1, path: '', message: `the file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes` }],
+      problems: [
+        {
+          file: shownAs,
+          line: 1,
+          column: 1,
+          path: '',
+          message: `the file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`,
+        },
+      ],
     };
   }
   const bytes = await readFile(absolute);
@@ -113,7 +135,11 @@ export function crossFileProblems(files: readonly ContractFile[]): Problem[] {
 }
 
 /** Loads every contract file under `paths` with up to `concurrency` reads at a time. */
-export async function loadContracts(paths: readonly string[], cwd: string, concurrency = 16): Promise<LoadedContracts> {
+export async function loadContracts(
+  paths: readonly string[],
+  cwd: string,
+  concurrency = 16,
+): Promise<LoadedContracts> {
   const absolutePaths = await findContractFiles(paths, cwd);
   const results = new Array<Awaited<ReturnType<typeof loadContractFile>>>(absolutePaths.length);
   let next = 0;

@@ -58,7 +58,11 @@ interface SchemaNode {
 
 const OPAQUE: Shape = { kind: 'opaque' };
 
-function shapeOf(node: SchemaNode, root: { definitions: Record<string, SchemaNode> }, key: readonly string[] | null): Shape {
+function shapeOf(
+  node: SchemaNode,
+  root: { definitions: Record<string, SchemaNode> },
+  key: readonly string[] | null,
+): Shape {
   if (node.$ref !== undefined) {
     const name = node.$ref.replace('#/definitions/', '');
     const target = root.definitions[name];
@@ -69,16 +73,23 @@ function shapeOf(node: SchemaNode, root: { definitions: Record<string, SchemaNod
   if (types.includes('array') && node.items !== undefined) {
     return { kind: 'array', items: shapeOf(node.items, root, null), key };
   }
-  if (types.includes('object') && node.properties !== undefined && node.additionalProperties === false) {
+  if (
+    types.includes('object') &&
+    node.properties !== undefined &&
+    node.additionalProperties === false
+  ) {
     const properties = new Map<string, Shape>();
-    for (const [name, child] of Object.entries(node.properties)) properties.set(name, shapeOf(child, root, null));
+    for (const [name, child] of Object.entries(node.properties))
+      properties.set(name, shapeOf(child, root, null));
     return { kind: 'object', properties };
   }
   return OPAQUE;
 }
 
 function buildTopLevelShapes(): ReadonlyMap<string, Shape> {
-  const root = contractSchema as unknown as SchemaNode & { definitions: Record<string, SchemaNode> };
+  const root = contractSchema as unknown as SchemaNode & {
+    definitions: Record<string, SchemaNode>;
+  };
   const shapes = new Map<string, Shape>();
   for (const [name, node] of Object.entries(root.properties ?? {})) {
     shapes.set(name, shapeOf(node, root, ARRAY_KEYS[name] ?? null));

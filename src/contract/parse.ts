@@ -101,14 +101,19 @@ interface Located {
 
 /** Finds the YAML node at a path of segments (and the key node of its pair, when in a map). */
 function locate(doc: Document, segments: readonly Segment[]): { found: Located; depth: number } {
-  let found: Located = { node: doc.contents as YamlNode | null, keyNode: null };
+  let found: Located = { node: doc.contents, keyNode: null };
   let depth = 0;
   for (const segment of segments) {
     const node = found.node;
     if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+      const pair = node.items.find(
+        (item) => isScalar(item.key) && String(item.key.value) === String(segment),
+      );
       if (pair === undefined) break;
-      found = { node: (pair.value as YamlNode | null) ?? (pair.key as YamlNode), keyNode: pair.key as YamlNode };
+      found = {
+        node: (pair.value as YamlNode | null) ?? (pair.key as YamlNode),
+        keyNode: pair.key as YamlNode,
+      };
     } else if (isSeq(node) && typeof segment === 'number') {
       const item = node.items[segment] as YamlNode | undefined;
       if (item === undefined) break;
@@ -140,7 +145,12 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
       return {
         ok: false,
         problems: [
-          at(1, 1, '', `the file is ${input.length} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`),
+          at(
+            1,
+            1,
+            '',
+            `the file is ${input.length} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`,
+          ),
         ],
       };
     }
@@ -150,14 +160,22 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
       return {
         ok: false,
         problems: [
-          at(pos.line, pos.column, '', `the file is not valid UTF-8 (byte 0x${input[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8`),
+          at(
+            pos.line,
+            pos.column,
+            '',
+            `the file is not valid UTF-8 (byte 0x${input[bad]!.toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8`,
+          ),
         ],
       };
     }
     text = new TextDecoder('utf-8').decode(input);
   }
   if (text.length > MAX_FILE_BYTES) {
-    return { ok: false, problems: [at(1, 1, '', `the file is over the limit of ${MAX_FILE_BYTES} bytes (1 MiB)`)] };
+    return {
+      ok: false,
+      problems: [at(1, 1, '', `the file is over the limit of ${MAX_FILE_BYTES} bytes (1 MiB)`)],
+    };
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes('\u0000')) {
@@ -165,7 +183,14 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
     const lines = text.slice(0, offset).split('\n');
     return {
       ok: false,
-      problems: [at(lines.length, lines[lines.length - 1]!.length + 1, '', 'the file contains a NUL character; contract files are text')],
+      problems: [
+        at(
+          lines.length,
+          lines[lines.length - 1]!.length + 1,
+          '',
+          'the file contains a NUL character; contract files are text',
+        ),
+      ],
     };
   }
 
@@ -189,13 +214,30 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
   if (first === undefined || first.contents === null) {
     const empty = docList.length === 0 || (first !== undefined && first.errors.length === 0);
     if (empty) {
-      return { ok: false, problems: [at(1, 1, '', 'the file is empty; a contract needs at least name, fullyQualifiedName and entity')] };
+      return {
+        ok: false,
+        problems: [
+          at(
+            1,
+            1,
+            '',
+            'the file is empty; a contract needs at least name, fullyQualifiedName and entity',
+          ),
+        ],
+      };
     }
   }
   if (docList.length > 1) {
     const second = docList[1]!;
     const p = pos(second.range[0]);
-    problems.push(at(p.line, p.column, '', `the file holds ${docList.length} YAML documents; put one contract in each file`));
+    problems.push(
+      at(
+        p.line,
+        p.column,
+        '',
+        `the file holds ${docList.length} YAML documents; put one contract in each file`,
+      ),
+    );
   }
   for (const doc of docList.slice(0, 1)) {
     for (const error of [...doc.errors, ...doc.warnings]) {
@@ -227,24 +269,47 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
         const start = nodeStart(node);
         const tagAt = text.lastIndexOf(shown, start);
         const p = pos(tagAt >= 0 && !text.slice(tagAt, start).includes('\n') ? tagAt : start);
-        problems.push(at(p.line, p.column, '', `the tag ${shown} is not allowed; write plain YAML values without tags`));
+        problems.push(
+          at(
+            p.line,
+            p.column,
+            '',
+            `the tag ${shown} is not allowed; write plain YAML values without tags`,
+          ),
+        );
       }
       return undefined;
     },
     Pair(_key, pair) {
       if (isPair(pair) && isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
-        const p = pos(nodeStart(pair.key as YamlNode));
-        problems.push(at(p.line, p.column, '', `the key ${String(pair.key.value)} is not allowed in a contract file`));
+        const p = pos(nodeStart(pair.key));
+        problems.push(
+          at(
+            p.line,
+            p.column,
+            '',
+            `the key ${String(pair.key.value)} is not allowed in a contract file`,
+          ),
+        );
       } else if (isPair(pair) && pair.key !== null && !isScalar(pair.key)) {
         const p = pos(nodeStart(pair.key as YamlNode));
-        problems.push(at(p.line, p.column, '', 'keys must be plain strings, not mappings, lists or aliases'));
+        problems.push(
+          at(p.line, p.column, '', 'keys must be plain strings, not mappings, lists or aliases'),
+        );
       }
       return undefined;
     },
   });
   const aliasAt = pos(nodeStart(firstAlias));
   if (aliasCount > MAX_ALIAS_COUNT) {
-    problems.push(at(aliasAt.line, aliasAt.column, '', `the file uses ${aliasCount} aliases, over the limit of ${MAX_ALIAS_COUNT}; write the values out`));
+    problems.push(
+      at(
+        aliasAt.line,
+        aliasAt.column,
+        '',
+        `the file uses ${aliasCount} aliases, over the limit of ${MAX_ALIAS_COUNT}; write the values out`,
+      ),
+    );
   }
   if (problems.length > 0) return { ok: false, problems };
 
@@ -259,20 +324,41 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
     return { ok: false, problems: [at(aliasAt.line, aliasAt.column, '', message)] };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const p = pos(nodeStart(first.contents as YamlNode));
-    return { ok: false, problems: [at(p.line, p.column, '', 'a contract file must be a mapping of keys to values (name: ..., fullyQualifiedName: ..., entity: ...)')] };
+    const p = pos(nodeStart(first.contents));
+    return {
+      ok: false,
+      problems: [
+        at(
+          p.line,
+          p.column,
+          '',
+          'a contract file must be a mapping of keys to values (name: ..., fullyQualifiedName: ..., entity: ...)',
+        ),
+      ],
+    };
   }
 
-  const locateProblem = (segments: readonly Segment[], pointAtKey: boolean, message: string): Problem => {
+  const locateProblem = (
+    segments: readonly Segment[],
+    pointAtKey: boolean,
+    message: string,
+  ): Problem => {
     const { found, depth } = locate(first, segments);
     const exact = depth === segments.length;
-    const node = exact && pointAtKey && found.keyNode !== null ? found.keyNode : exact ? found.node : found.keyNode ?? found.node;
+    const node =
+      exact && pointAtKey && found.keyNode !== null
+        ? found.keyNode
+        : exact
+          ? found.node
+          : (found.keyNode ?? found.node);
     const p = pos(nodeStart(node));
     return at(p.line, p.column, dottedPath(segments), message);
   };
 
   problems.push(...schemaProblems(value, locateProblem));
-  problems.push(...duplicateItemProblems(value as Record<string, unknown>, first, pos, locateProblem));
+  problems.push(
+    ...duplicateItemProblems(value as Record<string, unknown>, first, pos, locateProblem),
+  );
   if (problems.length > 0) {
     problems.sort((a, b) => a.line - b.line || a.column - b.column);
     return { ok: false, problems };
@@ -284,13 +370,19 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
     for (const pair of root.items) {
       if (!isScalar(pair.key)) continue;
       const top = `/${escapePointer(String(pair.key.value))}`;
-      positions.set(top, pos(nodeStart(pair.key as YamlNode)));
+      positions.set(top, pos(nodeStart(pair.key)));
       const child = pair.value;
       if (isSeq(child)) {
-        child.items.forEach((item, index) => positions.set(`${top}/${index}`, pos(nodeStart(item as YamlNode))));
+        child.items.forEach((item, index) =>
+          positions.set(`${top}/${index}`, pos(nodeStart(item))),
+        );
       } else if (isMap(child)) {
         for (const inner of child.items) {
-          if (isScalar(inner.key)) positions.set(`${top}/${escapePointer(String(inner.key.value))}`, pos(nodeStart(inner.key as YamlNode)));
+          if (isScalar(inner.key))
+            positions.set(
+              `${top}/${escapePointer(String(inner.key.value))}`,
+              pos(nodeStart(inner.key)),
+            );
         }
       }
     }
@@ -324,7 +416,7 @@ function duplicateItemProblems(
         return;
       }
       const earlierLine = pos(nodeStart(locate(doc, [field, earlier]).found.node)).line;
-      const keyText = (fields as string[]).join(' ');
+      const keyText = fields.join(' ');
       const lastKey = keyFields[keyFields.length - 1]!;
       problems.push(
         locateProblem(

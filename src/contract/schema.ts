@@ -5,7 +5,11 @@ import { contractSchema } from './model.js';
 import { dottedPath, type Problem } from './problem.js';
 
 type Segment = string | number;
-type LocateProblem = (segments: readonly Segment[], pointAtKey: boolean, message: string) => Problem;
+type LocateProblem = (
+  segments: readonly Segment[],
+  pointAtKey: boolean,
+  message: string,
+) => Problem;
 
 interface SchemaLike {
   description?: string;
@@ -35,8 +39,10 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `'${value.length > 60 ? `${value.slice(0, 57)}...` : value}'`;
-  return String(value);
+  if (typeof value === 'string')
+    return `'${value.length > 60 ? `${value.slice(0, 57)}...` : value}'`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
 }
 
 function typeWords(type: unknown): string {
@@ -60,7 +66,9 @@ function typeWords(type: unknown): string {
         return String(t);
     }
   });
-  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]!}` : names[0]!;
+  return names.length > 1
+    ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]!}`
+    : names[0]!;
 }
 
 function levenshtein(a: string, b: string): number {
@@ -107,33 +115,53 @@ function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem
   const got = describe(error.data);
   switch (error.keyword) {
     case 'required': {
-      const missing = String((error.params as { missingProperty: string }).missingProperty);
+      const missing = (error.params as { missingProperty: string }).missingProperty;
       const help = parent.properties?.[missing]?.description;
       const full = dottedPath([...segments, missing]);
-      return locate(segments, true, `${full} is required but missing${help === undefined ? '' : ` (${help.replace(/\.$/, '')})`}`);
+      return locate(
+        segments,
+        true,
+        `${full} is required but missing${help === undefined ? '' : ` (${help.replace(/\.$/, '')})`}`,
+      );
     }
     case 'additionalProperties': {
-      const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
       const allowed = Object.keys(parent.properties ?? {});
       const guess = closest(extra, allowed);
       const where = path === '' ? 'at the top level' : `in ${path}`;
-      const hint = guess !== undefined ? `; did you mean '${guess}'?` : `; allowed keys are ${allowed.join(', ')}`;
+      const hint =
+        guess !== undefined
+          ? `; did you mean '${guess}'?`
+          : `; allowed keys are ${allowed.join(', ')}`;
       return locate([...segments, extra], true, `unknown key '${extra}' ${where}${hint}`);
     }
     case 'type':
-      return locate(segments, false, `${subject} must be ${typeWords((error.params as { type: unknown }).type)}, got ${got}`);
+      return locate(
+        segments,
+        false,
+        `${subject} must be ${typeWords((error.params as { type: unknown }).type)}, got ${got}`,
+      );
     case 'enum':
     case 'const':
     case 'pattern': {
       const hint =
         parent['x-hint'] ??
-        (error.keyword === 'enum' ? `one of ${(parent.enum ?? []).filter((v) => v !== null).join(', ')}` : error.message ?? 'valid');
+        (error.keyword === 'enum'
+          ? `one of ${(parent.enum ?? [])
+              .filter((v) => v !== null)
+              .map((v) => JSON.stringify(v))
+              .join(', ')}`
+          : (error.message ?? 'valid'));
       return locate(segments, false, `${subject} must be ${hint}, got ${got}`);
     }
     case 'minimum':
     case 'maximum': {
       const limit = (error.params as { limit: number }).limit;
-      return locate(segments, false, `${subject} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${limit}, got ${got}`);
+      return locate(
+        segments,
+        false,
+        `${subject} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${limit}, got ${got}`,
+      );
     }
     case 'minLength':
       return locate(segments, false, `${subject} must not be empty`);
@@ -150,5 +178,7 @@ function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem
 export function schemaProblems(value: unknown, locate: LocateProblem): Problem[] {
   const validate = validator();
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => sentence(error, segmentsOf(error.instancePath), locate));
+  return (validate.errors ?? []).map((error) =>
+    sentence(error, segmentsOf(error.instancePath), locate),
+  );
 }

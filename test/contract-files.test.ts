@@ -1,0 +1,227 @@
+// Contract files: every invalid fixture is reported at its exact position, valid contracts
+// survive a YAML round trip, and the schema compiles strictly and accepts the examples.
+import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { crossFileProblems, loadContracts } from '../src/contract/load.js';
+import { contractSchema } from '../src/contract/model.js';
+import { parseContract, type ContractFile } from '../src/contract/parse.js';
+import { formatProblem } from '../src/contract/problem.js';
+import { createContractAjv } from '../src/contract/schema.js';
+import { runCli } from '../src/cli/program.js';
+import { captureIo } from './helpers/capture-io.js';
+import { tempDir } from './helpers/temp-dir.js';
+import { arbitraryContract } from './helpers/arbitraries.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const fixtureDir = path.join(root, 'test/fixtures/invalid');
+const fixtures = readdirSync(fixtureDir)
+  .filter((name) => name.endsWith('.yaml'))
+  .sort();
+
+function mustParse(text: string, file = 'c.yaml'): ContractFile {
+  const result = parseContract(text, file);
+  if (!result.ok) throw new Error(result.problems.map(formatProblem).join('\n'));
+  return result.value;
+}
+
+describe('invalid fixtures', () => {
+  it('has at least 30 of them', () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.each(fixtures)('%s is reported at the expected line and column', (name) => {
+    const bytes = readFileSync(path.join(fixtureDir, name));
+    const header = /^# expect (\d+):(\d+) (.+)$/m.exec(bytes.toString('latin1').split('\n')[0]!);
+    expect(header, 'fixture needs an "# expect L:C message" first line').not.toBeNull();
+    const [, line, column, fragment] = header!;
+    const result = parseContract(bytes, name);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const match = result.problems.find((p) => p.message.includes(fragment!));
+    expect(match, `problems were:\n${result.problems.map(formatProblem).join('\n')}`).toBeDefined();
+    expect([match!.line, match!.column]).toEqual([Number(line), Number(column)]);
+  });
+});
+
+describe('parseContract', () => {
+  const minimal =
+    'name: a\nfullyQualifiedName: a.b\nentity: { type: table, fullyQualifiedName: db.a }\n';
+
+  it('reports every problem of a file, not just the first', () => {
+    const result = parseContract(
+      `${minimal}entityStatus: active\nsla: { availability: 101 }\nfoo: 1\n`,
+      'x.yaml',
+    );
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems.map((p) => p.line)).toEqual([4, 5, 6]);
+  });
+
+  it('rejects files over 1 MiB without parsing them', () => {
+    const big = new TextEncoder().encode(`${minimal}description: "${'x'.repeat(1024 * 1024)}"\n`);
+    const result = parseContract(big, 'big.yaml');
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.problems[0]!.message).toContain('over the limit of 1048576 bytes');
+  });
+
+  it('rejects a 2 KB alias bomb with a problem, not a crash', () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const cur = String.fromCharCode(97 + i);
+      lines.push(`${cur}: &${cur} [${Array.from({ length: 9 }, () => `*${prev}`).join(',')}]`);
+    }
+    const text = `${lines.join('\n')}\n`;
+    expect(text.length).toBeLessThan(2048);
+    const result = parseContract(text, 'bomb.yaml');
+    expect(result.ok).toBe(false);
+  });
+
+  it('does not pollute prototypes', () => {
+    parseContract(`${minimal}extension: { "__proto__": { "polluted": true } }\n`, 'p.yaml');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('keeps positions of top-level keys and array items', () => {
+    const file = mustParse(
+      `${minimal}schema:\n  - { name: id, dataType: INT }\n  - { name: b, dataType: INT }\n`,
+    );
+    expect(file.positions.get('/schema')).toEqual({ line: 4, column: 1 });
+    expect(file.positions.get('/schema/1')).toEqual({ line: 6, column: 5 });
+  });
+
+  it('accepts a byte order mark and CRLF line ends', () => {
+    const file = mustParse(`\uFEFF${minimal.replace(/\n/g, '\r\n')}`);
+    expect(file.contract.name).toBe('a');
+  });
+});
+
+describe('cross-file checks', () => {
+  const contract = (fqn: string, entity: string): string =>
+    `name: x\nfullyQualifiedName: ${fqn}\nentity: { type: table, fullyQualifiedName: ${entity} }\n`;
+
+  it('names both files when two files share a fullyQualifiedName', () => {
+    const problems = crossFileProblems([
+      mustParse(contract('a.c', 'db.a'), 'one.yaml'),
+      mustParse(contract('a.c', 'db.b'), 'two.yaml'),
+    ]);
+    expect(problems.map(formatProblem)).toEqual([
+      "two.yaml:2:1 fullyQualifiedName 'a.c' is also used by one.yaml:2:1; keep each contract in exactly one file",
+    ]);
+  });
+
+  it('names both files when two contracts bind one asset', () => {
+    const problems = crossFileProblems([
+      mustParse(contract('a.c', 'db.a'), 'one.yaml'),
+      mustParse(contract('b.c', 'db.a'), 'two.yaml'),
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(formatProblem(problems[0]!)).toBe(
+      "two.yaml:3:1 entity table 'db.a' already has a contract in one.yaml:3:1; an asset has at most one contract",
+    );
+  });
+});
+
+describe('schema', () => {
+  it('compiles with ajv in strict mode and accepts every example contract', async () => {
+    const validate = createContractAjv().compile(contractSchema);
+    const loaded = await loadContracts(['contracts'], root);
+    expect(loaded.fileCount).toBeGreaterThanOrEqual(4);
+    expect(loaded.problems).toEqual([]);
+    for (const file of loaded.files) expect(validate(file.contract), file.file).toBe(true);
+    for (const name of readdirSync(path.join(root, 'contracts'))) {
+      expect(readFileSync(path.join(root, 'contracts', name), 'utf8')).toMatch(
+        /^# yaml-language-server: \$schema=\.\.\/schemas\/data-contract\.schema\.json\n/,
+      );
+    }
+  });
+
+  it('describes every property so editors can show help', () => {
+    const missing: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const properties = (node as { properties?: Record<string, { description?: unknown }> })
+        .properties;
+      for (const [name, child] of Object.entries(properties ?? {})) {
+        if (typeof child.description !== 'string') missing.push(`${where}.${name}`);
+      }
+      for (const [name, child] of Object.entries(node)) walk(child, `${where}.${name}`);
+    };
+    walk(contractSchema, '$');
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('round trip', () => {
+  it('any valid contract survives stringify → load unchanged', () => {
+    fc.assert(
+      fc.property(arbitraryContract(), (contract) => {
+        const file = mustParse(stringify(contract));
+        expect(file.contract).toEqual(contract);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('contracts validate', () => {
+  it('exits 0 and says the example contracts are valid', async () => {
+    const io = captureIo(root);
+    expect(await runCli(['validate'], io)).toBe(0);
+    expect(io.out()).toMatch(/✓ \d+ contract files are valid\./);
+  });
+
+  it('exits 1 and starts every problem line with file:line:col', async () => {
+    const dir = await tempDir({
+      'c/bad.yaml': 'name: a\nfullyQualifiedName: 3\nentity: {type: table}\nx: 1\n',
+      'c/ok.yml':
+        'name: b\nfullyQualifiedName: b.c\nentity: {type: table, fullyQualifiedName: t}\n',
+    });
+    try {
+      const io = captureIo(dir.dir);
+      expect(await runCli(['validate', 'c'], io)).toBe(1);
+      const lines = io.out().trim().split('\n');
+      const problemLines = lines.slice(0, -1);
+      expect(problemLines.length).toBe(3);
+      for (const line of problemLines) expect(line).toMatch(/^c\/bad\.yaml:\d+:\d+ /);
+      expect(lines.at(-1)).toBe('✗ 3 problems in 1 of 2 files.');
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('writes GitHub workflow commands with --format github', async () => {
+    const dir = await tempDir({
+      'a,b.yaml':
+        'name: a\nfullyQualifiedName: a\nentity: {type: table, fullyQualifiedName: t}\nentityStatus: "x:\\ny"\n',
+    });
+    try {
+      const io = captureIo(dir.dir);
+      expect(await runCli(['validate', 'a,b.yaml', '--format', 'github'], io)).toBe(1);
+      expect(io.out()).toBe(
+        "::error file=a%2Cb.yaml,line=4,col=15,title=invalid contract::entityStatus must be one of Draft, Active or Deprecated, got 'x:%0Ay'\n",
+      );
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('prints a JSON report with --json', async () => {
+    const io = captureIo(root);
+    expect(
+      await runCli(['validate', '--json', 'test/fixtures/invalid/01-status-lowercase.yaml'], io),
+    ).toBe(1);
+    const report = JSON.parse(io.out());
+    expect(report).toMatchObject({ valid: false, fileCount: 1, validCount: 0 });
+    expect(report.problems[0]).toMatchObject({ line: 7, column: 15, path: 'entityStatus' });
+  });
+
+  it('reports a missing path as an error', async () => {
+    const io = captureIo(root);
+    expect(await runCli(['validate', 'no/such/dir'], io)).toBe(1);
+    expect(io.err()).toBe('Error: no/such/dir: no such file or directory\n');
+  });
+});
