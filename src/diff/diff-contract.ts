@@ -1,0 +1,126 @@
+// Computes the smallest RFC 6902 patch that turns a live contract's managed fields into the
+// desired ones, following the ownership rule: unmanaged, identity and server-owned fields and
+// server-added properties are never touched.
+import {
+  FIELD_SHAPES,
+  MANAGED_FIELDS,
+  type DesiredContract,
+  type Shape,
+} from '../contract/model.js';
+import { escapeToken, isPlainObject, jsonEqual, type JsonObject } from './json-value.js';
+import { alignKeyedArray } from './keyed-array.js';
+import type { Operation } from './operation.js';
+import { project, withServerProperties } from './project.js';
+
+function opSize(op: Operation): number {
+  return JSON.stringify(op).length;
+}
+
+/** Appends to `ops` the operations that turn `live` (present) into `desired` at `path`. */
+function diffValue(
+  live: unknown,
+  desired: unknown,
+  shape: Shape,
+  path: string,
+  ops: Operation[],
+): void {
+  if (shape.kind === 'object' && isPlainObject(live) && isPlainObject(desired)) {
+    diffObject(live, desired, shape, path, ops);
+    return;
+  }
+  if (
+    shape.kind === 'array' &&
+    shape.key !== null &&
+    Array.isArray(live) &&
+    Array.isArray(desired)
+  ) {
+    if (diffKeyedArray(live, desired, shape, shape.key, path, ops)) return;
+  }
+  if (!jsonEqual(project(live, shape), desired)) {
+    ops.push({ op: 'replace', path, value: withServerProperties(live, desired, shape) });
+  }
+}
+
+function diffObject(
+  live: JsonObject,
+  desired: JsonObject,
+  shape: Extract<Shape, { kind: 'object' }>,
+  path: string,
+  ops: Operation[],
+): void {
+  const leafOps: Operation[] = [];
+  for (const [name, child] of shape.properties) {
+    const desiredValue = desired[name];
+    const liveValue = live[name];
+    const childPath = `${path}/${escapeToken(name)}`;
+    if (desiredValue === undefined) {
+      if (liveValue !== undefined) leafOps.push({ op: 'remove', path: childPath });
+    } else if (liveValue === undefined) {
+      leafOps.push({ op: 'add', path: childPath, value: desiredValue });
+    } else {
+      diffValue(liveValue, desiredValue, child, childPath, leafOps);
+    }
+  }
+  if (leafOps.length === 0) return;
+  // One replace of the whole object when that is fewer operations (tie: fewer bytes).
+  const whole: Operation = {
+    op: 'replace',
+    path,
+    value: withServerProperties(live, desired, shape),
+  };
+  if (leafOps.length > 1 || opSize(whole) < opSize(leafOps[0]!)) ops.push(whole);
+  else ops.push(...leafOps);
+}
+
+/** Returns false when the live array cannot be keyed; the caller then compares it whole. */
+function diffKeyedArray(
+  live: readonly unknown[],
+  desired: readonly unknown[],
+  shape: Extract<Shape, { kind: 'array' }>,
+  keyFields: readonly string[],
+  path: string,
+  ops: Operation[],
+): boolean {
+  const alignment = alignKeyedArray(live, desired, keyFields);
+  if (alignment === undefined) return false;
+  for (const index of alignment.removals) ops.push({ op: 'remove', path: `${path}/${index}` });
+  for (const [from, to] of alignment.moves)
+    ops.push({ op: 'move', from: `${path}/${from}`, path: `${path}/${to}` });
+  let length = live.length - alignment.removals.length;
+  for (const j of alignment.insertions) {
+    ops.push({ op: 'add', path: j === length ? `${path}/-` : `${path}/${j}`, value: desired[j] });
+    length += 1;
+  }
+  for (let j = 0; j < desired.length; j++) {
+    const i = alignment.matchedLive[j]!;
+    if (i !== -1) diffValue(live[i], desired[j], shape.items, `${path}/${j}`, ops);
+  }
+  return true;
+}
+
+/**
+ * The minimal patch from `liveContract` (as the catalog returns it) to `desiredContract` (as
+ * the file states it). Only managed fields (those the file sets) are compared; `null` in the
+ * file removes the field. Identity (name, fullyQualifiedName, entity) is checked by the planner,
+ * not patched here. Pure and synchronous; the inputs are not modified.
+ */
+export function diffContract(
+  liveContract: Readonly<JsonObject>,
+  desiredContract: Readonly<DesiredContract>,
+): Operation[] {
+  const ops: Operation[] = [];
+  for (const field of MANAGED_FIELDS) {
+    const desiredValue = desiredContract[field];
+    if (desiredValue === undefined) continue;
+    const liveValue = liveContract[field];
+    const path = `/${field}`;
+    if (desiredValue === null) {
+      if (liveValue !== undefined) ops.push({ op: 'remove', path });
+    } else if (liveValue === undefined) {
+      ops.push({ op: 'add', path, value: desiredValue });
+    } else {
+      diffValue(liveValue, desiredValue, FIELD_SHAPES.get(field)!, path, ops);
+    }
+  }
+  return ops;
+}

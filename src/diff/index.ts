@@ -1,0 +1,5 @@
+// The diff engine's public face: pure functions from (live, desired) to a verified patch.
+export { diffContract } from './diff-contract.js';
+export { verifyPatch, applyToCopy } from './verify.js';
+export { breakingChanges, durationSeconds } from './breaking.js';
+export type { Operation } from './operation.js';

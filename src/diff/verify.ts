@@ -1,0 +1,92 @@
+// Checks a patch before it is sent: applied to a copy of the live contract by an independent
+// RFC 6902 implementation, it must give exactly the desired managed state and leave everything
+// else as it was. A failure is a bug in the diff engine, never something to send.
+import { applyPatch } from 'rfc6902';
+import {
+  FIELD_SHAPES,
+  MANAGED_FIELDS,
+  type DesiredContract,
+  type Shape,
+} from '../contract/model.js';
+import { InternalError } from '../errors.js';
+import { isPlainObject, jsonEqual, type JsonObject } from './json-value.js';
+import { itemKey } from './keyed-array.js';
+import type { Operation } from './operation.js';
+import { project } from './project.js';
+
+/** Applies `ops` to a deep copy of `live` with the rfc6902 library; throws on any failing op. */
+export function applyToCopy(live: Readonly<JsonObject>, ops: readonly Operation[]): JsonObject {
+  const copy = structuredClone(live) as JsonObject;
+  const results = applyPatch(copy, ops as Parameters<typeof applyPatch>[1]);
+  const failed = results.findIndex((result) => result !== null);
+  if (failed !== -1) {
+    throw new InternalError(
+      `patch operation ${failed} (${JSON.stringify(ops[failed])}) does not apply to the live contract: ${results[failed]!.name}`,
+    );
+  }
+  return copy;
+}
+
+/** Whether every server-added property of `live` is still in `after` (recursively, by key). */
+function serverPropertiesKept(live: unknown, after: unknown, shape: Shape): boolean {
+  if (shape.kind === 'object' && isPlainObject(live) && isPlainObject(after)) {
+    for (const [key, value] of Object.entries(live)) {
+      const child = shape.properties.get(key);
+      if (child === undefined) {
+        if (!jsonEqual(value, after[key])) return false;
+      } else if (after[key] !== undefined && !serverPropertiesKept(value, after[key], child))
+        return false;
+    }
+    return true;
+  }
+  if (shape.kind === 'array' && shape.key !== null && Array.isArray(live) && Array.isArray(after)) {
+    const afterByKey = new Map<string, unknown>();
+    for (const item of after) {
+      const key = itemKey(item, shape.key);
+      if (key !== undefined) afterByKey.set(key, item);
+    }
+    for (const item of live) {
+      const key = itemKey(item, shape.key);
+      const match = key === undefined ? undefined : afterByKey.get(key);
+      if (match !== undefined && !serverPropertiesKept(item, match, shape.items)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Throws InternalError unless applying `ops` to `live` gives the desired managed fields, leaves
+ * unmanaged and server-owned fields unchanged and keeps server-added properties. Returns the
+ * patched copy.
+ */
+export function verifyPatch(
+  live: Readonly<JsonObject>,
+  desired: Readonly<DesiredContract>,
+  ops: readonly Operation[],
+): JsonObject {
+  const after = applyToCopy(live, ops);
+  const managed = new Set(MANAGED_FIELDS.filter((field) => desired[field] !== undefined));
+  for (const field of managed) {
+    const want = desired[field];
+    const shape = FIELD_SHAPES.get(field)!;
+    if (want === null) {
+      if (field in after)
+        throw new InternalError(`patch leaves ${field} in place, but the file removes it`);
+      continue;
+    }
+    if (!jsonEqual(project(after[field], shape), want)) {
+      throw new InternalError(
+        `patch does not give the desired ${field}: got ${JSON.stringify(project(after[field], shape))}`,
+      );
+    }
+    if (!serverPropertiesKept(live[field], after[field], shape)) {
+      throw new InternalError(`patch removes properties the server added inside ${field}`);
+    }
+  }
+  for (const key of new Set([...Object.keys(live), ...Object.keys(after)])) {
+    if (managed.has(key)) continue;
+    if (!jsonEqual(live[key], after[key]))
+      throw new InternalError(`patch changes ${key}, which the file does not manage`);
+  }
+  return after;
+}
