@@ -48,20 +48,25 @@ function diffObject(
   path: string,
   ops: Operation[],
 ): void {
-  const leafOps: Operation[] = [];
+  let leafOps: Operation[] | undefined;
   for (const [name, child] of shape.properties) {
     const desiredValue = desired[name];
     const liveValue = live[name];
+    // Equal primitives (and two absent values) are the common case: nothing to build.
+    if (desiredValue === liveValue) continue;
+    leafOps ??= [];
     const childPath = `${path}/${escapeToken(name)}`;
-    if (desiredValue === undefined) {
-      if (liveValue !== undefined) leafOps.push({ op: 'remove', path: childPath });
-    } else if (liveValue === undefined) {
+    if (desiredValue === undefined) leafOps.push({ op: 'remove', path: childPath });
+    else if (liveValue === undefined)
       leafOps.push({ op: 'add', path: childPath, value: desiredValue });
-    } else {
-      diffValue(liveValue, desiredValue, child, childPath, leafOps);
-    }
+    else if (
+      child.kind === 'opaque' &&
+      (desiredValue === null || typeof desiredValue !== 'object')
+    ) {
+      leafOps.push({ op: 'replace', path: childPath, value: desiredValue });
+    } else diffValue(liveValue, desiredValue, child, childPath, leafOps);
   }
-  if (leafOps.length === 0) return;
+  if (leafOps === undefined || leafOps.length === 0) return;
   // One replace of the whole object when that is fewer operations (tie: fewer bytes).
   const whole: Operation = {
     op: 'replace',

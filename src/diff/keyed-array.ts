@@ -21,24 +21,27 @@ export function itemKey(item: unknown, keyFields: readonly string[]): string | u
 }
 
 /** Indices (into `sequence`) of one longest strictly increasing subsequence. O(n log n). */
-export function longestIncreasingSubsequence(sequence: readonly number[]): number[] {
-  const tails: number[] = [];
-  const previous = new Array<number>(sequence.length).fill(-1);
-  for (let i = 0; i < sequence.length; i++) {
+export function longestIncreasingSubsequence(sequence: ArrayLike<number>): number[] {
+  const n = sequence.length;
+  const tails = new Int32Array(n);
+  const previous = new Int32Array(n);
+  let length = 0;
+  for (let i = 0; i < n; i++) {
     const value = sequence[i]!;
     let low = 0;
-    let high = tails.length;
+    let high = length;
     while (low < high) {
       const mid = (low + high) >> 1;
       if (sequence[tails[mid]!]! < value) low = mid + 1;
       else high = mid;
     }
-    if (low > 0) previous[i] = tails[low - 1]!;
+    previous[i] = low > 0 ? tails[low - 1]! : -1;
     tails[low] = i;
+    if (low === length) length += 1;
   }
-  const result = new Array<number>(tails.length);
-  let k = tails.length > 0 ? tails[tails.length - 1]! : -1;
-  for (let i = tails.length - 1; i >= 0; i--) {
+  const result = new Array<number>(length);
+  let k = length > 0 ? tails[length - 1]! : -1;
+  for (let i = length - 1; i >= 0; i--) {
     result[i] = k;
     k = previous[k]!;
   }
@@ -54,91 +57,113 @@ export interface ArrayAlignment {
   /** Desired indices to insert (ascending), after the moves. */
   insertions: number[];
   /** For each desired index, the live index of the item it is diffed against, or -1 if inserted. */
-  matchedLive: number[];
+  matchedLive: ArrayLike<number>;
 }
 
+const NONE = -1;
+
 /**
- * Aligns live items with desired ones. Returns undefined when the live array cannot be keyed
- * (an item without a key, or two items with the same key): then it is compared whole.
+ * Aligns live items with desired ones. Returns undefined when the arrays cannot be keyed
+ * (an item without a key, or a key used twice): then the array is compared whole.
  */
 export function alignKeyedArray(
   live: readonly unknown[],
   desired: readonly unknown[],
   keyFields: readonly string[],
 ): ArrayAlignment | undefined {
-  const liveKeys: string[] = new Array<string>(live.length);
-  const liveIndexByKey = new Map<string, number>();
-  for (let i = 0; i < live.length; i++) {
-    const key = itemKey(live[i], keyFields);
-    if (key === undefined || liveIndexByKey.has(key)) return undefined;
-    liveKeys[i] = key;
-    liveIndexByKey.set(key, i);
-  }
-  const desiredKeys: string[] = new Array<string>(desired.length);
-  const desiredIndexByKey = new Map<string, number>();
-  for (let j = 0; j < desired.length; j++) {
-    const key = itemKey(desired[j], keyFields);
-    if (key === undefined || desiredIndexByKey.has(key)) return undefined;
-    desiredKeys[j] = key;
-    desiredIndexByKey.set(key, j);
-  }
-
-  // matchedLive[j] = live index for desired j; liveTarget[i] = desired index for live i (-1 = removed).
-  const matchedLive = new Array<number>(desired.length).fill(-1);
-  const liveTarget = new Array<number>(live.length).fill(-1);
-  for (let i = 0; i < live.length; i++) {
-    const j = desiredIndexByKey.get(liveKeys[i]!);
-    if (j !== undefined) {
-      matchedLive[j] = i;
-      liveTarget[i] = j;
+  const n = live.length;
+  const m = desired.length;
+  // Fast path: the same keys in the same order (most edits leave the order alone).
+  if (n === m) {
+    let same = true;
+    for (let i = 0; i < n && same; i++) {
+      const key = itemKey(live[i], keyFields);
+      same = key !== undefined && key === itemKey(desired[i], keyFields);
+    }
+    if (same) {
+      const identity = new Int32Array(n);
+      for (let i = 0; i < n; i++) identity[i] = i;
+      return { removals: [], moves: [], insertions: [], matchedLive: identity };
     }
   }
 
-  let anchors = stationary(liveTarget);
+  const desiredIndexByKey = new Map<string, number>();
+  for (let j = 0; j < m; j++) {
+    const key = itemKey(desired[j], keyFields);
+    if (key === undefined || desiredIndexByKey.has(key)) return undefined;
+    desiredIndexByKey.set(key, j);
+  }
+  // matchedLive[j] = live index for desired j; liveTarget[i] = desired index for live i.
+  const matchedLive = new Int32Array(m).fill(NONE);
+  const liveTarget = new Int32Array(n).fill(NONE);
+  for (let i = 0; i < n; i++) {
+    const key = itemKey(live[i], keyFields);
+    if (key === undefined) return undefined;
+    const j = desiredIndexByKey.get(key);
+    if (j === undefined) continue;
+    if (matchedLive[j] !== NONE) return undefined; // the live array repeats a key
+    matchedLive[j] = i;
+    liveTarget[i] = j;
+  }
+
+  const anchored = stationary(liveTarget);
   // Renames: within the gap between the same two stationary items, pair removed live items with
   // inserted desired items in order, so each pair becomes an in-place edit instead of remove+add.
-  const removedByGap = new Map<number, number[]>();
+  const removedByGap: number[][] = [];
   let gap = 0;
-  for (let i = 0; i < live.length; i++) {
-    if (anchors.has(i)) gap += 1;
-    else if (liveTarget[i] === -1) pushTo(removedByGap, gap, i);
+  let anyRemoved = false;
+  for (let i = 0; i < n; i++) {
+    if (anchored[i] === 1) gap += 1;
+    else if (liveTarget[i] === NONE) {
+      (removedByGap[gap] ??= []).push(i);
+      anyRemoved = true;
+    }
   }
-  gap = 0;
-  let paired = false;
-  for (let j = 0; j < desired.length; j++) {
-    const i = matchedLive[j]!;
-    if (i !== -1 && anchors.has(i)) gap += 1;
-    else if (i === -1) {
-      const candidates = removedByGap.get(gap);
-      const partner = candidates?.shift();
-      if (partner !== undefined) {
-        matchedLive[j] = partner;
-        liveTarget[partner] = j;
-        paired = true;
+  if (anyRemoved) {
+    gap = 0;
+    const taken = new Int32Array(removedByGap.length);
+    for (let j = 0; j < m; j++) {
+      const i = matchedLive[j]!;
+      if (i !== NONE && anchored[i] === 1) gap += 1;
+      else if (i === NONE) {
+        const candidates = removedByGap[gap];
+        if (candidates !== undefined && taken[gap]! < candidates.length) {
+          const partner = candidates[taken[gap]!]!;
+          taken[gap] = taken[gap]! + 1;
+          matchedLive[j] = partner;
+          liveTarget[partner] = j;
+          // Paired items keep the anchors' order on both sides (same gap, taken in order), so
+          // they join the stationary set: any increasing run without them is one of the old
+          // ones, so the old longest run plus every pair is still a longest run.
+          anchored[partner] = 1;
+        }
       }
     }
   }
-  if (paired) anchors = stationary(liveTarget);
 
   const removals: number[] = [];
-  for (let i = live.length - 1; i >= 0; i--) if (liveTarget[i] === -1) removals.push(i);
+  for (let i = n - 1; i >= 0; i--) if (liveTarget[i] === NONE) removals.push(i);
 
   // Working order of the kept items (by desired index) after the removals.
   const working: number[] = [];
-  for (let i = 0; i < live.length; i++) if (liveTarget[i] !== -1) working.push(liveTarget[i]!);
-  const stationaryTargets = new Set<number>();
-  for (const i of anchors) stationaryTargets.add(liveTarget[i]!);
+  const stays = new Uint8Array(m);
+  for (let i = 0; i < n; i++) {
+    const j = liveTarget[i]!;
+    if (j === NONE) continue;
+    working.push(j);
+    if (anchored[i] === 1) stays[j] = 1;
+  }
 
   // Place each moving item right after its predecessor among kept items, in desired order; the
   // placed and stationary items then always stand in desired order, so the result is exact.
   const moves: [number, number][] = [];
-  let previousKept = -1;
-  for (let j = 0; j < desired.length; j++) {
-    if (matchedLive[j] === -1) continue;
-    if (!stationaryTargets.has(j)) {
+  let previousKept = NONE;
+  for (let j = 0; j < m; j++) {
+    if (matchedLive[j] === NONE) continue;
+    if (stays[j] === 0) {
       const from = working.indexOf(j);
       working.splice(from, 1);
-      const to = previousKept === -1 ? 0 : working.indexOf(previousKept) + 1;
+      const to = previousKept === NONE ? 0 : working.indexOf(previousKept) + 1;
       working.splice(to, 0, j);
       if (from !== to) moves.push([from, to]);
     }
@@ -146,26 +171,21 @@ export function alignKeyedArray(
   }
 
   const insertions: number[] = [];
-  for (let j = 0; j < desired.length; j++) if (matchedLive[j] === -1) insertions.push(j);
+  for (let j = 0; j < m; j++) if (matchedLive[j] === NONE) insertions.push(j);
   return { removals, moves, insertions, matchedLive };
 }
 
-/** Live indices that stay in place: a longest run of kept items already in desired order. */
-function stationary(liveTarget: readonly number[]): Set<number> {
+/** Flags (by live index) the items that stay in place: a longest run already in desired order. */
+function stationary(liveTarget: Int32Array): Uint8Array {
   const keptLive: number[] = [];
   const keptTargets: number[] = [];
   for (let i = 0; i < liveTarget.length; i++) {
-    if (liveTarget[i] !== -1) {
+    if (liveTarget[i] !== NONE) {
       keptLive.push(i);
       keptTargets.push(liveTarget[i]!);
     }
   }
-  const lis = longestIncreasingSubsequence(keptTargets);
-  return new Set(lis.map((k) => keptLive[k]!));
-}
-
-function pushTo(map: Map<number, number[]>, key: number, value: number): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
+  const flags = new Uint8Array(liveTarget.length);
+  for (const k of longestIncreasingSubsequence(keptTargets)) flags[keptLive[k]!] = 1;
+  return flags;
 }

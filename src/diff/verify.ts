@@ -16,6 +16,8 @@ import { project } from './project.js';
 
 /** Applies `ops` to a deep copy of `live` with the rfc6902 library; throws on any failing op. */
 export function applyToCopy(live: Readonly<JsonObject>, ops: readonly Operation[]): JsonObject {
+  // Nothing to apply: the live contract itself is the result (callers never modify it).
+  if (ops.length === 0) return live;
   const copy = structuredClone(live) as JsonObject;
   const results = applyPatch(copy, ops as Parameters<typeof applyPatch>[1]);
   const failed = results.findIndex((result) => result !== null);
