@@ -54,6 +54,48 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       },
     );
 
+  const sandbox = program
+    .command('sandbox')
+    .description('the embedded catalog, for the demo, tests and trying things out');
+  sandbox
+    .command('serve')
+    .description(
+      'serve the catalog interface over HTTP (the built-in demo catalog unless --seed is given)',
+    )
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', (v) => Number(v), 8585)
+    .option('--seed <file>', 'JSON seed file (users, assets, dataProducts, dataContracts)')
+    .option(
+      '--secret <secret>',
+      'HS256 secret for tokens (default: SANDBOX_SECRET or a built-in local secret)',
+    )
+    .option('--data <file>', 'keep the state in this file across restarts')
+    .action(
+      async (options: {
+        host: string;
+        port: number;
+        seed?: string;
+        secret?: string;
+        data?: string;
+      }) => {
+        const { runServe } = await import('./sandbox.js');
+        setExit(await runServe(options, io));
+      },
+    );
+  sandbox
+    .command('token')
+    .description('print a JWT for a sandbox user')
+    .requiredOption('--user <name>', 'user name from the seed')
+    .option(
+      '--secret <secret>',
+      'HS256 secret the sandbox uses (default: SANDBOX_SECRET or the built-in local secret)',
+    )
+    .option('--expires-in <duration>', 'lifetime such as 30m, 1h or 7d', '1h')
+    .action(async (options: { user: string; secret?: string; expiresIn: string }) => {
+      const { runToken } = await import('./sandbox.js');
+      setExit(await runToken(options, io));
+    });
+
   return program;
 }
 

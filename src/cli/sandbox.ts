@@ -1,0 +1,111 @@
+// `contracts sandbox serve` and `contracts sandbox token`: the embedded catalog.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { DEFAULT_SANDBOX_SECRET, mintToken } from '../sandbox/auth.js';
+import { checkSeed, SeedError } from '../sandbox/seed.js';
+import { startSandbox, type Sandbox } from '../sandbox/server.js';
+import type { Io } from './io.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  seed?: string;
+  secret?: string;
+  data?: string;
+}
+
+function secretFrom(flag: string | undefined, io: Io): string {
+  return flag ?? io.env.SANDBOX_SECRET ?? DEFAULT_SANDBOX_SECRET;
+}
+
+export async function readSeedFile(
+  file: string,
+  cwd: string,
+): Promise<ReturnType<typeof checkSeed>> {
+  let text: string;
+  try {
+    text = await readFile(path.resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read seed file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return checkSeed(JSON.parse(text));
+  } catch (error) {
+    if (error instanceof SeedError || error instanceof SyntaxError)
+      throw new ConfigError(`seed file ${file}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Starts the sandbox and returns it; the caller decides how long it runs. */
+export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandbox> {
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
+    throw new ConfigError(
+      `--port must be a whole number from 0 to 65535, got ${String(options.port)}`,
+    );
+  }
+  const seed = options.seed === undefined ? undefined : await readSeedFile(options.seed, io.cwd);
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({
+      host: options.host,
+      port: options.port,
+      secret: secretFrom(options.secret, io),
+      ...(seed === undefined ? {} : { seed }),
+      ...(options.data === undefined ? {} : { dataFile: path.resolve(io.cwd, options.data) }),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new ConfigError(
+        `port ${options.port} on ${options.host} is already in use; pick another or use --port 0`,
+      );
+    if (error instanceof SeedError || error instanceof SyntaxError)
+      throw new ConfigError(`data file ${options.data ?? ''}: ${error.message}`);
+    throw error;
+  }
+  io.stdout.write(`listening on ${sandbox.url}\n`);
+  return sandbox;
+}
+
+/** Runs until SIGINT or SIGTERM, then closes cleanly. */
+export async function runServe(options: ServeOptions, io: Io): Promise<number> {
+  const sandbox = await serveSandbox(options, io);
+  io.stderr.write(
+    `catalog interface at ${sandbox.url}/v1 (users: ${[...sandbox.store.users.keys()].join(', ')}); mint a token with: contracts sandbox token --user alice\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sandbox.close();
+  return 0;
+}
+
+export interface TokenOptions {
+  user: string;
+  secret?: string;
+  expiresIn: string;
+}
+
+export async function runToken(options: TokenOptions, io: Io): Promise<number> {
+  if (
+    !/^\d+\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days|w|week|weeks|y|yr|yrs|year|years)$/i.test(
+      options.expiresIn,
+    )
+  ) {
+    throw new ConfigError(
+      `--expires-in must be a duration such as 30m, 1h or 7d, got '${options.expiresIn}'`,
+    );
+  }
+  io.stdout.write(
+    `${await mintToken(options.user, secretFrom(options.secret, io), options.expiresIn)}\n`,
+  );
+  return 0;
+}

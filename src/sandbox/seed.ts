@@ -1,0 +1,169 @@
+// The sandbox's seed format (DESIGN.md "Seed file") and its checks. A bad seed is refused with
+// a sentence that names the entry, never half-loaded.
+import { randomUUID } from 'node:crypto';
+
+export type Permission = 'ViewDataContract' | 'EditDataContract' | 'SearchEntities';
+export const PERMISSIONS: readonly Permission[] = [
+  'ViewDataContract',
+  'EditDataContract',
+  'SearchEntities',
+];
+
+export interface SeedUser {
+  name: string;
+  permissions: Permission[];
+  [extra: string]: unknown;
+}
+
+export interface SeedAsset {
+  id: string;
+  entityType: string;
+  name: string;
+  fullyQualifiedName: string;
+  serviceType?: string;
+  service?: { name: string };
+  database?: { name: string };
+  databaseSchema?: { name: string };
+  description?: string;
+  columns?: { name: string; dataType: string; [extra: string]: unknown }[];
+  tags?: { tagFQN: string }[];
+  owners?: { type: string; name: string }[];
+  dataProducts?: string[];
+  deleted?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface SeedDataProduct {
+  name: string;
+  /** FQN of the product's own contract. */
+  contract?: string;
+  [extra: string]: unknown;
+}
+
+export type ContractResource = Record<string, unknown> & {
+  id: string;
+  name: string;
+  fullyQualifiedName: string;
+  entity: { id?: string; type: string; name?: string; fullyQualifiedName: string };
+  version: number;
+};
+
+export interface Seed {
+  users: SeedUser[];
+  assets: SeedAsset[];
+  dataProducts: SeedDataProduct[];
+  dataContracts: ContractResource[];
+}
+
+export class SeedError extends Error {
+  override name = 'SeedError';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function requireString(record: Record<string, unknown>, field: string, where: string): string {
+  const value = record[field];
+  if (typeof value !== 'string' || value === '')
+    throw new SeedError(`${where}.${field} must be a non-empty string`);
+  return value;
+}
+
+function list(seed: Record<string, unknown>, field: string): unknown[] {
+  const value = seed[field] ?? [];
+  if (!Array.isArray(value)) throw new SeedError(`${field} must be a list`);
+  return value;
+}
+
+/**
+ * Checks a parsed seed and returns it with defaults filled in where the seed leaves them out:
+ * a contract's id (a new UUID), version (0.1), updatedAt (now) and updatedBy ("admin"). Everything
+ * the seed gives is kept exactly as given.
+ */
+export function checkSeed(raw: unknown, now = Date.now()): Seed {
+  if (!isRecord(raw))
+    throw new SeedError(
+      'the seed must be a JSON object with users, assets, dataProducts and dataContracts',
+    );
+  for (const key of Object.keys(raw)) {
+    if (!['users', 'assets', 'dataProducts', 'dataContracts'].includes(key)) {
+      throw new SeedError(
+        `unknown seed key '${key}'; allowed keys are users, assets, dataProducts, dataContracts`,
+      );
+    }
+  }
+  const users = list(raw, 'users').map((user, i): SeedUser => {
+    const where = `users[${i}]`;
+    if (!isRecord(user)) throw new SeedError(`${where} must be an object`);
+    requireString(user, 'name', where);
+    const permissions: unknown = user.permissions ?? [];
+    if (
+      !Array.isArray(permissions) ||
+      permissions.some((p) => !PERMISSIONS.includes(p as Permission))
+    ) {
+      throw new SeedError(`${where}.permissions must be a list of ${PERMISSIONS.join(', ')}`);
+    }
+    return { ...user, permissions } as SeedUser;
+  });
+  const assetIds = new Set<string>();
+  const assets = list(raw, 'assets').map((asset, i): SeedAsset => {
+    const where = `assets[${i}]`;
+    if (!isRecord(asset)) throw new SeedError(`${where} must be an object`);
+    for (const field of ['id', 'entityType', 'name', 'fullyQualifiedName'])
+      requireString(asset, field, where);
+    if (assetIds.has(asset.id as string))
+      throw new SeedError(`${where}.id ${String(asset.id)} is used twice`);
+    assetIds.add(asset.id as string);
+    if (asset.columns !== undefined && !Array.isArray(asset.columns))
+      throw new SeedError(`${where}.columns must be a list`);
+    if (
+      asset.dataProducts !== undefined &&
+      (!Array.isArray(asset.dataProducts) || asset.dataProducts.some((p) => typeof p !== 'string'))
+    ) {
+      throw new SeedError(`${where}.dataProducts must be a list of product names`);
+    }
+    return asset as SeedAsset;
+  });
+  const dataProducts = list(raw, 'dataProducts').map((product, i): SeedDataProduct => {
+    const where = `dataProducts[${i}]`;
+    if (!isRecord(product)) throw new SeedError(`${where} must be an object`);
+    requireString(product, 'name', where);
+    if (product.contract !== undefined) requireString(product, 'contract', where);
+    return product as SeedDataProduct;
+  });
+  const contractIds = new Set<string>();
+  const contractFqns = new Set<string>();
+  const dataContracts = list(raw, 'dataContracts').map((contract, i): ContractResource => {
+    const where = `dataContracts[${i}]`;
+    if (!isRecord(contract)) throw new SeedError(`${where} must be an object`);
+    requireString(contract, 'name', where);
+    const fqn = requireString(contract, 'fullyQualifiedName', where);
+    if (!isRecord(contract.entity))
+      throw new SeedError(`${where}.entity must be an object with type and fullyQualifiedName`);
+    requireString(contract.entity, 'type', `${where}.entity`);
+    requireString(contract.entity, 'fullyQualifiedName', `${where}.entity`);
+    const filled: Record<string, unknown> = { ...contract };
+    filled.id ??= randomUUID();
+    filled.version ??= 0.1;
+    filled.updatedAt ??= now;
+    filled.updatedBy ??= 'admin';
+    if (typeof filled.id !== 'string') throw new SeedError(`${where}.id must be a string`);
+    if (typeof filled.version !== 'number')
+      throw new SeedError(`${where}.version must be a number`);
+    if (contractIds.has(filled.id)) throw new SeedError(`${where}.id ${filled.id} is used twice`);
+    if (contractFqns.has(fqn))
+      throw new SeedError(`${where}.fullyQualifiedName ${fqn} is used twice`);
+    contractIds.add(filled.id);
+    contractFqns.add(fqn);
+    return filled as ContractResource;
+  });
+  for (const product of dataProducts) {
+    if (product.contract !== undefined && !contractFqns.has(product.contract)) {
+      throw new SeedError(
+        `data product ${product.name} names contract ${product.contract}, which is not in dataContracts`,
+      );
+    }
+  }
+  return { users, assets, dataProducts, dataContracts };
+}

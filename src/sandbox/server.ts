@@ -1,0 +1,229 @@
+// The sandbox HTTP server: routes of the catalog interface under /v1, admin routes under
+// /sandbox (not part of the catalog interface), a request log, and clean shutdown.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
+import { Catalog, type Json } from './catalog.js';
+import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
+import { checkSeed, SeedError, type Seed } from './seed.js';
+import { Store } from './store.js';
+
+export interface SandboxOptions {
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** The catalog's content; the built-in demo catalog when absent. */
+  seed?: Seed;
+  /** HS256 secret tokens are signed with. */
+  secret?: string;
+  /** File that keeps the state across restarts. */
+  dataFile?: string;
+  /** Clock for updatedAt (tests pass a fixed one). */
+  clock?: () => number;
+}
+
+/** One handled request, as the admin route /sandbox/requests reports it. */
+export interface RequestRecord {
+  seq: number;
+  method: string;
+  path: string;
+  status: number;
+  user: string | null;
+  /** Milliseconds since the sandbox started, when the request arrived and when it was answered. */
+  startedAt: number;
+  finishedAt: number;
+}
+
+export interface Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:43121 (the catalog interface is under /v1). */
+  url: string;
+  store: Store;
+  /** Requests handled so far, oldest first. */
+  requests(): RequestRecord[];
+  clearRequests(): void;
+  close(): Promise<void>;
+}
+
+const MAX_LOGGED_REQUESTS = 100_000;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const secret = options.secret ?? DEFAULT_SANDBOX_SECRET;
+  const seed = options.seed ?? (await import('./demo-catalog.js')).demoSeed();
+  const store = Store.open(seed, options.dataFile);
+  const catalog = new Catalog(store, secret, options.clock);
+  const log: RequestRecord[] = [];
+  const started = performance.now();
+  let seq = 0;
+
+  const handle = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    record: RequestRecord,
+  ): Promise<void> => {
+    const method = request.method ?? 'GET';
+    const { segments, query } = splitTarget(request.url ?? '/');
+    if (segments[0] === 'sandbox') {
+      await handleAdmin(method, segments.slice(1), request, response, store, log);
+      return;
+    }
+    if (segments[0] !== 'v1')
+      throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
+    const route = segments.slice(1);
+    const user = await authenticate(request.headers.authorization, secret, store.users);
+    record.user = user.name;
+    const onlyGet = (): void => {
+      if (method !== 'GET')
+        throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
+    };
+    if (route[0] === 'dataContracts') {
+      if (route.length === 2 && route[1] === 'entity') {
+        onlyGet();
+        return sendJson(response, 200, catalog.getEffectiveContract(user, query));
+      }
+      if (route.length === 3 && route[1] === 'name') {
+        onlyGet();
+        return sendJson(response, 200, catalog.getContract(user, { fqn: route[2]! }, query));
+      }
+      if (route.length === 2) {
+        if (method === 'GET')
+          return sendJson(response, 200, catalog.getContract(user, { id: route[1]! }, query));
+        if (method === 'PATCH') {
+          const body = await readBody(request);
+          return sendJson(
+            response,
+            200,
+            catalog.patchContract(user, route[1]!, request.headers['content-type'], () =>
+              parseJsonBody(body),
+            ),
+          );
+        }
+        throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
+      }
+    }
+    if (route[0] === 'search' && route.length === 2 && route[1] === 'fieldQuery') {
+      onlyGet();
+      return sendJson(response, 200, catalog.fieldQuery(user, query));
+    }
+    if (route[0] === 'search' && route.length === 2 && route[1] === 'query') {
+      onlyGet();
+      return sendJson(response, 200, catalog.search(user, query));
+    }
+    if (route[0] === 'tables' && route.length === 1) {
+      onlyGet();
+      return sendJson(response, 200, catalog.listTables(user, query));
+    }
+    throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
+  };
+
+  const server = createServer({ keepAliveTimeout: 30_000 }, (request, response) => {
+    const record: RequestRecord = {
+      seq: ++seq,
+      method: request.method ?? 'GET',
+      path: (request.url ?? '/').split('?')[0]!,
+      status: 0,
+      user: null,
+      startedAt: performance.now() - started,
+      finishedAt: 0,
+    };
+    response.on('finish', () => {
+      record.status = response.statusCode;
+      record.finishedAt = performance.now() - started;
+      log.push(record);
+      if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
+    });
+    handle(request, response, record).catch((error: unknown) => {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      if (error instanceof ApiError) sendError(response, error);
+      else sendError(response, new ApiError(500, `Internal error: ${(error as Error).message}`));
+    });
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    store,
+    requests: () => [...log],
+    clearRequests: () => log.splice(0, log.length),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handleAdmin(
+  method: string,
+  route: string[],
+  request: IncomingMessage,
+  response: ServerResponse,
+  store: Store,
+  log: RequestRecord[],
+): Promise<void> {
+  const jsonBody = async (): Promise<Json> => {
+    const body = parseJsonBody(await readBody(request));
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new ApiError(400, 'the body must be a JSON object');
+    return body as Json;
+  };
+  const [resource, id] = route;
+  if (resource === 'requests' && id === undefined) {
+    if (method === 'GET') return sendJson(response, 200, { data: log });
+    if (method === 'DELETE') {
+      log.splice(0, log.length);
+      return sendJson(response, 204, undefined);
+    }
+  }
+  if (resource === 'state' && id === undefined && method === 'GET')
+    return sendJson(response, 200, store.snapshot());
+  if (resource === 'assets') {
+    if (method === 'POST' && id === undefined) {
+      const asset = await jsonBody();
+      const checked = checkOrFail(() => checkSeed({ assets: [asset] }).assets[0]!);
+      store.putAsset(checked);
+      return sendJson(response, 201, checked);
+    }
+    if (method === 'DELETE' && id !== undefined) {
+      if (!store.removeAsset(id)) throw new ApiError(404, `asset ${id} not found`);
+      return sendJson(response, 204, undefined);
+    }
+  }
+  if (resource === 'dataContracts') {
+    if (method === 'POST' && id === undefined) {
+      const contract = await jsonBody();
+      const checked = checkOrFail(() => checkSeed({ dataContracts: [contract] }).dataContracts[0]!);
+      const clash = store.contractByFqn(checked.fullyQualifiedName);
+      if (clash !== undefined && clash.id !== checked.id)
+        throw new ApiError(
+          409,
+          `a contract named ${checked.fullyQualifiedName} exists with id ${clash.id}`,
+        );
+      store.putContract(checked);
+      return sendJson(response, 201, checked);
+    }
+    if (method === 'DELETE' && id !== undefined) {
+      if (!store.removeContract(id)) throw new ApiError(404, `dataContract ${id} not found`);
+      return sendJson(response, 204, undefined);
+    }
+  }
+  throw new ApiError(404, `Route not found: ${method} /sandbox/${route.join('/')}`);
+}
+
+function checkOrFail<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof SeedError) throw new ApiError(400, error.message);
+    throw error;
+  }
+}
