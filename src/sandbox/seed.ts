@@ -104,7 +104,7 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
     ) {
       throw new SeedError(`${where}.permissions must be a list of ${PERMISSIONS.join(', ')}`);
     }
-    return { ...user, permissions } as SeedUser;
+    return { ...user, permissions: permissions as Permission[] } as SeedUser;
   });
   const assetIds = new Set<string>();
   const assets = list(raw, 'assets').map((asset, i): SeedAsset => {
