@@ -287,30 +287,19 @@ export class Catalog {
         );
       }
     }
-    let patched: Json;
-    try {
-      patched = jsonpatch.applyPatch(
-        structuredClone(current),
-        effective,
-        true,
-        true,
-        true,
-      ).newDocument;
-    } catch (error) {
-      const failure = error as {
-        index?: number;
-        name?: string;
-        message?: string;
-        operation?: { op?: string; path?: string };
-      };
-      const where =
-        failure.index === undefined
-          ? ''
-          : `operation ${failure.index} (${failure.operation?.op ?? '?'} ${failure.operation?.path ?? '?'}) `;
-      throw new ApiError(
-        400,
-        `${where}cannot be applied: ${(failure.message ?? String(error)).split('\n')[0]!}`,
-      );
+    // One operation at a time on a copy, so a failure names its own index (fast-json-patch's
+    // validator reports 0 for every operation) and nothing is kept unless all apply.
+    let patched = structuredClone(current) as Json;
+    for (const [index, op] of effective.entries()) {
+      try {
+        patched = jsonpatch.applyOperation(patched, op, true, true, true, index).newDocument;
+      } catch (error) {
+        const message = (error as Error).message.split('\n')[0]!;
+        throw new ApiError(
+          400,
+          `operation ${index} (${op.op} ${op.path}) cannot be applied: ${message}`,
+        );
+      }
     }
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched))
       throw new ApiError(400, 'the patch must leave a data contract object');
@@ -495,14 +484,12 @@ export class Catalog {
           compareText(String(a.fullyQualifiedName), String(b.fullyQualifiedName)) ||
           compareText(String(a.id), String(b.id)),
       );
-    const hits = found
-      .slice(from, from + size)
-      .map((document) => ({
-        _index: index,
-        _id: String(document.id),
-        _score: 1,
-        _source: searchSource(document),
-      }));
+    const hits = found.slice(from, from + size).map((document) => ({
+      _index: index,
+      _id: String(document.id),
+      _score: 1,
+      _source: searchSource(document),
+    }));
     return {
       took: Number((process.hrtime.bigint() - started) / 1_000_000n),
       timed_out: false,
@@ -517,7 +504,7 @@ export class Catalog {
 
   // 4.6
   listTables(_user: SeedUser, query: URLSearchParams): Json {
-    const limit = queryInteger(query, 'limit', 10, 0, 1000);
+    const limit = queryInteger(query, 'limit', 10, 1, 1000);
     const before = query.get('before');
     const after = query.get('after');
     if (before !== null && after !== null)
