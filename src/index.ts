@@ -1,6 +1,15 @@
-// The library entry: the pure building blocks other tools may use.
+// The library entry: the building blocks other tools may use.
 export { parseContract, positionOf, type ContractFile, type Position } from './contract/parse.js';
 export { loadContracts, findContractFiles } from './contract/load.js';
 export type { Problem } from './contract/problem.js';
 export type { DesiredContract } from './contract/model.js';
+export { diffContract, verifyPatch, breakingChanges, type Operation } from './diff/index.js';
+export { createPlan, hashContract, type PlanInput } from './plan/create-plan.js';
+export type { Plan, PlannedChange } from './plan/types.js';
+export { CatalogClient, type CatalogClientOptions, type LiveContract } from './catalog/client.js';
+export { applyPlan, type ApplyReport } from './apply/apply-plan.js';
+export { startSandbox, type Sandbox, type SandboxOptions } from './sandbox/server.js';
+export { mintToken } from './sandbox/auth.js';
+export { demoSeed } from './sandbox/demo-catalog.js';
+export * from './errors.js';
 export { VERSION } from './version.js';

@@ -3,11 +3,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { ContractsError, InternalError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
+import { parseConcurrency } from './parse-options.js';
 
-/** Exit codes: 0 success (plan: no changes), 1 any error, 2 plan found changes (--detailed-exitcode). */
-export const EXIT_OK = 0;
-export const EXIT_ERROR = 1;
-export const EXIT_CHANGES = 2;
+import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 
 function formatOption(): Option {
   return new Option('--format <format>', 'output format')
@@ -54,6 +52,99 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       },
     );
 
+  const catalogOptions = (command: Command): Command =>
+    command
+      .option(
+        '--catalog-url <url>',
+        'catalog base URL; /v1 is added (default: CATALOG_URL). The token comes from CATALOG_TOKEN',
+      )
+      .option(
+        '--concurrency <n>',
+        'requests at once (default 8 for reads; apply sends one PATCH at a time unless given)',
+        parseConcurrency,
+      )
+      .option(
+        '--changed-since <ref>',
+        'only plan files changed since this git ref (all files are still validated)',
+      )
+      .option('--json', 'machine output on stdout, nothing else on stdout');
+
+  catalogOptions(
+    program
+      .command('plan')
+      .description(
+        'validate, read the live contracts by FQN, and print the changes apply would make',
+      )
+      .argument('[paths...]', 'files or directories (default: contracts/)')
+      .option('--out <file>', 'save the plan for `contracts apply FILE`')
+      .option('--markdown', 'print the plan as markdown (as the GitHub Action shows it)')
+      .option('--detailed-exitcode', 'exit 2 when there are changes (0 none, 1 error)'),
+  ).action(
+    async (
+      paths: string[],
+      options: {
+        catalogUrl?: string;
+        concurrency?: number;
+        changedSince?: string;
+        json?: boolean;
+        out?: string;
+        markdown?: boolean;
+        detailedExitcode?: boolean;
+      },
+    ) => {
+      const { runPlan } = await import('./plan.js');
+      setExit(
+        await runPlan(
+          {
+            paths: paths.length > 0 ? paths : ['contracts'],
+            json: options.json === true,
+            markdown: options.markdown === true,
+            detailedExitcode: options.detailedExitcode === true,
+            color: color(),
+            ...pick(options, ['catalogUrl', 'concurrency', 'changedSince', 'out']),
+          },
+          io,
+        ),
+      );
+    },
+  );
+
+  catalogOptions(
+    program
+      .command('apply')
+      .description('apply a saved plan (refused if stale), or plan and apply the files')
+      .argument(
+        '[plan-or-paths...]',
+        'a plan file saved by `plan --out`, or contract files and directories (default: contracts/)',
+      )
+      .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)'),
+  ).action(
+    async (
+      args: string[],
+      options: {
+        catalogUrl?: string;
+        concurrency?: number;
+        changedSince?: string;
+        json?: boolean;
+        autoApprove?: boolean;
+      },
+    ) => {
+      const { runApply } = await import('./apply.js');
+      setExit(
+        await runApply(
+          {
+            args,
+            autoApprove: options.autoApprove === true,
+            json: options.json === true,
+            color: color(),
+            ...pick(options, ['catalogUrl', 'concurrency', 'changedSince']),
+          },
+          io,
+        ),
+      );
+    },
+  );
+
   const sandbox = program
     .command('sandbox')
     .description('the embedded catalog, for the demo, tests and trying things out');
@@ -97,6 +188,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     });
 
   return program;
+}
+
+/** The options that were given, so absent ones stay absent (exactOptionalPropertyTypes). */
+function pick<T extends object, K extends keyof T>(
+  options: T,
+  keys: readonly K[],
+): { [P in K]?: Exclude<T[P], undefined> } {
+  const out: { [P in K]?: Exclude<T[P], undefined> } = {};
+  for (const key of keys)
+    if (options[key] !== undefined) out[key] = options[key] as Exclude<T[K], undefined>;
+  return out;
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */

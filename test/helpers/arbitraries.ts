@@ -54,10 +54,7 @@ export const slaArb = fc.record(
 
 export const referenceArb = fc.record({ type: fc.constantFrom('user', 'team'), name: nameArb });
 
-export const testCaseArb = fc.record(
-  { fullyQualifiedName: nameArb, name: textArb, type: fc.constant('testCase') },
-  { requiredKeys: ['fullyQualifiedName'] },
-);
+export const testCaseArb = fc.record({ fullyQualifiedName: nameArb });
 
 const jsonValueArb = fc
   .jsonValue({ maxDepth: 2 })

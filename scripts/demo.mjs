@@ -1,0 +1,63 @@
+// `npm run demo`: starts the built-in sandbox catalog in this process on a free port, mints a
+// token, and runs validate → plan → apply → plan with the real CLI against contracts/, showing
+// each step as a user would see it. Exits 0 only when the last plan shows no changes.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mintToken, startSandbox } from '../dist/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'dist', 'cli.js');
+const secret = randomBytes(24).toString('hex');
+const bold = (text) =>
+  process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${text}\u001b[22m` : text;
+
+const sandbox = await startSandbox({ port: 0, secret });
+const env = {
+  ...process.env,
+  CATALOG_URL: sandbox.url,
+  CATALOG_TOKEN: await mintToken('alice', secret, '1h'),
+};
+console.log(
+  bold(
+    `Embedded catalog (sandbox) listening on ${sandbox.url}; CATALOG_URL and CATALOG_TOKEN are set for user alice.`,
+  ),
+);
+
+/** Runs the CLI the way a user would (asynchronously, so this process keeps serving the catalog). */
+function contracts(args) {
+  console.log(`\n${bold(`$ contracts ${args.join(' ')}`)}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+const steps = [
+  { args: ['validate'], expect: 0 },
+  { args: ['plan'], expect: 0 },
+  { args: ['apply', '--auto-approve'], expect: 0 },
+  { args: ['plan', '--detailed-exitcode'], expect: 0 },
+];
+let failed = false;
+for (const step of steps) {
+  const code = await contracts(step.args);
+  if (code !== step.expect) {
+    console.error(
+      `\ncontracts ${step.args.join(' ')} exited ${code}, expected ${step.expect}; the demo stops here.`,
+    );
+    failed = true;
+    break;
+  }
+}
+await sandbox.close();
+if (!failed)
+  console.log(
+    `\n${bold('Demo complete: the catalog now matches contracts/ (the last plan found no changes).')}`,
+  );
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,117 @@
+// The apply report as people read it: per contract its FQN, old → new version and each entry of
+// changeDescription; after a stop, exactly what was applied, what failed and what was not tried.
+import type { Colors } from '../cli/io.js';
+import type { FieldChange } from '../catalog/client.js';
+import { formatValue } from '../plan/format-value.js';
+import type { ApplyReport, ContractResult } from './apply-plan.js';
+
+type Applied = Extract<ContractResult, { status: 'applied' }>;
+type Failed = Extract<ContractResult, { status: 'failed' }>;
+
+function changeValue(value: unknown): string {
+  // The catalog sends list items and objects as JSON strings; show them as JSON, not quoted JSON.
+  if (typeof value === 'string' && /^[[{]/.test(value)) {
+    try {
+      return formatValue(JSON.parse(value), 120);
+    } catch {
+      return formatValue(value, 120);
+    }
+  }
+  return typeof value === 'string'
+    ? value.trimEnd().split('\n')[0]! + (value.trimEnd().includes('\n') ? '…' : '')
+    : formatValue(value, 120);
+}
+
+export function appliedLines(result: Applied, c: Colors): string[] {
+  const lines = [
+    `${c.green('✓')} ${c.bold(result.fullyQualifiedName)}  ${String(result.oldVersion)} → ${String(result.newVersion)}  ${c.dim(`(${result.file})`)}`,
+  ];
+  const description = result.changeDescription;
+  const each = (list: FieldChange[] | undefined, render: (change: FieldChange) => string): void => {
+    for (const change of list ?? []) lines.push(`    ${render(change)}`);
+  };
+  each(description?.fieldsUpdated, (f) =>
+    c.yellow(`${f.name}: ${changeValue(f.oldValue)} → ${changeValue(f.newValue)}`),
+  );
+  each(description?.fieldsAdded, (f) => c.green(`+ ${f.name}: ${changeValue(f.newValue)}`));
+  each(description?.fieldsDeleted, (f) => c.red(`- ${f.name}: ${changeValue(f.oldValue)}`));
+  if (result.confirmedByReread)
+    lines.push(
+      c.dim('    (the response was lost; reading the contract back showed the change in place)'),
+    );
+  return lines;
+}
+
+export function failedLine(result: Failed, c: Colors): string {
+  const status =
+    result.httpStatus === null ? result.errorType : `${result.httpStatus} ${result.errorType}`;
+  return `${c.red('✗')} ${c.bold(result.fullyQualifiedName)}  ${c.red(`failed: ${status}: ${result.message}`)}  ${c.dim(`(${result.file})`)}`;
+}
+
+/** One result as it happens (streamed while applying). */
+export function renderResult(result: ContractResult, c: Colors): string | null {
+  if (result.status === 'applied') return appliedLines(result, c).join('\n');
+  if (result.status === 'failed') return failedLine(result, c);
+  return null;
+}
+
+export function renderReportSummary(report: ApplyReport, c: Colors): string {
+  const by = (status: ContractResult['status']) =>
+    report.results.filter((r) => r.status === status);
+  const applied = by('applied') as Applied[];
+  const failed = by('failed') as Failed[];
+  const notAttempted = by('not-attempted');
+  const unchanged = by('unchanged');
+  const lines: string[] = [];
+  if (report.stoppedBy === null && failed.length === 0) {
+    lines.push(
+      c.green(c.bold(`Apply complete: ${applied.length} changed, ${unchanged.length} unchanged.`)),
+    );
+    return `${lines.join('\n')}\n`;
+  }
+  if (report.stoppedBy !== null) {
+    const stop = report.stoppedBy;
+    lines.push(
+      c.red(
+        c.bold(
+          `Apply stopped: ${stop.fullyQualifiedName} failed with ${String(stop.httpStatus)} ${stop.errorType}; no further changes were sent.`,
+        ),
+      ),
+    );
+  } else {
+    lines.push(
+      c.red(
+        c.bold(`Apply finished with ${failed.length} failure${failed.length === 1 ? '' : 's'}.`),
+      ),
+    );
+  }
+  lines.push(`  applied (${applied.length}):${applied.length === 0 ? ' none' : ''}`);
+  for (const r of applied)
+    lines.push(
+      `    ${r.fullyQualifiedName} ${String(r.oldVersion)} → ${String(r.newVersion)} (${r.file})`,
+    );
+  lines.push(`  failed (${failed.length}):`);
+  for (const r of failed)
+    lines.push(
+      `    ${r.fullyQualifiedName}: ${r.httpStatus === null ? '' : `${r.httpStatus} `}${r.errorType}: ${r.message} (${r.file})`,
+    );
+  lines.push(
+    `  not attempted (${notAttempted.length}):${notAttempted.length === 0 ? ' none' : ''}`,
+  );
+  for (const r of notAttempted) lines.push(`    ${r.fullyQualifiedName} (${r.file})`);
+  lines.push(`  unchanged (${unchanged.length})`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function reportJson(report: ApplyReport): unknown {
+  const pick = (status: ContractResult['status']) =>
+    report.results.filter((r) => r.status === status);
+  return {
+    complete: report.stoppedBy === null && pick('failed').length === 0,
+    stoppedBy: report.stoppedBy,
+    applied: pick('applied'),
+    failed: pick('failed'),
+    notAttempted: pick('not-attempted'),
+    unchanged: pick('unchanged'),
+  };
+}

@@ -1,0 +1,383 @@
+// The only code that speaks HTTP to the catalog: undici with a keep-alive pool, timeouts,
+// bounded concurrency, retries for reads, typed errors, and a token that never leaves its origin.
+import { Pool, errors as undiciErrors } from 'undici';
+import {
+  CatalogError,
+  ConfigError,
+  NetworkError,
+  TimeoutError,
+  catalogErrorFor,
+  errorTypeForStatus,
+} from '../errors.js';
+import { USER_AGENT } from '../version.js';
+import type { Operation } from '../diff/operation.js';
+import { Limiter } from './limiter.js';
+
+/** A data contract as the catalog returns it. */
+export type LiveContract = Record<string, unknown> & {
+  id: string;
+  name: string;
+  fullyQualifiedName: string;
+  entity: { id?: string; type: string; name?: string; fullyQualifiedName: string };
+  version: number;
+};
+
+export interface FieldChange {
+  name: string;
+  oldValue?: unknown;
+  newValue?: unknown;
+}
+
+export interface ChangeDescription {
+  fieldsAdded?: FieldChange[];
+  fieldsUpdated?: FieldChange[];
+  fieldsDeleted?: FieldChange[];
+  previousVersion?: number;
+}
+
+export type PatchedContract = LiveContract & { changeDescription?: ChangeDescription };
+
+export interface SearchHit {
+  _index: string;
+  _id: string;
+  _score: number | null;
+  _source: Record<string, unknown>;
+}
+
+export interface SearchResponse {
+  hits: { total: { value: number; relation: string }; hits: SearchHit[] };
+}
+
+export interface Page<T> {
+  data: T[];
+  paging: { total?: number; before?: string | null; after?: string | null };
+}
+
+export interface CatalogClientOptions {
+  /** Base URL of the catalog; `/v1` is added (a trailing `/v1` is accepted). */
+  baseUrl: string;
+  /** Bearer token (JWT). Never logged, never put in an error. */
+  token: string;
+  /** Requests at once (default 8). */
+  concurrency?: number;
+  /** Milliseconds to establish a connection (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Milliseconds to wait for response headers (default 30 s). */
+  headersTimeoutMs?: number;
+  /** Milliseconds of silence allowed while reading a body (default 30 s). */
+  bodyTimeoutMs?: number;
+  /** Retries of a read after a network error, 429, 502, 503 or 504 (default 4). */
+  retries?: number;
+  /** First backoff in milliseconds, doubled each retry, with full jitter (default 200). */
+  retryBaseMs?: number;
+  /** Longest single wait, including a Retry-After the server asks for (default 10 s). */
+  retryMaxMs?: number;
+  /** Random source for jitter (tests pass a fixed one). */
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const MAX_REDIRECTS = 3;
+
+/** The catalog base URL as the tool shows and stores it: no credentials, no query, no trailing /v1. */
+export function normalizeCatalogUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      `the catalog URL '${raw.replace(/\/\/[^@/]*@/, '//***@')}' is not a valid URL; give a base URL such as http://localhost:8585/api`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`the catalog URL must be http or https, got ${url.protocol}`);
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError(
+      'the catalog URL must not hold credentials; put the token in CATALOG_TOKEN',
+    );
+  url.search = '';
+  url.hash = '';
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return url;
+}
+
+export function catalogUrlText(url: URL): string {
+  return `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if any. */
+export function retryAfterMs(
+  header: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export class CatalogClient {
+  readonly baseUrl: URL;
+  private readonly pool: Pool;
+  private readonly limiter: Limiter;
+  private readonly prefix: string;
+  private readonly retries: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly token: string;
+
+  constructor(options: CatalogClientOptions) {
+    this.baseUrl = normalizeCatalogUrl(options.baseUrl);
+    if (options.token.trim() === '')
+      throw new ConfigError('CATALOG_TOKEN is empty; set it to a token for the catalog');
+    this.token = options.token.trim();
+    const concurrency = options.concurrency ?? 8;
+    this.limiter = new Limiter(concurrency);
+    this.pool = new Pool(this.baseUrl.origin, {
+      connections: concurrency,
+      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+      headersTimeout: options.headersTimeoutMs ?? 30_000,
+      bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+      keepAliveTimeout: 10_000,
+    });
+    this.prefix = `${this.baseUrl.pathname === '/' ? '' : this.baseUrl.pathname}/v1`;
+    this.retries = options.retries ?? 4;
+    this.retryBaseMs = options.retryBaseMs ?? 200;
+    this.retryMaxMs = options.retryMaxMs ?? 10_000;
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** Removes the token from any text that might echo a request (server messages, errors). */
+  redact(text: string): string {
+    return text.split(this.token).join('***');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** `GET /v1/dataContracts/name/{fqn}`; the FQN is one encoded path segment. */
+  getContractByName(fqn: string, fields: readonly string[] = []): Promise<LiveContract> {
+    return this.getJson<LiveContract>(
+      `/dataContracts/name/${encodeURIComponent(fqn)}`,
+      fields.length > 0 ? { fields: fields.join(',') } : {},
+    );
+  }
+
+  getContractById(id: string, fields: readonly string[] = []): Promise<LiveContract> {
+    return this.getJson<LiveContract>(
+      `/dataContracts/${encodeURIComponent(id)}`,
+      fields.length > 0 ? { fields: fields.join(',') } : {},
+    );
+  }
+
+  getEffectiveContract(
+    entityId: string,
+    entityType: string,
+    fields: readonly string[] = [],
+  ): Promise<LiveContract> {
+    return this.getJson<LiveContract>('/dataContracts/entity', {
+      entityId,
+      entityType,
+      ...(fields.length > 0 ? { fields: fields.join(',') } : {}),
+    });
+  }
+
+  fieldQuery(query: {
+    fieldName: string;
+    fieldValue: string;
+    index: string;
+    from?: number;
+    size?: number;
+  }): Promise<SearchResponse> {
+    const params: Record<string, string> = {
+      fieldName: query.fieldName,
+      fieldValue: query.fieldValue,
+      index: query.index,
+    };
+    if (query.from !== undefined) params.from = String(query.from);
+    if (query.size !== undefined) params.size = String(query.size);
+    return this.getJson<SearchResponse>('/search/fieldQuery', params);
+  }
+
+  /** One page of a list endpoint; `cursor` must be a value the server returned. */
+  listPage<T>(
+    path: string,
+    params: Record<string, string>,
+    cursor?: { after: string } | { before: string },
+  ): Promise<Page<T>> {
+    return this.getJson<Page<T>>(path, { ...params, ...(cursor ?? {}) });
+  }
+
+  /** Every item of a list endpoint, page by page, passing back only the cursors the server gave. */
+  async *listAll<T>(
+    path: string,
+    params: Record<string, string>,
+    onPage?: (page: Page<T>) => void,
+  ): AsyncGenerator<T> {
+    let cursor: { after: string } | undefined;
+    for (;;) {
+      const page = await this.listPage<T>(path, params, cursor);
+      onPage?.(page);
+      yield* page.data;
+      const after = page.paging.after;
+      if (page.data.length === 0 || after === undefined || after === null || after === '') return;
+      cursor = { after };
+    }
+  }
+
+  /**
+   * `PATCH /v1/dataContracts/{id}` with `application/json-patch+json`. Never retried here: after
+   * a timeout or a 5xx the caller re-reads the contract and decides again.
+   */
+  async patchContract(id: string, operations: readonly Operation[]): Promise<PatchedContract> {
+    const path = `/dataContracts/${encodeURIComponent(id)}`;
+    const response = await this.limiter.run(() =>
+      this.send('PATCH', path, JSON.stringify(operations), {
+        'content-type': 'application/json-patch+json',
+      }),
+    );
+    return this.parse('PATCH', path, response) as PatchedContract;
+  }
+
+  private async getJson<T>(path: string, params: Record<string, string>): Promise<T> {
+    const query = new URLSearchParams(params).toString();
+    const target = query === '' ? path : `${path}?${query}`;
+    let attempt = 0;
+    for (;;) {
+      let response: RawResponse | undefined;
+      let failure: NetworkError | undefined;
+      try {
+        response = await this.limiter.run(() => this.send('GET', target, undefined, {}));
+      } catch (error) {
+        if (!(error instanceof NetworkError)) throw error;
+        failure = error;
+      }
+      const retryable =
+        failure !== undefined || (response !== undefined && RETRYABLE_STATUS.has(response.status));
+      if (!retryable || attempt >= this.retries) {
+        if (failure !== undefined) throw failure;
+        return this.parse('GET', target, response!) as T;
+      }
+      const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** attempt) * this.random();
+      const asked =
+        response === undefined ? undefined : retryAfterMs(response.headers['retry-after']);
+      await this.sleep(Math.min(this.retryMaxMs, Math.max(backoff, asked ?? 0)));
+      attempt += 1;
+    }
+  }
+
+  private parse(method: string, target: string, response: RawResponse): unknown {
+    const request = `${method} ${this.prefix}${target.split('?')[0]!}`;
+    if (response.status >= 200 && response.status < 300) {
+      try {
+        return JSON.parse(response.text) as unknown;
+      } catch {
+        throw new CatalogError(
+          response.status,
+          'INVALID_RESPONSE',
+          `the catalog answered ${response.status} with a body that is not JSON`,
+          request,
+        );
+      }
+    }
+    let message = '';
+    let errorType = errorTypeForStatus(response.status);
+    try {
+      const body = JSON.parse(response.text) as {
+        message?: unknown;
+        errorType?: unknown;
+        code?: unknown;
+      };
+      if (typeof body.message === 'string') message = body.message;
+      if (typeof body.errorType === 'string' && body.errorType !== '') errorType = body.errorType;
+    } catch {
+      message = response.text.replace(/\s+/g, ' ').trim().slice(0, 300);
+    }
+    if (message === '') message = `HTTP ${response.status}`;
+    throw catalogErrorFor(response.status, errorType, this.redact(message), request);
+  }
+
+  private async send(
+    method: string,
+    target: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<RawResponse> {
+    let path = `${this.prefix}${target}`;
+    for (let redirects = 0; ; redirects++) {
+      let response;
+      try {
+        response = await this.pool.request({
+          path,
+          method: method,
+          headers: {
+            authorization: `Bearer ${this.token}`,
+            accept: 'application/json',
+            'user-agent': USER_AGENT,
+            ...headers,
+          },
+          ...(body === undefined ? {} : { body }),
+        });
+      } catch (error) {
+        throw this.networkError(method, path, error);
+      }
+      let text: string;
+      try {
+        text = await response.body.text();
+      } catch (error) {
+        throw this.networkError(method, path, error);
+      }
+      const location = response.headers.location;
+      if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
+        const next = new URL(location, new URL(path, this.baseUrl.origin));
+        if (next.origin !== this.baseUrl.origin) {
+          throw new ConfigError(
+            `the catalog redirected ${method} ${path.split('?')[0]!} to another origin (${next.origin}); the token is only sent to ${this.baseUrl.origin}. If the catalog lives there, set --catalog-url to it.`,
+          );
+        }
+        if (redirects >= MAX_REDIRECTS)
+          throw new ConfigError(
+            `the catalog redirected ${method} ${path.split('?')[0]!} more than ${MAX_REDIRECTS} times`,
+          );
+        path = `${next.pathname}${next.search}`;
+        continue;
+      }
+      return { status: response.statusCode, headers: response.headers, text };
+    }
+  }
+
+  private networkError(method: string, path: string, error: unknown): NetworkError {
+    const code = (error as { code?: string }).code ?? '';
+    const where = `${method} ${path.split('?')[0]!}`;
+    const reason = this.redact(error instanceof Error ? error.message : String(error));
+    if (
+      error instanceof undiciErrors.ConnectTimeoutError ||
+      error instanceof undiciErrors.HeadersTimeoutError ||
+      error instanceof undiciErrors.BodyTimeoutError ||
+      code === 'UND_ERR_CONNECT_TIMEOUT' ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT'
+    ) {
+      return new TimeoutError(`${where} timed out (${reason})`, { cause: error });
+    }
+    return new NetworkError(`${where} failed: ${reason}${code === '' ? '' : ` (${code})`}`, {
+      cause: error,
+    });
+  }
+}

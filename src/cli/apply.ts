@@ -1,0 +1,148 @@
+// `contracts apply [PLANFILE | PATH...]`: apply a saved plan (refused when stale), or plan and
+// apply in one go after a confirmation that only a terminal can give.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { applyPlan, type ApplyReport } from '../apply/apply-plan.js';
+import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
+import { ConfigError } from '../errors.js';
+import { planFromFiles } from '../pipeline/plan-pipeline.js';
+import { readPlanFile } from '../plan/plan-file.js';
+import { renderPlanHuman } from '../plan/render-human.js';
+import type { Plan } from '../plan/types.js';
+import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
+import { currentCommit, filesChangedSince } from './git.js';
+import { colorsFor, type Io } from './io.js';
+import { progressLine } from './progress.js';
+import { connect, type ConnectionFlags } from './settings.js';
+import { renderProblems } from './validate.js';
+
+export interface ApplyCliOptions extends ConnectionFlags {
+  args: string[];
+  autoApprove: boolean;
+  json: boolean;
+  changedSince?: string;
+  color: boolean;
+}
+
+/** A single argument that is a file but not a contract file is a saved plan. */
+async function planFileArgument(args: readonly string[], cwd: string): Promise<string | undefined> {
+  if (args.length !== 1 || /\.ya?ml$/i.test(args[0]!)) return undefined;
+  const full = path.resolve(cwd, args[0]!);
+  try {
+    return (await stat(full)).isFile() ? full : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function finish(report: ApplyReport, options: ApplyCliOptions, io: Io): number {
+  const c = colorsFor(io.stdout, io.env, options.color);
+  if (options.json) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
+  else io.stdout.write(`\n${renderReportSummary(report, c)}`);
+  return report.stoppedBy === null && report.results.every((r) => r.status !== 'failed')
+    ? EXIT_OK
+    : EXIT_ERROR;
+}
+
+export async function runApply(options: ApplyCliOptions, io: Io): Promise<number> {
+  const c = colorsFor(io.stdout, io.env, options.color);
+  const planFile = await planFileArgument(options.args, io.cwd);
+  const only =
+    options.changedSince === undefined
+      ? undefined
+      : await filesChangedSince(options.changedSince, io.cwd);
+  if (planFile !== undefined && only !== undefined)
+    throw new ConfigError('--changed-since does not apply to a saved plan');
+  // PATCHes go one at a time unless --concurrency asks for more; reads use 8 by default.
+  const patchConcurrency = options.concurrency ?? 1;
+  const { client, catalogUrl } = connect(options, io, Math.max(8, patchConcurrency));
+  const onResult = options.json
+    ? undefined
+    : (result: Parameters<typeof renderResult>[0]): void => {
+        const text = renderResult(result, c);
+        if (text !== null) io.stdout.write(`${text}\n`);
+      };
+  try {
+    if (planFile !== undefined) {
+      const plan = await readPlanFile(planFile);
+      if (plan.catalogUrl !== catalogUrl) {
+        throw new ConfigError(
+          `the plan was made against ${plan.catalogUrl}, not ${catalogUrl}; plan again against this catalog. Nothing was sent.`,
+        );
+      }
+      if (plan.summary.update === 0) return noChanges(plan, options, io);
+      const report = await applyPlan(plan, client, {
+        concurrency: patchConcurrency,
+        ...(onResult === undefined ? {} : { onResult }),
+      });
+      return finish(report, options, io);
+    }
+
+    const progress = progressLine(io.stderr, 'Reading live contracts');
+    const outcome = await planFromFiles(
+      {
+        paths: options.args.length > 0 ? options.args : ['contracts'],
+        cwd: io.cwd,
+        catalogUrl,
+        gitCommit: await currentCommit(io.cwd, io.env),
+        ...(only === undefined ? {} : { only }),
+        onProgress: progress.update,
+      },
+      client,
+    );
+    progress.clear();
+    if (!outcome.ok) {
+      (options.json ? io.stderr : io.stdout).write(renderProblems(outcome.problems, 'human'));
+      io.stderr.write(
+        `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was sent to the catalog.\n`,
+      );
+      return EXIT_ERROR;
+    }
+    const { plan } = outcome;
+    if (!options.json) io.stdout.write(renderPlanHuman(plan, c));
+    if (plan.summary.error + plan.summary.missing > 0) {
+      io.stderr.write(
+        'Error: the plan has contracts that cannot be applied (see above); nothing was sent.\n',
+      );
+      return EXIT_ERROR;
+    }
+    if (plan.summary.update === 0) return noChanges(plan, options, io);
+    let confirmed = options.autoApprove;
+    if (!confirmed) {
+      if (!io.stdinIsTTY || io.prompt === undefined) {
+        throw new ConfigError(
+          'apply needs --auto-approve when stdin is not a terminal; nothing was sent',
+        );
+      }
+      const answer = await io.prompt(
+        `\nDo you want to apply these changes to ${catalogUrl}?\n  Only 'yes' will be accepted: `,
+      );
+      if (answer.trim() !== 'yes') {
+        io.stderr.write('Apply cancelled; nothing was sent.\n');
+        return EXIT_ERROR;
+      }
+      confirmed = true;
+    }
+    if (!options.json) io.stdout.write('\n');
+    const report = await applyPlan(plan, client, {
+      concurrency: patchConcurrency,
+      // Straight after planning the live contracts are fresh; after a prompt they are read again.
+      ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
+      ...(onResult === undefined ? {} : { onResult }),
+    });
+    return finish(report, options, io);
+  } finally {
+    await client.close();
+  }
+}
+
+function noChanges(plan: Plan, options: ApplyCliOptions, io: Io): number {
+  if (options.json) {
+    io.stdout.write(
+      `${JSON.stringify({ complete: true, stoppedBy: null, applied: [], failed: [], notAttempted: [], unchanged: plan.changes.map((c) => ({ status: 'unchanged', file: c.file, fullyQualifiedName: c.fullyQualifiedName })) }, null, 2)}\n`,
+    );
+  } else {
+    io.stdout.write('Nothing to apply.\n');
+  }
+  return EXIT_OK;
+}

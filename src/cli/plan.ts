@@ -1,0 +1,72 @@
+// `contracts plan [PATH...]`: validate, read the live contracts, print the changes.
+import { renderProblems } from './validate.js';
+import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from './exit-codes.js';
+import { currentCommit, filesChangedSince } from './git.js';
+import { colorsFor, type Io } from './io.js';
+import { progressLine } from './progress.js';
+import { connect, type ConnectionFlags } from './settings.js';
+import { planFromFiles } from '../pipeline/plan-pipeline.js';
+import { writePlanFile } from '../plan/plan-file.js';
+import { renderPlanHuman } from '../plan/render-human.js';
+import { renderPlanMarkdown } from '../plan/render-markdown.js';
+import type { Plan } from '../plan/types.js';
+import path from 'node:path';
+
+export interface PlanOptions extends ConnectionFlags {
+  paths: string[];
+  json: boolean;
+  markdown: boolean;
+  out?: string;
+  detailedExitcode: boolean;
+  changedSince?: string;
+  color: boolean;
+}
+
+export function planExitCode(plan: Plan, detailed: boolean): number {
+  if (plan.summary.error + plan.summary.missing > 0) return EXIT_ERROR;
+  return detailed && plan.summary.update > 0 ? EXIT_CHANGES : EXIT_OK;
+}
+
+export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
+  const only =
+    options.changedSince === undefined
+      ? undefined
+      : await filesChangedSince(options.changedSince, io.cwd);
+  const { client, catalogUrl } = connect(options, io);
+  try {
+    const progress = progressLine(io.stderr, 'Reading live contracts');
+    const outcome = await planFromFiles(
+      {
+        paths: options.paths,
+        cwd: io.cwd,
+        catalogUrl,
+        gitCommit: await currentCommit(io.cwd, io.env),
+        ...(only === undefined ? {} : { only }),
+        onProgress: progress.update,
+      },
+      client,
+    );
+    progress.clear();
+    if (!outcome.ok) {
+      (options.json ? io.stderr : io.stdout).write(renderProblems(outcome.problems, 'human'));
+      io.stderr.write(
+        `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was sent to the catalog.\n`,
+      );
+      return EXIT_ERROR;
+    }
+    const { plan } = outcome;
+    if (options.out !== undefined) await writePlanFile(path.resolve(io.cwd, options.out), plan);
+    if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+    else if (options.markdown) io.stdout.write(renderPlanMarkdown(plan));
+    else {
+      io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color)));
+      if (options.out !== undefined)
+        io.stdout.write(
+          `\nSaved the plan to ${options.out}; apply it with: contracts apply ${options.out}\n`,
+        );
+    }
+    return planExitCode(plan, options.detailedExitcode);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,51 @@
+// Catalog connection settings for commands that talk to the catalog: the URL from --catalog-url
+// or CATALOG_URL, the token only from CATALOG_TOKEN (never a flag, so never in shell history).
+import { CatalogClient, catalogUrlText, normalizeCatalogUrl } from '../catalog/client.js';
+import { ConfigError } from '../errors.js';
+import type { Io } from './io.js';
+
+export interface ConnectionFlags {
+  catalogUrl?: string;
+  concurrency?: number;
+}
+
+export interface Connection {
+  client: CatalogClient;
+  /** The catalog base URL as shown and stored in plans. */
+  catalogUrl: string;
+}
+
+/** Checks the settings and builds a client; throws ConfigError before any request is sent. */
+export function connect(flags: ConnectionFlags, io: Io, defaultConcurrency = 8): Connection {
+  const url = flags.catalogUrl ?? io.env.CATALOG_URL;
+  if (url === undefined || url.trim() === '') {
+    throw new ConfigError(
+      'no catalog: set --catalog-url or CATALOG_URL (for the embedded one, run `contracts sandbox serve`)',
+    );
+  }
+  const token = io.env.CATALOG_TOKEN;
+  if (token === undefined || token.trim() === '') {
+    throw new ConfigError(
+      'no token: set CATALOG_TOKEN (for the sandbox: export CATALOG_TOKEN=$(contracts sandbox token --user alice))',
+    );
+  }
+  const base = normalizeCatalogUrl(url.trim());
+  const timeout = (name: string): number | undefined => {
+    const raw = io.env[name];
+    if (raw === undefined || raw === '') return undefined;
+    const ms = Number(raw);
+    if (!Number.isFinite(ms) || ms <= 0)
+      throw new ConfigError(`${name} must be a number of milliseconds, got '${raw}'`);
+    return ms;
+  };
+  const requestTimeout = timeout('CATALOG_TIMEOUT_MS');
+  const client = new CatalogClient({
+    baseUrl: base.toString(),
+    token,
+    concurrency: flags.concurrency ?? defaultConcurrency,
+    ...(requestTimeout === undefined
+      ? {}
+      : { headersTimeoutMs: requestTimeout, bodyTimeoutMs: requestTimeout }),
+  });
+  return { client, catalogUrl: catalogUrlText(base) };
+}

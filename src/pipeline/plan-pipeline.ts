@@ -1,0 +1,64 @@
+// From contract files to a plan: load and validate every file (nothing is sent if any is
+// invalid), read the live contracts, make the plan. Shared by the CLI and the GitHub Action.
+import path from 'node:path';
+import type { LiveContract } from '../catalog/client.js';
+import { loadContracts } from '../contract/load.js';
+import type { ContractFile } from '../contract/parse.js';
+import type { Problem } from '../contract/problem.js';
+import { createPlan, type PlanInput } from '../plan/create-plan.js';
+import { readPlanInputs, type CatalogReader } from '../plan/read-plan-inputs.js';
+import type { Plan } from '../plan/types.js';
+
+export interface PlanRequest {
+  paths: readonly string[];
+  cwd: string;
+  catalogUrl: string;
+  gitCommit: string | null;
+  /** Plan only these files (absolute paths), e.g. those changed since a git ref; all are validated. */
+  only?: ReadonlySet<string>;
+  onProgress?: (done: number, total: number) => void;
+  now?: () => Date;
+}
+
+export type PlanOutcome =
+  | { ok: false; problems: Problem[]; fileCount: number }
+  | {
+      ok: true;
+      plan: Plan;
+      files: ContractFile[];
+      inputs: PlanInput[];
+      liveContracts: Map<string, LiveContract>;
+    };
+
+export async function planFromFiles(
+  request: PlanRequest,
+  reader: CatalogReader,
+): Promise<PlanOutcome> {
+  const loaded = await loadContracts(request.paths, request.cwd);
+  if (loaded.problems.length > 0)
+    return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
+  const only = request.only;
+  const files =
+    only === undefined
+      ? loaded.files
+      : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
+  const inputs = await readPlanInputs(
+    files,
+    reader,
+    request.onProgress === undefined ? {} : { onProgress: request.onProgress },
+  );
+  const plan = createPlan(inputs, {
+    catalogUrl: request.catalogUrl,
+    gitCommit: request.gitCommit,
+    createdAt: (request.now?.() ?? new Date()).toISOString(),
+  });
+  const liveContracts = new Map<string, LiveContract>();
+  for (const input of inputs) {
+    if (input.live.kind === 'found')
+      liveContracts.set(
+        input.file.contract.fullyQualifiedName,
+        input.live.contract as LiveContract,
+      );
+  }
+  return { ok: true, plan, files, inputs, liveContracts };
+}

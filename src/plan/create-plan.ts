@@ -1,0 +1,131 @@
+// Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
+// all reading happens before (readPlanInputs), all sending after (applyPlan).
+import { createHash } from 'node:crypto';
+import type { ContractFile } from '../contract/parse.js';
+import { breakingChanges } from '../diff/breaking.js';
+import { diffContract } from '../diff/diff-contract.js';
+import type { JsonObject } from '../diff/json-value.js';
+import { verifyPatch } from '../diff/verify.js';
+import { InternalError } from '../errors.js';
+import { describePatch } from './describe-patch.js';
+import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlannedChange } from './types.js';
+
+/** What was read from the catalog for one contract file. */
+export type LiveResult =
+  | { kind: 'found'; contract: JsonObject & { id: string; version: number } }
+  | { kind: 'missing' }
+  | { kind: 'error'; message: string };
+
+export interface PlanInput {
+  file: ContractFile;
+  live: LiveResult;
+  /** Notes found while reading (inheritance, live-asset checks). */
+  notes?: string[];
+}
+
+export interface PlanMeta {
+  catalogUrl: string;
+  gitCommit: string | null;
+  createdAt: string;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as JsonObject;
+    return `{${Object.keys(record)
+      .sort()
+      .filter((key) => record[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** `sha256:` of the contract with keys in a fixed order, so equal documents hash equally. */
+export function hashContract(contract: unknown): string {
+  return `sha256:${createHash('sha256').update(canonical(contract)).digest('hex')}`;
+}
+
+function identityProblem(file: ContractFile, live: JsonObject): string | null {
+  const desired = file.contract;
+  const entity = (live.entity ?? {}) as { type?: unknown; fullyQualifiedName?: unknown };
+  if (
+    entity.type !== desired.entity.type ||
+    entity.fullyQualifiedName !== desired.entity.fullyQualifiedName
+  ) {
+    return `the live contract is bound to ${String(entity.type)} ${String(entity.fullyQualifiedName)}, but the file says ${desired.entity.type} ${desired.entity.fullyQualifiedName}; a contract is never moved to another asset, so nothing will be sent`;
+  }
+  if (live.name !== desired.name) {
+    return `the live contract is named '${String(live.name)}', but the file says '${desired.name}'; the catalog does not rename contracts through PATCH, so change the file's name`;
+  }
+  return null;
+}
+
+/** The planned change for one file. */
+export function planChange(input: PlanInput): PlannedChange {
+  const { file, live } = input;
+  const base = {
+    file: file.file,
+    fullyQualifiedName: file.contract.fullyQualifiedName,
+    patch: [],
+    breaking: [],
+    diff: [],
+    notes: [...(input.notes ?? [])],
+  };
+  if (live.kind === 'missing') {
+    return {
+      ...base,
+      id: null,
+      action: 'missing',
+      liveVersion: null,
+      liveHash: null,
+      error: `the catalog has no contract named ${file.contract.fullyQualifiedName}; this tool changes existing contracts and cannot create one, so create it in the catalog first`,
+    };
+  }
+  if (live.kind === 'error') {
+    return {
+      ...base,
+      id: null,
+      action: 'error',
+      liveVersion: null,
+      liveHash: null,
+      error: live.message,
+    };
+  }
+  const contract = live.contract;
+  const known = {
+    id: contract.id,
+    liveVersion: contract.version,
+    liveHash: hashContract(contract),
+  };
+  const problem = identityProblem(file, contract);
+  if (problem !== null) return { ...base, ...known, action: 'error', error: problem };
+  try {
+    const patch = diffContract(contract, file.contract);
+    verifyPatch(contract, file.contract, patch);
+    if (patch.length === 0) return { ...base, ...known, action: 'noop', error: null };
+    return {
+      ...base,
+      ...known,
+      action: 'update',
+      patch,
+      breaking: breakingChanges(contract, file.contract),
+      diff: describePatch(contract, patch),
+      error: null,
+    };
+  } catch (error) {
+    if (!(error instanceof InternalError)) throw error;
+    return {
+      ...base,
+      ...known,
+      action: 'error',
+      error: `internal error: the computed patch failed its own verification (${error.message}); nothing will be sent for this contract. Please report this.`,
+    };
+  }
+}
+
+export function createPlan(inputs: readonly PlanInput[], meta: PlanMeta): Plan {
+  const changes = inputs.map(planChange);
+  return { formatVersion: PLAN_FORMAT_VERSION, ...meta, summary: summarize(changes), changes };
+}

@@ -1,0 +1,111 @@
+// Turns a patch into lines people read: `~ schema["amount"].dataType: "INT" → "BIGINT"`. Keyed
+// array items are named by their key, not their index, since indices shift as the patch runs.
+import { applyPatch } from 'rfc6902';
+import { ARRAY_KEYS, FIELD_SHAPES } from '../contract/model.js';
+import { project } from '../diff/project.js';
+import type { Operation } from '../diff/operation.js';
+import type { JsonObject } from '../diff/json-value.js';
+import type { DiffLine } from './types.js';
+
+function unescapeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function valueAt(document: unknown, segments: readonly string[]): unknown {
+  let current = document;
+  for (const segment of segments) {
+    if (Array.isArray(current))
+      current = current[segment === '-' ? current.length : Number(segment)];
+    else if (current !== null && typeof current === 'object')
+      current = (current as JsonObject)[segment];
+    else return undefined;
+  }
+  return current;
+}
+
+function itemLabel(item: unknown, keys: readonly string[]): string | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  const parts = keys.map((key) => (item as JsonObject)[key]);
+  return parts.every((p) => typeof p === 'string') ? parts.join(':') : undefined;
+}
+
+/** `schema["amount"].dataType` for `/schema/3/dataType`, read against the document before the op. */
+function label(document: JsonObject, pointer: string, added?: unknown): string {
+  const segments = pointer.split('/').slice(1).map(unescapeToken);
+  let out = '';
+  let current: unknown = document;
+  segments.forEach((segment, depth) => {
+    const keys = depth === 1 ? ARRAY_KEYS[segments[0]!] : undefined;
+    if (Array.isArray(current)) {
+      const items = current as unknown[];
+      const isLast = depth === segments.length - 1;
+      const item =
+        segment === '-' || (isLast && added !== undefined) ? added : items[Number(segment)];
+      const key = keys === undefined ? undefined : itemLabel(item, keys);
+      out +=
+        key === undefined
+          ? `[${segment === '-' ? current.length : segment}]`
+          : `[${JSON.stringify(key)}]`;
+      current = segment === '-' ? undefined : items[Number(segment)];
+    } else {
+      out += /^[A-Za-z_$][\w$]*$/.test(segment)
+        ? `${out === '' ? '' : '.'}${segment}`
+        : `[${JSON.stringify(segment)}]`;
+      current =
+        current !== null && typeof current === 'object'
+          ? (current as JsonObject)[segment]
+          : undefined;
+    }
+  });
+  return out;
+}
+
+/** A removed array item as the file would write it: without the properties the server adds. */
+function managedView(segments: readonly string[], value: unknown): unknown {
+  const shape = FIELD_SHAPES.get(segments[0]!);
+  if (segments.length === 2 && shape?.kind === 'array') return project(value, shape.items);
+  if (segments.length === 1 && shape !== undefined) return project(value, shape);
+  return value;
+}
+
+/** Readable lines for `ops` applied in order to `live` (which is not modified). */
+export function describePatch(live: Readonly<JsonObject>, ops: readonly Operation[]): DiffLine[] {
+  if (ops.length === 0) return [];
+  const working = structuredClone(live) as JsonObject;
+  const lines: DiffLine[] = [];
+  for (const op of ops) {
+    const segments = op.path.split('/').slice(1).map(unescapeToken);
+    switch (op.op) {
+      case 'add':
+        lines.push({ symbol: '+', field: label(working, op.path, op.value), after: op.value });
+        break;
+      case 'remove':
+        lines.push({
+          symbol: '-',
+          field: label(working, op.path),
+          before: managedView(segments, valueAt(working, segments)),
+        });
+        break;
+      case 'replace':
+        lines.push({
+          symbol: '~',
+          field: label(working, op.path),
+          before: valueAt(working, segments),
+          after: op.value,
+        });
+        break;
+      case 'move': {
+        const from = op.from.split('/');
+        lines.push({
+          symbol: '↕',
+          field: label(working, op.from),
+          before: Number(from[from.length - 1]),
+          after: Number(segments[segments.length - 1]),
+        });
+        break;
+      }
+    }
+    applyPatch(working, [op]);
+  }
+  return lines;
+}

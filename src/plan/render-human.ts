@@ -1,0 +1,80 @@
+// The plan as a person reads it in a terminal, in the manner of Terraform.
+import type { Colors } from '../cli/io.js';
+import { formatValue } from './format-value.js';
+import type { DiffLine, Plan, PlannedChange } from './types.js';
+
+export function diffLineText(line: DiffLine): string {
+  switch (line.symbol) {
+    case '+':
+      return `+ ${line.field}: ${formatValue(line.after)}`;
+    case '-':
+      return `- ${line.field}: ${formatValue(line.before)}`;
+    case '~':
+      return `~ ${line.field}: ${formatValue(line.before)} → ${formatValue(line.after)}`;
+    case '↕':
+      return `↕ ${line.field}: moved from position ${String(line.before)} to ${String(line.after)}`;
+  }
+}
+
+/** `Plan: N to change, M unchanged, K errors.` (missing contracts count as errors). */
+export function closingLine(plan: Plan): string {
+  return `Plan: ${plan.summary.update} to change, ${plan.summary.noop} unchanged, ${plan.summary.error + plan.summary.missing} errors.`;
+}
+
+function renderChange(change: PlannedChange, c: Colors): string {
+  const lines: string[] = [];
+  if (change.action === 'update') {
+    lines.push(`  ${c.yellow('~')} ${c.bold(change.fullyQualifiedName)}`);
+    lines.push(c.dim(`      ${change.file} · live version ${String(change.liveVersion)}`));
+    for (const line of change.diff) {
+      const text = diffLineText(line);
+      const colored =
+        line.symbol === '+' ? c.green(text) : line.symbol === '-' ? c.red(text) : c.yellow(text);
+      lines.push(`      ${colored}`);
+    }
+    for (const breaking of change.breaking)
+      lines.push(`      ${c.red(c.bold(`! breaking: ${breaking}`))}`);
+  } else {
+    const symbol = change.action === 'missing' ? '?' : '✗';
+    lines.push(`  ${c.red(symbol)} ${c.bold(change.fullyQualifiedName)}`);
+    lines.push(c.dim(`      ${change.file}`));
+    lines.push(
+      `      ${c.red(`${change.action === 'missing' ? 'missing' : 'error'}: ${change.error ?? ''}`)}`,
+    );
+  }
+  for (const note of change.notes) lines.push(`      ${c.dim(`note: ${note}`)}`);
+  return lines.join('\n');
+}
+
+export function renderPlanHuman(plan: Plan, c: Colors): string {
+  const shown = plan.changes.filter(
+    (change) => change.action !== 'noop' || change.notes.length > 0,
+  );
+  const out: string[] = [];
+  if (plan.summary.update > 0) {
+    out.push(
+      `contracts-gitops will change ${plan.summary.update} data contract${plan.summary.update === 1 ? '' : 's'} in ${plan.catalogUrl}:`,
+      '',
+    );
+  } else if (plan.summary.error + plan.summary.missing === 0) {
+    out.push(c.green(`No changes. The data contracts in ${plan.catalogUrl} match the files.`), '');
+  }
+  for (const change of shown) {
+    if (change.action === 'noop') {
+      out.push(
+        `  ${c.dim('=')} ${change.fullyQualifiedName}`,
+        ...change.notes.map((note) => `      ${c.dim(`note: ${note}`)}`),
+        '',
+      );
+    } else out.push(renderChange(change, c), '');
+  }
+  const breakingCount = plan.changes.reduce((n, change) => n + change.breaking.length, 0);
+  if (breakingCount > 0)
+    out.push(
+      c.red(
+        `${breakingCount} breaking change${breakingCount === 1 ? '' : 's'}: consumers of these contracts may break.`,
+      ),
+    );
+  out.push(c.bold(closingLine(plan)));
+  return `${out.join('\n')}\n`;
+}

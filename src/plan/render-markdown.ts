@@ -1,0 +1,73 @@
+// The plan as GitHub-flavoured markdown, for job summaries and pull request comments.
+import { closingLine, diffLineText } from './render-human.js';
+import type { Plan, PlannedChange } from './types.js';
+
+const ACTION_LABEL: Record<PlannedChange['action'], string> = {
+  update: '~ update',
+  noop: '= no change',
+  missing: '? missing',
+  error: '✗ error',
+};
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function fence(text: string, language: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${language}\n${text}\n${ticks}`;
+}
+
+export function renderChangeDetails(change: PlannedChange): string {
+  const parts: string[] = [];
+  const title = `${ACTION_LABEL[change.action]} <code>${cell(change.fullyQualifiedName)}</code> (${change.patch.length} operation${change.patch.length === 1 ? '' : 's'})${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
+  parts.push(`<details><summary>${title}</summary>`, '');
+  parts.push(`File: \`${change.file}\` · live version ${String(change.liveVersion ?? '–')}`, '');
+  if (change.error !== null)
+    parts.push(`**${change.action === 'missing' ? 'Missing' : 'Error'}:** ${change.error}`, '');
+  for (const breaking of change.breaking) parts.push(`- ⚠️ **breaking:** ${breaking}`);
+  for (const note of change.notes) parts.push(`- note: ${note}`);
+  if (change.breaking.length + change.notes.length > 0) parts.push('');
+  if (change.diff.length > 0)
+    parts.push(fence(change.diff.map(diffLineText).join('\n'), 'diff'), '');
+  if (change.patch.length > 0)
+    parts.push(
+      'RFC 6902 patch that apply will send:',
+      '',
+      fence(JSON.stringify(change.patch, null, 2), 'json'),
+      '',
+    );
+  parts.push('</details>');
+  return parts.join('\n');
+}
+
+/** Title, table of contracts and one collapsible block per change. */
+export function renderPlanMarkdown(
+  plan: Plan,
+  options: { title?: string; includeNoop?: boolean } = {},
+): string {
+  const lines: string[] = [];
+  lines.push(`### ${options.title ?? 'Data contracts plan'}`, '');
+  lines.push(
+    `**${closingLine(plan)}** Catalog: \`${plan.catalogUrl}\`${plan.gitCommit === null ? '' : ` · commit \`${plan.gitCommit.slice(0, 12)}\``}`,
+    '',
+  );
+  const listed = plan.changes.filter(
+    (change) => options.includeNoop === true || change.action !== 'noop',
+  );
+  if (listed.length === 0) {
+    lines.push('No changes: the catalog matches the contract files.', '');
+    return lines.join('\n');
+  }
+  lines.push('| Contract | File | Action | Breaking | Operations |', '|---|---|---|---|---|');
+  for (const change of listed) {
+    lines.push(
+      `| \`${cell(change.fullyQualifiedName)}\` | \`${cell(change.file)}\` | ${ACTION_LABEL[change.action]} | ${change.breaking.length > 0 ? `⚠️ ${change.breaking.length}` : ''} | ${change.patch.length} |`,
+    );
+  }
+  lines.push('');
+  for (const change of listed.filter((c) => c.action !== 'noop'))
+    lines.push(renderChangeDetails(change), '');
+  return lines.join('\n');
+}

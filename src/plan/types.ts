@@ -1,0 +1,67 @@
+// A plan is data: what apply will send for each contract file, and why. Renderings are views.
+import type { Operation } from '../diff/operation.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+/** `update`: the patch changes the live contract; `noop`: nothing to change; `missing`: the catalog has no such contract (the tool cannot create one); `error`: this contract cannot be planned. */
+export type ChangeAction = 'update' | 'noop' | 'missing' | 'error';
+
+/** One line of a change as people read it: the symbol Terraform users know, a readable field, before and after. */
+export interface DiffLine {
+  symbol: '+' | '-' | '~' | '↕';
+  /** Field as a person reads it, e.g. `schema["amount"].dataType`. */
+  field: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface PlannedChange {
+  /** Contract file, relative to the working directory. */
+  file: string;
+  fullyQualifiedName: string;
+  /** Live contract id, null when missing or unknown. */
+  id: string | null;
+  action: ChangeAction;
+  liveVersion: number | null;
+  /** `sha256:` of the live contract as fetched; apply refuses the plan when it moved. */
+  liveHash: string | null;
+  /** Exactly what apply sends. */
+  patch: Operation[];
+  /** Breaking changes in the patch (column removed, SLA weakened, ...). */
+  breaking: string[];
+  error: string | null;
+  /** The patch as people read it (same order). */
+  diff: DiffLine[];
+  /** Notes for reviewers: inherited fields, missing contracts, live-asset findings. */
+  notes: string[];
+}
+
+export interface PlanSummary {
+  update: number;
+  noop: number;
+  error: number;
+  missing: number;
+}
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  catalogUrl: string;
+  gitCommit: string | null;
+  createdAt: string;
+  summary: PlanSummary;
+  changes: PlannedChange[];
+}
+
+export function summarize(changes: readonly PlannedChange[]): PlanSummary {
+  const summary: PlanSummary = { update: 0, noop: 0, error: 0, missing: 0 };
+  for (const change of changes) summary[change.action] += 1;
+  return summary;
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.summary.update > 0;
+}
+
+export function hasBreaking(plan: Plan): boolean {
+  return plan.changes.some((change) => change.breaking.length > 0);
+}
