@@ -161,6 +161,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       'HS256 secret for tokens (default: SANDBOX_SECRET or a built-in local secret)',
     )
     .option('--data <file>', 'keep the state in this file across restarts')
+    .option('--faults <spec>', 'inject seeded faults, e.g. seed=7,latency=0-20,503=0.2,get.429=0.1,retry-after=1,reset=0.05,patch.commit-drop=0.1')
     .action(
       async (options: {
         host: string;
@@ -168,6 +169,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         seed?: string;
         secret?: string;
         data?: string;
+        faults?: string;
       }) => {
         const { runServe } = await import('./sandbox.js');
         setExit(await runServe(options, io));

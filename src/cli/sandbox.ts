@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_SANDBOX_SECRET, mintToken } from '../sandbox/auth.js';
+import { parseFaultSpec } from '../sandbox/faults.js';
 import { checkSeed, SeedError } from '../sandbox/seed.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
 import type { Io } from './io.js';
@@ -13,6 +14,7 @@ export interface ServeOptions {
   seed?: string;
   secret?: string;
   data?: string;
+  faults?: string;
 }
 
 function secretFrom(flag: string | undefined, io: Io): string {
@@ -46,6 +48,12 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
     );
   }
   const seed = options.seed === undefined ? undefined : await readSeedFile(options.seed, io.cwd);
+  let faults;
+  try {
+    faults = options.faults === undefined ? undefined : parseFaultSpec(options.faults);
+  } catch (error) {
+    throw new ConfigError(`--faults: ${(error as Error).message}`);
+  }
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
@@ -53,6 +61,7 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
       port: options.port,
       secret: secretFrom(options.secret, io),
       ...(seed === undefined ? {} : { seed }),
+      ...(faults === undefined ? {} : { faults }),
       ...(options.data === undefined ? {} : { dataFile: path.resolve(io.cwd, options.data) }),
     });
   } catch (error) {

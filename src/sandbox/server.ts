@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
 import { Catalog, type Json } from './catalog.js';
+import { FaultInjector, type FaultSpec } from './faults.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
 import { checkSeed, SeedError, type Seed } from './seed.js';
 import { Store } from './store.js';
@@ -20,7 +21,17 @@ export interface SandboxOptions {
   dataFile?: string;
   /** Clock for updatedAt (tests pass a fixed one). */
   clock?: () => number;
+  /** Faults to inject into catalog requests (not into /sandbox admin routes). */
+  faults?: FaultSpec;
 }
+
+/** What a handler answers; the server sends it, or drops it when a fault says so. */
+interface Reply {
+  status: number;
+  body: unknown;
+}
+
+const reply = (status: number, body: unknown): Reply => ({ status, body });
 
 /** One handled request, as the admin route /sandbox/requests reports it. */
 export interface RequestRecord {
@@ -28,6 +39,8 @@ export interface RequestRecord {
   method: string;
   path: string;
   status: number;
+  /** `answered`, or a fault: `reset` (cut before any work), `dropped` (done and stored, answer cut). */
+  outcome: 'answered' | 'reset' | 'dropped';
   user: string | null;
   /** Milliseconds since the sandbox started, when the request arrived and when it was answered. */
   startedAt: number;
@@ -41,6 +54,8 @@ export interface Sandbox {
   /** Requests handled so far, oldest first. */
   requests(): RequestRecord[];
   clearRequests(): void;
+  /** The fault injector, when faults were asked for (to read how many were injected). */
+  faults: FaultInjector | null;
   close(): Promise<void>;
 }
 
@@ -55,64 +70,93 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const started = performance.now();
   let seq = 0;
 
-  const handle = async (
-    request: IncomingMessage,
-    response: ServerResponse,
-    record: RequestRecord,
-  ): Promise<void> => {
+  const faults = options.faults === undefined ? null : new FaultInjector(options.faults);
+
+  const handle = async (request: IncomingMessage, record: RequestRecord): Promise<Reply> => {
     const method = request.method ?? 'GET';
     const { segments, query } = splitTarget(request.url ?? '/');
-    if (segments[0] === 'sandbox') {
-      await handleAdmin(method, segments.slice(1), request, response, store, log);
-      return;
-    }
-    if (segments[0] !== 'v1')
-      throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
+    if (segments[0] === 'sandbox') return handleAdmin(method, segments.slice(1), request, store, log);
+    if (segments[0] !== 'v1') throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
     const route = segments.slice(1);
     const user = await authenticate(request.headers.authorization, secret, store.users);
     record.user = user.name;
     const onlyGet = (): void => {
-      if (method !== 'GET')
-        throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
+      if (method !== 'GET') throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
     };
     if (route[0] === 'dataContracts') {
       if (route.length === 2 && route[1] === 'entity') {
         onlyGet();
-        return sendJson(response, 200, catalog.getEffectiveContract(user, query));
+        return reply(200, catalog.getEffectiveContract(user, query));
       }
       if (route.length === 3 && route[1] === 'name') {
         onlyGet();
-        return sendJson(response, 200, catalog.getContract(user, { fqn: route[2]! }, query));
+        return reply(200, catalog.getContract(user, { fqn: route[2]! }, query));
       }
       if (route.length === 2) {
-        if (method === 'GET')
-          return sendJson(response, 200, catalog.getContract(user, { id: route[1]! }, query));
+        if (method === 'GET') return reply(200, catalog.getContract(user, { id: route[1]! }, query));
         if (method === 'PATCH') {
           const body = await readBody(request);
-          return sendJson(
-            response,
-            200,
-            catalog.patchContract(user, route[1]!, request.headers['content-type'], () =>
-              parseJsonBody(body),
-            ),
-          );
+          return reply(200, catalog.patchContract(user, route[1]!, request.headers['content-type'], () => parseJsonBody(body)));
         }
         throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
       }
     }
     if (route[0] === 'search' && route.length === 2 && route[1] === 'fieldQuery') {
       onlyGet();
-      return sendJson(response, 200, catalog.fieldQuery(user, query));
+      return reply(200, catalog.fieldQuery(user, query));
     }
     if (route[0] === 'search' && route.length === 2 && route[1] === 'query') {
       onlyGet();
-      return sendJson(response, 200, catalog.search(user, query));
+      return reply(200, catalog.search(user, query));
     }
     if (route[0] === 'tables' && route.length === 1) {
       onlyGet();
-      return sendJson(response, 200, catalog.listTables(user, query));
+      return reply(200, catalog.listTables(user, query));
     }
     throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
+  };
+
+  const finish = (record: RequestRecord, outcome: RequestRecord['outcome'], status: number): void => {
+    record.outcome = outcome;
+    record.status = status;
+    record.finishedAt = performance.now() - started;
+    log.push(record);
+    if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
+  };
+
+  const serve = async (request: IncomingMessage, response: ServerResponse, record: RequestRecord): Promise<void> => {
+    const admin = (request.url ?? '').startsWith('/sandbox/');
+    const fault = faults === null || admin ? null : faults.decide(request.method ?? 'GET');
+    if (fault !== null && fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault?.kind === 'reset') {
+      finish(record, 'reset', 0);
+      request.socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'status') {
+      request.resume();
+      const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+      response.on('finish', () => finish(record, 'answered', response.statusCode));
+      sendError(response, new ApiError(fault.status, `Injected fault: ${fault.status}`, headers));
+      return;
+    }
+    let answer: Reply;
+    try {
+      answer = await handle(request, record);
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(500, `Internal error: ${(error as Error).message}`);
+      response.on('finish', () => finish(record, 'answered', response.statusCode));
+      sendError(response, apiError);
+      return;
+    }
+    if (fault?.kind === 'commit-drop') {
+      // The work is done and stored; the answer never reaches the client.
+      finish(record, 'dropped', answer.status);
+      request.socket.destroy();
+      return;
+    }
+    response.on('finish', () => finish(record, 'answered', response.statusCode));
+    sendJson(response, answer.status, answer.body);
   };
 
   const server = createServer({ keepAliveTimeout: 30_000 }, (request, response) => {
@@ -121,23 +165,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       method: request.method ?? 'GET',
       path: (request.url ?? '/').split('?')[0]!,
       status: 0,
+      outcome: 'answered',
       user: null,
       startedAt: performance.now() - started,
       finishedAt: 0,
     };
-    response.on('finish', () => {
-      record.status = response.statusCode;
-      record.finishedAt = performance.now() - started;
-      log.push(record);
-      if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
-    });
-    handle(request, response, record).catch((error: unknown) => {
-      if (response.headersSent) {
-        response.destroy();
-        return;
-      }
-      if (error instanceof ApiError) sendError(response, error);
-      else sendError(response, new ApiError(500, `Internal error: ${(error as Error).message}`));
+    serve(request, response, record).catch(() => {
+      if (!response.headersSent) response.destroy();
     });
   });
   server.on('clientError', (_error, socket) => {
@@ -154,6 +188,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     requests: () => [...log],
     clearRequests: () => log.splice(0, log.length),
+    faults,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));
@@ -162,66 +197,51 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-async function handleAdmin(
-  method: string,
-  route: string[],
-  request: IncomingMessage,
-  response: ServerResponse,
-  store: Store,
-  log: RequestRecord[],
-): Promise<void> {
+async function handleAdmin(method: string, route: string[], request: IncomingMessage, store: Store, log: RequestRecord[]): Promise<Reply> {
   const jsonBody = async (): Promise<Json> => {
     const body = parseJsonBody(await readBody(request));
-    if (body === null || typeof body !== 'object' || Array.isArray(body))
-      throw new ApiError(400, 'the body must be a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'the body must be a JSON object');
     return body as Json;
   };
   const [resource, id] = route;
   if (resource === 'requests' && id === undefined) {
-    if (method === 'GET') return sendJson(response, 200, { data: log });
+    if (method === 'GET') return reply(200, { data: log });
     if (method === 'DELETE') {
       log.splice(0, log.length);
-      return sendJson(response, 204, undefined);
+      return reply(204, undefined);
     }
   }
-  if (resource === 'state' && id === undefined && method === 'GET')
-    return sendJson(response, 200, store.snapshot());
+  if (resource === 'state' && id === undefined && method === 'GET') return reply(200, store.snapshot());
   if (resource === 'assets') {
     if (method === 'POST' && id === undefined) {
-      const asset = await jsonBody();
-      const checked = checkOrFail(() => checkSeed({ assets: [asset] }).assets[0]!);
+      const checked = await checkOrFail(async () => checkSeed({ assets: [await jsonBody()] }).assets[0]!);
       store.putAsset(checked);
-      return sendJson(response, 201, checked);
+      return reply(201, checked);
     }
     if (method === 'DELETE' && id !== undefined) {
       if (!store.removeAsset(id)) throw new ApiError(404, `asset ${id} not found`);
-      return sendJson(response, 204, undefined);
+      return reply(204, undefined);
     }
   }
   if (resource === 'dataContracts') {
     if (method === 'POST' && id === undefined) {
-      const contract = await jsonBody();
-      const checked = checkOrFail(() => checkSeed({ dataContracts: [contract] }).dataContracts[0]!);
+      const checked = await checkOrFail(async () => checkSeed({ dataContracts: [await jsonBody()] }).dataContracts[0]!);
       const clash = store.contractByFqn(checked.fullyQualifiedName);
-      if (clash !== undefined && clash.id !== checked.id)
-        throw new ApiError(
-          409,
-          `a contract named ${checked.fullyQualifiedName} exists with id ${clash.id}`,
-        );
+      if (clash !== undefined && clash.id !== checked.id) throw new ApiError(409, `a contract named ${checked.fullyQualifiedName} exists with id ${clash.id}`);
       store.putContract(checked);
-      return sendJson(response, 201, checked);
+      return reply(201, checked);
     }
     if (method === 'DELETE' && id !== undefined) {
       if (!store.removeContract(id)) throw new ApiError(404, `dataContract ${id} not found`);
-      return sendJson(response, 204, undefined);
+      return reply(204, undefined);
     }
   }
   throw new ApiError(404, `Route not found: ${method} /sandbox/${route.join('/')}`);
 }
 
-function checkOrFail<T>(check: () => T): T {
+async function checkOrFail<T>(check: () => Promise<T>): Promise<T> {
   try {
-    return check();
+    return await check();
   } catch (error) {
     if (error instanceof SeedError) throw new ApiError(400, error.message);
     throw error;
