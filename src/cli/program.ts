@@ -161,7 +161,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       'HS256 secret for tokens (default: SANDBOX_SECRET or a built-in local secret)',
     )
     .option('--data <file>', 'keep the state in this file across restarts')
-    .option('--faults <spec>', 'inject seeded faults, e.g. seed=7,latency=0-20,503=0.2,get.429=0.1,retry-after=1,reset=0.05,patch.commit-drop=0.1')
+    .option(
+      '--faults <spec>',
+      'inject seeded faults, e.g. seed=7,latency=0-20,503=0.2,get.429=0.1,retry-after=1,reset=0.05,patch.commit-drop=0.1',
+    )
     .action(
       async (options: {
         host: string;

@@ -61,8 +61,14 @@ export class FaultInjector {
       if (this.next() >= rule.rate) continue;
       this.injected[rule.kind] += 1;
       if (rule.kind === 'status') {
-        const retry = (rule.status === 429 || rule.status === 503) && this.spec.retryAfterSeconds !== undefined;
-        return { kind: 'status', latencyMs, status: rule.status!, ...(retry ? { retryAfterSeconds: this.spec.retryAfterSeconds! } : {}) };
+        const retry =
+          (rule.status === 429 || rule.status === 503) && this.spec.retryAfterSeconds !== undefined;
+        return {
+          kind: 'status',
+          latencyMs,
+          status: rule.status!,
+          ...(retry ? { retryAfterSeconds: this.spec.retryAfterSeconds! } : {}),
+        };
       }
       return { kind: rule.kind, latencyMs };
     }
@@ -77,9 +83,16 @@ export class FaultInjector {
  */
 export function parseFaultSpec(text: string): FaultSpec {
   const spec: FaultSpec = { seed: 1, rules: [] };
-  for (const entry of text.split(/[;,]/).map((e) => e.trim()).filter((e) => e !== '')) {
-    const [key, value] = entry.split('=', 2).map((part) => part.trim()) as [string, string | undefined];
-    if (value === undefined || value === '') throw new Error(`fault entry '${entry}' needs a value (key=value)`);
+  for (const entry of text
+    .split(/[;,]/)
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
+    const [key, value] = entry.split('=', 2).map((part) => part.trim()) as [
+      string,
+      string | undefined,
+    ];
+    if (value === undefined || value === '')
+      throw new Error(`fault entry '${entry}' needs a value (key=value)`);
     const lower = key.toLowerCase();
     if (lower === 'seed') {
       if (!/^\d+$/.test(value)) throw new Error(`seed must be a whole number, got '${value}'`);
@@ -88,7 +101,8 @@ export function parseFaultSpec(text: string): FaultSpec {
     }
     if (lower === 'latency') {
       const match = /^(\d+)(?:-(\d+))?$/.exec(value);
-      if (match === null) throw new Error(`latency must be MS or MIN-MAX in milliseconds, got '${value}'`);
+      if (match === null)
+        throw new Error(`latency must be MS or MIN-MAX in milliseconds, got '${value}'`);
       const low = Number(match[1]);
       const high = match[2] === undefined ? low : Number(match[2]);
       if (high < low) throw new Error(`latency ${value}: the maximum is below the minimum`);
@@ -96,20 +110,27 @@ export function parseFaultSpec(text: string): FaultSpec {
       continue;
     }
     if (lower === 'retry-after') {
-      if (!/^\d+$/.test(value)) throw new Error(`retry-after must be whole seconds, got '${value}'`);
+      if (!/^\d+$/.test(value))
+        throw new Error(`retry-after must be whole seconds, got '${value}'`);
       spec.retryAfterSeconds = Number(value);
       continue;
     }
     const rate = Number(value);
-    if (!/^\d*\.?\d+$/.test(value) || rate < 0 || rate > 1) throw new Error(`rate of '${key}' must be a number from 0 to 1, got '${value}'`);
+    if (!/^\d*\.?\d+$/.test(value) || rate < 0 || rate > 1)
+      throw new Error(`rate of '${key}' must be a number from 0 to 1, got '${value}'`);
     const dot = lower.indexOf('.');
     const method = dot === -1 ? undefined : lower.slice(0, dot).toUpperCase();
     const what = dot === -1 ? lower : lower.slice(dot + 1);
-    if (method !== undefined && !['GET', 'PATCH', 'POST', 'DELETE'].includes(method)) throw new Error(`unknown method '${method}' in '${key}'`);
+    if (method !== undefined && !['GET', 'PATCH', 'POST', 'DELETE'].includes(method))
+      throw new Error(`unknown method '${method}' in '${key}'`);
     const base = method === undefined ? {} : { method };
     if (what === 'reset' || what === 'commit-drop') spec.rules.push({ ...base, kind: what, rate });
-    else if (/^\d{3}$/.test(what) && STATUSES.has(Number(what))) spec.rules.push({ ...base, kind: 'status', status: Number(what), rate });
-    else throw new Error(`unknown fault '${key}'; use seed, latency, retry-after, reset, commit-drop or one of 429, 500, 502, 503, 504`);
+    else if (/^\d{3}$/.test(what) && STATUSES.has(Number(what)))
+      spec.rules.push({ ...base, kind: 'status', status: Number(what), rate });
+    else
+      throw new Error(
+        `unknown fault '${key}'; use seed, latency, retry-after, reset, commit-drop or one of 429, 500, 502, 503, 504`,
+      );
   }
   return spec;
 }

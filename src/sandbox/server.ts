@@ -75,13 +75,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const handle = async (request: IncomingMessage, record: RequestRecord): Promise<Reply> => {
     const method = request.method ?? 'GET';
     const { segments, query } = splitTarget(request.url ?? '/');
-    if (segments[0] === 'sandbox') return handleAdmin(method, segments.slice(1), request, store, log);
-    if (segments[0] !== 'v1') throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
+    if (segments[0] === 'sandbox')
+      return handleAdmin(method, segments.slice(1), request, store, log);
+    if (segments[0] !== 'v1')
+      throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
     const route = segments.slice(1);
     const user = await authenticate(request.headers.authorization, secret, store.users);
     record.user = user.name;
     const onlyGet = (): void => {
-      if (method !== 'GET') throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
+      if (method !== 'GET')
+        throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
     };
     if (route[0] === 'dataContracts') {
       if (route.length === 2 && route[1] === 'entity') {
@@ -93,10 +96,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return reply(200, catalog.getContract(user, { fqn: route[2]! }, query));
       }
       if (route.length === 2) {
-        if (method === 'GET') return reply(200, catalog.getContract(user, { id: route[1]! }, query));
+        if (method === 'GET')
+          return reply(200, catalog.getContract(user, { id: route[1]! }, query));
         if (method === 'PATCH') {
           const body = await readBody(request);
-          return reply(200, catalog.patchContract(user, route[1]!, request.headers['content-type'], () => parseJsonBody(body)));
+          return reply(
+            200,
+            catalog.patchContract(user, route[1]!, request.headers['content-type'], () =>
+              parseJsonBody(body),
+            ),
+          );
         }
         throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
       }
@@ -116,7 +125,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
   };
 
-  const finish = (record: RequestRecord, outcome: RequestRecord['outcome'], status: number): void => {
+  const finish = (
+    record: RequestRecord,
+    outcome: RequestRecord['outcome'],
+    status: number,
+  ): void => {
     record.outcome = outcome;
     record.status = status;
     record.finishedAt = performance.now() - started;
@@ -124,10 +137,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
   };
 
-  const serve = async (request: IncomingMessage, response: ServerResponse, record: RequestRecord): Promise<void> => {
+  const serve = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    record: RequestRecord,
+  ): Promise<void> => {
     const admin = (request.url ?? '').startsWith('/sandbox/');
     const fault = faults === null || admin ? null : faults.decide(request.method ?? 'GET');
-    if (fault !== null && fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault !== null && fault.latencyMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault?.kind === 'reset') {
       finish(record, 'reset', 0);
       request.socket.destroy();
@@ -135,7 +153,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     if (fault?.kind === 'status') {
       request.resume();
-      const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+      const headers: Record<string, string> =
+        fault.retryAfterSeconds === undefined
+          ? {}
+          : { 'retry-after': String(fault.retryAfterSeconds) };
       response.on('finish', () => finish(record, 'answered', response.statusCode));
       sendError(response, new ApiError(fault.status, `Injected fault: ${fault.status}`, headers));
       return;
@@ -144,7 +165,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       answer = await handle(request, record);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(500, `Internal error: ${(error as Error).message}`);
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : new ApiError(500, `Internal error: ${(error as Error).message}`);
       response.on('finish', () => finish(record, 'answered', response.statusCode));
       sendError(response, apiError);
       return;
@@ -197,10 +221,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-async function handleAdmin(method: string, route: string[], request: IncomingMessage, store: Store, log: RequestRecord[]): Promise<Reply> {
+async function handleAdmin(
+  method: string,
+  route: string[],
+  request: IncomingMessage,
+  store: Store,
+  log: RequestRecord[],
+): Promise<Reply> {
   const jsonBody = async (): Promise<Json> => {
     const body = parseJsonBody(await readBody(request));
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'the body must be a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new ApiError(400, 'the body must be a JSON object');
     return body as Json;
   };
   const [resource, id] = route;
@@ -211,10 +242,13 @@ async function handleAdmin(method: string, route: string[], request: IncomingMes
       return reply(204, undefined);
     }
   }
-  if (resource === 'state' && id === undefined && method === 'GET') return reply(200, store.snapshot());
+  if (resource === 'state' && id === undefined && method === 'GET')
+    return reply(200, store.snapshot());
   if (resource === 'assets') {
     if (method === 'POST' && id === undefined) {
-      const checked = await checkOrFail(async () => checkSeed({ assets: [await jsonBody()] }).assets[0]!);
+      const checked = await checkOrFail(
+        async () => checkSeed({ assets: [await jsonBody()] }).assets[0]!,
+      );
       store.putAsset(checked);
       return reply(201, checked);
     }
@@ -225,9 +259,15 @@ async function handleAdmin(method: string, route: string[], request: IncomingMes
   }
   if (resource === 'dataContracts') {
     if (method === 'POST' && id === undefined) {
-      const checked = await checkOrFail(async () => checkSeed({ dataContracts: [await jsonBody()] }).dataContracts[0]!);
+      const checked = await checkOrFail(
+        async () => checkSeed({ dataContracts: [await jsonBody()] }).dataContracts[0]!,
+      );
       const clash = store.contractByFqn(checked.fullyQualifiedName);
-      if (clash !== undefined && clash.id !== checked.id) throw new ApiError(409, `a contract named ${checked.fullyQualifiedName} exists with id ${clash.id}`);
+      if (clash !== undefined && clash.id !== checked.id)
+        throw new ApiError(
+          409,
+          `a contract named ${checked.fullyQualifiedName} exists with id ${clash.id}`,
+        );
       store.putContract(checked);
       return reply(201, checked);
     }

@@ -1,0 +1,447 @@
+// plan and apply end to end against a real sandbox over HTTP: the demo converges, stale plans
+// are refused, 400/401/403 stop apply with an exact partial report, reads survive a 503 storm,
+// a lost PATCH response never applies a change twice, and the token never shows.
+import fc from 'fast-check';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyPlan, type ContractResult } from '../src/apply/apply-plan.js';
+import { CatalogClient } from '../src/catalog/client.js';
+import type { DesiredContract } from '../src/contract/model.js';
+import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
+import { mintToken } from '../src/sandbox/auth.js';
+import type { FaultSpec } from '../src/sandbox/faults.js';
+import type { Sandbox } from '../src/sandbox/server.js';
+import { arbitraryContract } from './helpers/arbitraries.js';
+import { cli } from './helpers/cli.js';
+import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
+import { tempDir, type TempDir } from './helpers/temp-dir.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function workspace(
+  files: Record<string, string> = {},
+  withExamples = true,
+): Promise<TempDir> {
+  const dir = await tempDir(files);
+  if (withExamples)
+    await cp(path.join(root, 'contracts'), path.join(dir.dir, 'contracts'), { recursive: true });
+  cleanups.push(() => dir.remove());
+  return dir;
+}
+
+async function catalog(
+  options: Parameters<typeof openSandbox>[0] = {},
+): Promise<{ sandbox: Sandbox; env: Record<string, string>; token: string }> {
+  const opened = await openSandbox(options);
+  cleanups.push(() => opened.sandbox.close());
+  const token = await opened.token('alice');
+  return {
+    sandbox: opened.sandbox,
+    env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: token },
+    token,
+  };
+}
+
+const patches = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === 'PATCH');
+
+describe('plan and apply on the demo catalog', () => {
+  it('plans, saves, applies and converges, for every example contract', async () => {
+    const { sandbox, env, token } = await catalog();
+    const dir = await workspace();
+    const plan = await cli(['plan', '--json', '--out', 'plan.json', '--detailed-exitcode'], {
+      cwd: dir.dir,
+      env,
+    });
+    expect(plan.code).toBe(2);
+    expect(plan.err).toBe('');
+    const json = JSON.parse(plan.out);
+    expect(json).toMatchObject({
+      formatVersion: 1,
+      catalogUrl: sandbox.url,
+      summary: { update: 3, noop: 2, error: 0, missing: 0 },
+    });
+    expect(typeof json.createdAt).toBe('string');
+    for (const change of json.changes) {
+      expect(Object.keys(change)).toEqual(
+        expect.arrayContaining([
+          'file',
+          'fullyQualifiedName',
+          'id',
+          'action',
+          'liveVersion',
+          'liveHash',
+          'patch',
+          'breaking',
+          'error',
+        ]),
+      );
+      expect(change.liveHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    }
+    const customers = json.changes.find(
+      (c: { file: string }) => c.file === 'contracts/customers.yaml',
+    );
+    expect(customers.breaking).toEqual(['column phone removed']);
+    const saved = await readFile(path.join(dir.dir, 'plan.json'), 'utf8');
+    expect(JSON.parse(saved)).toEqual(json);
+
+    const apply = await cli(['apply', 'plan.json'], { cwd: dir.dir, env });
+    expect(apply.err).toBe('');
+    expect(apply.code).toBe(0);
+    expect(apply.out).toContain(
+      '✓ warehouse.sales.public.orders.dataContract_orders  0.3 → 0.4  (contracts/orders.yaml)',
+    );
+    expect(apply.out).toContain('    entityStatus: Draft → Active');
+    expect(apply.out).toContain('    + semantics: {"name":"hasDescription"}');
+    expect(apply.out).toContain('Apply complete: 3 changed, 2 unchanged.');
+    expect(patches(sandbox)).toHaveLength(3);
+
+    const again = await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env });
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('Plan: 0 to change, 5 unchanged, 0 errors.');
+    for (const text of [plan.out, plan.err, saved, apply.out, apply.err, again.out])
+      expect(text).not.toContain(token);
+  });
+
+  it('refuses a stale plan and sends nothing', async () => {
+    const { sandbox, env, token } = await catalog();
+    const dir = await workspace();
+    expect((await cli(['plan', '--out', 'plan.json'], { cwd: dir.dir, env })).code).toBe(0);
+    // Someone changes a contract the plan leaves alone, out of band.
+    const live = (await (
+      await fetch(
+        `${sandbox.url}/v1/dataContracts/name/events.web.clickstream.dataContract_clickstream`,
+        { headers: { authorization: `Bearer ${token}` } },
+      )
+    ).json()) as { id: string };
+    const outOfBand = await fetch(`${sandbox.url}/v1/dataContracts/${live.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json-patch+json' },
+      body: JSON.stringify([{ op: 'replace', path: '/description', value: 'edited in the UI' }]),
+    });
+    expect(outOfBand.status).toBe(200);
+    sandbox.clearRequests();
+    const apply = await cli(['apply', 'plan.json'], { cwd: dir.dir, env });
+    expect(apply.code).toBe(1);
+    expect(apply.err).toMatch(
+      /^Error: plan is stale: re-run plan\. 1 contract changed since it was made: events\.web\.clickstream\.dataContract_clickstream \(version 0\.2 when planned, 0\.3 now\)\. Nothing was sent\.\n$/,
+    );
+    expect(patches(sandbox)).toEqual([]);
+  });
+
+  it('refuses a plan made against another catalog', async () => {
+    const { env } = await catalog();
+    const dir = await workspace();
+    expect((await cli(['plan', '--out', 'plan.json'], { cwd: dir.dir, env })).code).toBe(0);
+    const other = await catalog();
+    const apply = await cli(['apply', 'plan.json'], { cwd: dir.dir, env: other.env });
+    expect(apply.code).toBe(1);
+    expect(apply.err).toMatch(
+      /the plan was made against http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:\d+; plan again/,
+    );
+    expect(patches(other.sandbox)).toEqual([]);
+  });
+
+  it('sends nothing for invalid files', async () => {
+    const { sandbox, env } = await catalog();
+    const dir = await workspace({
+      'contracts/zz-bad.yaml':
+        'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Live\n',
+    });
+    for (const args of [['plan'], ['apply', '--auto-approve']]) {
+      const run = await cli(args, { cwd: dir.dir, env });
+      expect(run.code).toBe(1);
+      expect(run.out).toContain(
+        'contracts/zz-bad.yaml:4:15 entityStatus must be one of Draft, Active or Deprecated',
+      );
+    }
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('asks before applying and never prompts without a terminal', async () => {
+    const { sandbox, env } = await catalog();
+    const dir = await workspace();
+    const run = await cli(['apply'], { cwd: dir.dir, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      'apply needs --auto-approve when stdin is not a terminal; nothing was sent',
+    );
+    expect(patches(sandbox)).toEqual([]);
+  });
+
+  it('reports missing configuration before sending anything', async () => {
+    const dir = await workspace();
+    const noUrl = await cli(['plan'], { cwd: dir.dir, env: { CATALOG_TOKEN: 'x' } });
+    expect(noUrl.code).toBe(1);
+    expect(noUrl.err).toMatch(/no catalog: set --catalog-url or CATALOG_URL/);
+    const noToken = await cli(['plan', '--catalog-url', 'http://127.0.0.1:9'], {
+      cwd: dir.dir,
+      env: {},
+    });
+    expect(noToken.err).toMatch(/no token: set CATALOG_TOKEN/);
+  });
+});
+
+// Three contracts on three tables; the second file names a column its table lacks.
+const tableIds = [
+  '1a000000-0000-4000-8000-000000000001',
+  '1a000000-0000-4000-8000-000000000002',
+  '1a000000-0000-4000-8000-000000000003',
+];
+const threeSeed = () =>
+  seed({
+    users: [
+      { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
+      { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
+    ],
+    assets: ['a', 'b', 'c'].map((name, i) => ({
+      id: tableIds[i],
+      entityType: 'table',
+      name,
+      fullyQualifiedName: `db.s.${name}`,
+      columns: [{ name: 'id', dataType: 'BIGINT' }],
+    })),
+    dataProducts: [],
+    dataContracts: ['a', 'b', 'c'].map((name, i) => ({
+      id: `1c000000-0000-4000-8000-00000000000${i + 1}`,
+      name,
+      fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
+      entity: { id: tableIds[i], type: 'table', name, fullyQualifiedName: `db.s.${name}` },
+      description: 'old',
+      schema: [{ name: 'id', dataType: 'BIGINT' }],
+      semantics: [{ name: 'hasOwner' }],
+      version: 0.1,
+    })),
+  });
+
+function threeFiles(badSecond: boolean): Record<string, string> {
+  const files: Record<string, string> = {};
+  ['a', 'b', 'c'].forEach((name) => {
+    const schema = [
+      { name: 'id', dataType: 'BIGINT' },
+      ...(badSecond && name === 'b' ? [{ name: 'ghost', dataType: 'INT' }] : []),
+    ];
+    files[`contracts/${name}.yaml`] = stringify({
+      name,
+      fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
+      entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
+      description: `new ${name}`,
+      schema,
+      semantics: [{ name: 'hasOwner' }, { name: 'hasDescription' }],
+    });
+  });
+  return files;
+}
+
+describe('apply stops on 400, 401 and 403 with an exact partial report', () => {
+  it('400: the first is applied, the second fails, the third is not attempted', async () => {
+    const { sandbox, env } = await catalog({ seed: threeSeed() });
+    const dir = await workspace(threeFiles(true), false);
+    const run = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(
+      [
+        'Apply stopped: db.s.b.dataContract_b failed with 400 BAD_REQUEST; no further changes were sent.',
+        '  applied (1):',
+        '    db.s.a.dataContract_a 0.1 → 0.2 (contracts/a.yaml)',
+        '  failed (1):',
+        '    db.s.b.dataContract_b: 400 BAD_REQUEST: Schema validation failed. The following fields specified in the data contract do not exist in the table: ghost (contracts/b.yaml)',
+        '  not attempted (1):',
+        '    db.s.c.dataContract_c (contracts/c.yaml)',
+        '  unchanged (0)',
+      ].join('\n'),
+    );
+    expect(patches(sandbox).map((r) => [r.path, r.status])).toEqual([
+      ['/v1/dataContracts/1c000000-0000-4000-8000-000000000001', 200],
+      ['/v1/dataContracts/1c000000-0000-4000-8000-000000000002', 400],
+    ]);
+    const json = await cli(['apply', '--auto-approve', '--json'], { cwd: dir.dir, env });
+    const report = JSON.parse(json.out);
+    expect(report.applied).toEqual([]);
+    expect(
+      report.failed.map((f: { fullyQualifiedName: string; httpStatus: number }) => [
+        f.fullyQualifiedName,
+        f.httpStatus,
+      ]),
+    ).toEqual([['db.s.b.dataContract_b', 400]]);
+    expect(
+      report.notAttempted.map((f: { fullyQualifiedName: string }) => f.fullyQualifiedName),
+    ).toEqual(['db.s.c.dataContract_c']);
+    expect(
+      report.unchanged.map((f: { fullyQualifiedName: string }) => f.fullyQualifiedName),
+    ).toEqual(['db.s.a.dataContract_a']);
+  });
+
+  it('403 for a token without EditDataContract: nothing after the first PATCH', async () => {
+    const { sandbox } = await catalog({ seed: threeSeed() });
+    const dir = await workspace(threeFiles(false), false);
+    const env = { CATALOG_URL: sandbox.url, CATALOG_TOKEN: await mintToken('bob', SECRET) };
+    const run = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(
+      'Apply stopped: db.s.a.dataContract_a failed with 403 FORBIDDEN; no further changes were sent.',
+    );
+    expect(run.out).toContain(
+      "db.s.a.dataContract_a: 403 FORBIDDEN: Principal: CatalogPrincipal{name='bob'} operations [EditAll] not allowed (contracts/a.yaml)",
+    );
+    expect(run.out).toContain(
+      '  not attempted (2):\n    db.s.b.dataContract_b (contracts/b.yaml)\n    db.s.c.dataContract_c (contracts/c.yaml)',
+    );
+    expect(patches(sandbox)).toHaveLength(1);
+  });
+
+  for (const [status, revoke] of [
+    [401, (sandbox: Sandbox) => sandbox.store.users.delete('alice')],
+    [
+      403,
+      (sandbox: Sandbox) => (sandbox.store.users.get('alice')!.permissions = ['ViewDataContract']),
+    ],
+  ] as const) {
+    it(`${status} after the first contract: applied, failed, not attempted`, async () => {
+      const { sandbox, token } = await catalog({ seed: threeSeed() });
+      const dir = await workspace(threeFiles(false), false);
+      const client = new CatalogClient({ baseUrl: sandbox.url, token });
+      cleanups.push(() => client.close());
+      const outcome = await planFromFiles(
+        { paths: ['contracts'], cwd: dir.dir, catalogUrl: sandbox.url, gitCommit: null },
+        client,
+      );
+      if (!outcome.ok) throw new Error('plan failed');
+      const seen: ContractResult[] = [];
+      const report = await applyPlan(outcome.plan, client, {
+        liveContracts: outcome.liveContracts,
+        onResult: (result) => {
+          seen.push(result);
+          if (seen.length === 1) revoke(sandbox);
+        },
+      });
+      expect(report.results.map((r) => r.status)).toEqual(['applied', 'failed', 'not-attempted']);
+      expect(report.stoppedBy).toMatchObject({
+        fullyQualifiedName: 'db.s.b.dataContract_b',
+        httpStatus: status,
+        errorType: status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN',
+      });
+      expect(patches(sandbox).map((r) => r.status)).toEqual([200, status]);
+    });
+  }
+});
+
+describe('faults', () => {
+  it('reads are retried through a 503 storm', async () => {
+    const faults: FaultSpec = {
+      seed: 4,
+      retryAfterSeconds: 0,
+      rules: [{ method: 'GET', kind: 'status', status: 503, rate: 0.5 }],
+    };
+    const { sandbox, env } = await catalog({ faults });
+    const dir = await workspace();
+    const run = await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env });
+    expect(run.err).toBe('');
+    expect(run.code).toBe(2);
+    expect(run.out).toContain('Plan: 3 to change, 2 unchanged, 0 errors.');
+    expect(sandbox.faults!.injected.status).toBeGreaterThan(0);
+  });
+
+  it('a PATCH whose response is lost is confirmed by reading back, never sent twice', async () => {
+    const faults: FaultSpec = {
+      seed: 3,
+      rules: [{ method: 'PATCH', kind: 'commit-drop', rate: 1 }],
+    };
+    const { sandbox, env, token } = await catalog({ faults });
+    const dir = await workspace();
+    const run = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(
+      '(the response was lost; reading the contract back showed the change in place)',
+    );
+    expect(patches(sandbox)).toHaveLength(3);
+    expect(patches(sandbox).every((r) => r.outcome === 'dropped')).toBe(true);
+    const customers = (await (
+      await fetch(
+        `${sandbox.url}/v1/dataContracts/name/warehouse.sales.public.customers.dataContract_customers`,
+        { headers: { authorization: `Bearer ${token}` } },
+      )
+    ).json()) as { semantics: { name: string }[]; version: number };
+    expect(customers.semantics.map((r) => r.name)).toEqual(['hasOwner', 'hasDescription']);
+    expect(customers.version).toBe(1.3);
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env })).code).toBe(0);
+  });
+});
+
+describe("someone else's seed and contract files", () => {
+  it('plan --json gives patches that, applied, leave plan empty', async () => {
+    const pairs = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
+      seed: 20261121,
+      numRuns: 25,
+    });
+    const assets: unknown[] = [];
+    const contracts: unknown[] = [];
+    const files: Record<string, string> = {};
+    pairs.forEach(([liveShape, desiredShape], i) => {
+      const assetFqn = `warehouse.gen.public.t${i}`;
+      const fqn = `${assetFqn}.dataContract_c${i}`;
+      const id = `2a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const columnNames = new Set(
+        [
+          ...((liveShape.schema as { name: string }[] | null | undefined) ?? []),
+          ...((desiredShape.schema as { name: string }[] | null | undefined) ?? []),
+        ].map((c) => c.name),
+      );
+      assets.push({
+        id,
+        entityType: 'table',
+        name: `t${i}`,
+        fullyQualifiedName: assetFqn,
+        columns: [...columnNames].map((name) => ({ name, dataType: 'VARCHAR' })),
+      });
+      const live: Record<string, unknown> = Object.fromEntries(
+        Object.entries(liveShape).filter(([, v]) => v !== null),
+      );
+      contracts.push({
+        ...live,
+        id: `2c000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        name: `c${i}`,
+        fullyQualifiedName: fqn,
+        entity: { id, type: 'table', name: `t${i}`, fullyQualifiedName: assetFqn },
+        version: 0.1,
+      });
+      const desired: DesiredContract = {
+        ...desiredShape,
+        name: `c${i}`,
+        fullyQualifiedName: fqn,
+        entity: { type: 'table', fullyQualifiedName: assetFqn },
+      };
+      files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify(desired);
+    });
+    const { env } = await catalog({
+      seed: seed({
+        users: [
+          {
+            name: 'alice',
+            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+          },
+        ],
+        assets,
+        dataProducts: [],
+        dataContracts: contracts,
+      }),
+    });
+    const dir = await workspace(files, false);
+    const plan = await cli(['plan', '--json', '--out', 'p.json'], { cwd: dir.dir, env });
+    expect(plan.err).toBe('');
+    expect(JSON.parse(plan.out).summary.error).toBe(0);
+    const apply = await cli(['apply', 'p.json'], { cwd: dir.dir, env });
+    expect(apply.out).toContain('Apply complete');
+    expect(apply.code).toBe(0);
+    const again = await cli(['plan', '--json', '--detailed-exitcode'], { cwd: dir.dir, env });
+    expect(JSON.parse(again.out).summary).toEqual({ update: 0, noop: 25, error: 0, missing: 0 });
+    expect(again.code).toBe(0);
+    await writeFile(path.join(dir.dir, 'again.json'), again.out);
+  });
+});
