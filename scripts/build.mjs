@@ -1,5 +1,5 @@
 // Builds the CLI and the library entry with esbuild (code-split so each command loads only what
-// it needs), and the type declarations with tsc.
+// it needs), the GitHub Action bundle, and the type declarations with tsc.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -22,6 +22,24 @@ await build({
   define: { __CONTRACTS_VERSION__: JSON.stringify(pkg.version) },
   banner: {
     // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
+    js: "import { createRequire as __contractsCreateRequire } from 'node:module'; const require = __contractsCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+
+// The GitHub Action: one self-contained file, committed (action/index.js). CI checks that the
+// committed file is exactly what the sources build.
+await build({
+  entryPoints: ['src/action/main.ts'],
+  outfile: 'action/index.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'eof',
+  minify: true,
+  define: { __CONTRACTS_VERSION__: JSON.stringify(pkg.version) },
+  banner: {
     js: "import { createRequire as __contractsCreateRequire } from 'node:module'; const require = __contractsCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',

@@ -10,7 +10,7 @@ import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import type { Plan } from '../plan/types.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
-import { currentCommit, filesChangedSince } from './git.js';
+import { currentCommit, filesChangedSince } from '../pipeline/git.js';
 import { colorsFor, type Io } from './io.js';
 import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';

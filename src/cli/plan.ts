@@ -1,7 +1,7 @@
 // `contracts plan [PATH...]`: validate, read the live contracts, print the changes.
 import { renderProblems } from './validate.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from './exit-codes.js';
-import { currentCommit, filesChangedSince } from './git.js';
+import { currentCommit, filesChangedSince } from '../pipeline/git.js';
 import { colorsFor, type Io } from './io.js';
 import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';

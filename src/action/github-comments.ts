@@ -1,0 +1,59 @@
+// One sticky pull request comment through GitHub's issue-comments API: found by a hidden marker,
+// updated in place on every push, created only when there is none.
+
+/** GitHub's limit on a comment body. */
+export const MAX_COMMENT_CHARS = 65_536;
+
+export interface StickyResult {
+  action: 'created' | 'updated';
+  id: number;
+}
+
+interface Comment {
+  id: number;
+  body?: string | null;
+}
+
+export class IssueComments {
+  constructor(
+    private readonly apiUrl: string,
+    private readonly token: string,
+    private readonly repository: string,
+  ) {}
+
+  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${this.apiUrl.replace(/\/+$/, '')}${path}`, {
+      method,
+      headers: {
+        accept: 'application/vnd.github+json',
+        authorization: `Bearer ${this.token}`,
+        'x-github-api-version': '2022-11-28',
+        'user-agent': 'contracts-gitops-action',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      const message = text.replaceAll(this.token, '***').slice(0, 300);
+      throw new Error(`GitHub API ${method} ${path} failed with status ${response.status}: ${message}`);
+    }
+    return text === '' ? undefined : JSON.parse(text);
+  }
+
+  /** Creates the comment that holds `marker`, or updates it in place. */
+  async upsert(issueNumber: number, marker: string, body: string): Promise<StickyResult> {
+    const full = body.includes(marker) ? body : `${marker}\n${body}`;
+    for (let page = 1; page <= 50; page++) {
+      const comments = (await this.call('GET', `/repos/${this.repository}/issues/${issueNumber}/comments?per_page=100&page=${page}`)) as Comment[];
+      const mine = comments.find((comment) => comment.body?.includes(marker) === true);
+      if (mine !== undefined) {
+        await this.call('PATCH', `/repos/${this.repository}/issues/comments/${mine.id}`, { body: full });
+        return { action: 'updated', id: mine.id };
+      }
+      if (comments.length < 100) break;
+    }
+    const created = (await this.call('POST', `/repos/${this.repository}/issues/${issueNumber}/comments`, { body: full })) as Comment;
+    return { action: 'created', id: created.id };
+  }
+}

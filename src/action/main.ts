@@ -1,0 +1,26 @@
+// Entry of the GitHub Action: read the inputs, run, report. Everything else lives in run-action.
+import * as core from '@actions/core';
+import { readSettings } from './input-helper.js';
+import { assertCatalogSettings, runAction, type Runner } from './run-action.js';
+
+const runner: Runner = {
+  info: (message) => core.info(message),
+  warning: (message, place) => core.warning(message, place ?? {}),
+  error: (message, place) => core.error(message, place ?? {}),
+  setOutput: (name, value) => core.setOutput(name, value),
+  setSecret: (secret) => core.setSecret(secret),
+  writeSummary: async (markdown) => {
+    await core.summary.addRaw(markdown, true).write();
+  },
+  setFailed: (message) => core.setFailed(message),
+};
+
+try {
+  const settings = readSettings();
+  if (settings.catalogToken !== undefined) core.setSecret(settings.catalogToken);
+  assertCatalogSettings(settings);
+  const outcome = await runAction(settings, runner);
+  if (outcome.failed !== null) core.setFailed(outcome.failed);
+} catch (error) {
+  core.setFailed(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,292 @@
+// The GitHub Action as GitHub runs it: the committed bundle under node, with INPUT_* and the
+// runner's files, against a sandbox catalog and a local stand-in for the issue-comments API.
+import { execFileSync, spawn } from 'node:child_process';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_COMMENT_CHARS } from '../src/action/github-comments.js';
+import type { Sandbox } from '../src/sandbox/server.js';
+import { startFakeGitHub, type FakeGitHub } from './helpers/fake-github.js';
+import { openSandbox, seed } from './helpers/sandbox.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bundle = path.join(root, 'action', 'index.js');
+const GH_TOKEN = 'ghs_fake_workflow_token_123';
+const REPO = 'acme/contracts';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' }).trim();
+}
+
+interface Setup {
+  dir: string;
+  sandbox: Sandbox;
+  token: string;
+  github: FakeGitHub;
+  base: string;
+  head: string;
+}
+
+/** A repository whose head commit edits the orders contract, a sandbox, and a fake GitHub. */
+async function setup(options: { seed?: ReturnType<typeof seed>; files?: Record<string, string>; examples?: boolean } = {}): Promise<Setup> {
+  const workspace = await tempDir();
+  cleanups.push(() => workspace.remove());
+  const dir = workspace.dir;
+  if (options.examples !== false) await cp(path.join(root, 'contracts'), path.join(dir, 'contracts'), { recursive: true });
+  for (const [name, content] of Object.entries(options.files ?? {})) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), content);
+  }
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  const base = git(dir, 'rev-parse', 'HEAD');
+  if (options.examples !== false) {
+    const orders = path.join(dir, 'contracts', 'orders.yaml');
+    await writeFile(orders, (await readFile(orders, 'utf8')).replace('loaded hourly', 'loaded every hour'));
+    git(dir, 'commit', '-q', '-am', 'edit orders');
+  }
+  const head = git(dir, 'rev-parse', 'HEAD');
+  const opened = await openSandbox(options.seed === undefined ? {} : { seed: options.seed });
+  cleanups.push(() => opened.sandbox.close());
+  const github = await startFakeGitHub(GH_TOKEN, REPO);
+  cleanups.push(() => github.close());
+  return { dir, sandbox: opened.sandbox, token: await opened.token('alice'), github, base, head };
+}
+
+interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  summary: string;
+  outputs: Record<string, string>;
+  files: string;
+}
+
+/** Runs the bundle with the environment GitHub sets for a pull_request (or push) event. */
+async function runAction(s: Setup, inputs: Record<string, string>, event: 'pull_request' | 'push' = 'pull_request'): Promise<ActionRun> {
+  const runner = await tempDir();
+  cleanups.push(() => runner.remove());
+  const summaryFile = path.join(runner.dir, 'summary.md');
+  const outputFile = path.join(runner.dir, 'output.txt');
+  const eventFile = path.join(runner.dir, 'event.json');
+  await writeFile(summaryFile, '');
+  await writeFile(outputFile, '');
+  await writeFile(
+    eventFile,
+    JSON.stringify({
+      action: 'synchronize',
+      number: 42,
+      pull_request: {
+        number: 42,
+        state: 'open',
+        title: 'Edit the orders contract',
+        base: { ref: 'main', sha: s.base, repo: { full_name: REPO } },
+        head: { ref: 'edit-orders', sha: s.head, repo: { full_name: REPO } },
+      },
+      repository: { full_name: REPO, name: 'contracts', owner: { login: 'acme' } },
+      sender: { login: 'octocat' },
+    }),
+  );
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: s.dir,
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: eventFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_API_URL: s.github.url,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_RUN_ID: '777',
+    GITHUB_SHA: s.head,
+    RUNNER_TEMP: runner.dir,
+    'INPUT_CATALOG-URL': s.sandbox.url,
+    'INPUT_CATALOG-TOKEN': s.token,
+    'INPUT_GITHUB-TOKEN': GH_TOKEN,
+    INPUT_PATH: 'contracts',
+    INPUT_COMMENT: 'true',
+    'INPUT_CHANGED-ONLY': 'false',
+    'INPUT_FAIL-ON-BREAKING': 'false',
+  };
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const child = spawn(process.execPath, [bundle], { cwd: s.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  const rawOutputs = await readFile(outputFile, 'utf8');
+  const outputs: Record<string, string> = {};
+  // GITHUB_OUTPUT uses heredoc blocks: name<<DELIMITER\nvalue\nDELIMITER
+  for (const match of rawOutputs.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[match[1]!] = match[3]!;
+  const planFile = outputs['plan-file'];
+  const files = planFile === undefined ? '' : await readFile(planFile, 'utf8');
+  return { code, stdout, stderr, summary: await readFile(summaryFile, 'utf8'), outputs, files };
+}
+
+function expectNoToken(run: ActionRun, s: Setup): void {
+  // The only place the token may appear is the ::add-mask:: command that tells GitHub to mask it.
+  const stdout = run.stdout.split('\n').filter((line) => line !== `::add-mask::${s.token}`).join('\n');
+  for (const text of [stdout, run.stderr, run.summary, JSON.stringify(run.outputs), run.files, ...s.github.comments.map((c) => c.body)]) {
+    expect(text).not.toContain(s.token);
+  }
+}
+
+describe('the Action on pull requests (plan)', () => {
+  it('writes the summary, posts one sticky comment and updates it on the next push, sets outputs and annotations', async () => {
+    const s = await setup();
+    const first = await runAction(s, { COMMAND: 'plan' });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.summary).toContain('### Data contracts plan');
+    expect(first.summary).toContain('**Plan: 3 to change, 2 unchanged, 0 errors.**');
+    expect(first.summary).toContain('| Contract | File | Action | Breaking | Operations |');
+    expect(first.summary).toContain('| `warehouse.sales.public.customers.dataContract_customers` | `contracts/customers.yaml` | ~ update | ⚠️ 1 | 2 |');
+    expect(first.summary).toContain('<details><summary>~ update <code>warehouse.sales.public.orders.dataContract_orders</code> (5 operations)</summary>');
+    expect(first.outputs).toMatchObject({ 'has-changes': 'true', breaking: 'true', applied: '0' });
+    expect(JSON.parse(first.files).summary).toEqual({ update: 3, noop: 2, error: 0, missing: 0 });
+    const phoneLine = (await readFile(path.join(s.dir, 'contracts/customers.yaml'), 'utf8')).split('\n').findIndex((l) => l.startsWith('schema:')) + 1;
+    expect(first.stdout).toContain(`::warning title=breaking data contract change,file=contracts/customers.yaml,line=${phoneLine},col=1::breaking: column phone removed`);
+    expect(s.github.comments).toHaveLength(1);
+    expect(s.github.comments[0]!.issue).toBe(42);
+    expect(s.github.comments[0]!.body).toMatch(/^<!-- contracts-gitops:plan:contracts -->\n### Data contracts plan/);
+    expect(s.github.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+
+    const second = await runAction(s, { COMMAND: 'plan' });
+    expect(second.code).toBe(0);
+    expect(s.github.comments).toHaveLength(1);
+    expect(s.github.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'PATCH']);
+    expect(s.github.requests[3]!.path).toBe(`/repos/${REPO}/issues/comments/${s.github.comments[0]!.id}`);
+    expect(s.github.problems).toEqual([]);
+    expectNoToken(first, s);
+    expectNoToken(second, s);
+    expect(s.sandbox.requests().filter((r) => r.method === 'PATCH')).toEqual([]);
+  });
+
+  it('fails on breaking changes when asked', async () => {
+    const s = await setup();
+    const run = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', 'FAIL-ON-BREAKING': 'true' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('::error::the plan has breaking changes and fail-on-breaking is set');
+    expect(s.github.requests).toEqual([]);
+  });
+
+  it('plans only the files the pull request changed with changed-only', async () => {
+    const s = await setup();
+    const run = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', 'CHANGED-ONLY': 'true' });
+    expect(run.code).toBe(0);
+    const plan = JSON.parse(run.files);
+    expect(plan.changes.map((c: { file: string }) => c.file)).toEqual(['contracts/orders.yaml']);
+  });
+
+  it('says clearly when the checkout is too shallow for changed-only', async () => {
+    const s = await setup();
+    s.base = 'f'.repeat(40);
+    const run = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', 'CHANGED-ONLY': 'true' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`::error::changed-only cannot tell which files changed: the pull request's base commit ffffffffffff is not in this checkout, which is too shallow. Check out with actions/checkout and fetch-depth: 0.`);
+  });
+
+  it('annotates invalid files at their line and column and sends nothing', async () => {
+    const s = await setup({ files: { 'contracts/zz-bad.yaml': 'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Live\n' } });
+    const run = await runAction(s, { COMMAND: 'plan' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error title=invalid contract,file=contracts/zz-bad.yaml,line=4,col=15::entityStatus must be one of Draft, Active or Deprecated, got 'Live'");
+    expect(run.summary).toContain('| `contracts/zz-bad.yaml:4:15` |');
+    expect(s.sandbox.requests()).toEqual([]);
+    const validate = await runAction(s, { COMMAND: 'validate' });
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain('::error title=invalid contract,file=contracts/zz-bad.yaml,line=4,col=15::');
+  });
+
+  it('shortens a plan that would pass the comment limit, pointing at the job summary', async () => {
+    const count = 40;
+    const long = 'Long description. '.repeat(120);
+    const files: Record<string, string> = {};
+    const contracts = [];
+    const assets = [];
+    for (let i = 0; i < count; i++) {
+      const asset = `db.s.t${i}`;
+      const id = `3a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      assets.push({ id, entityType: 'table', name: `t${i}`, fullyQualifiedName: asset });
+      contracts.push({ name: `c${i}`, fullyQualifiedName: `${asset}.dataContract_c${i}`, entity: { id, type: 'table', fullyQualifiedName: asset }, description: 'short' });
+      files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify({ name: `c${i}`, fullyQualifiedName: `${asset}.dataContract_c${i}`, entity: { type: 'table', fullyQualifiedName: asset }, description: `${long}${i}` });
+    }
+    const s = await setup({
+      examples: false,
+      files: { ...files },
+      seed: seed({ users: [{ name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] }], assets, dataProducts: [], dataContracts: contracts }),
+    });
+    const run = await runAction(s, { COMMAND: 'plan' });
+    expect(run.code).toBe(0);
+    expect(run.summary.length).toBeGreaterThan(MAX_COMMENT_CHARS);
+    const body = s.github.comments[0]!.body;
+    expect(body.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
+    expect(body).toContain('_The full plan is too long for a comment; see the job summary: https://github.example/acme/contracts/actions/runs/777._');
+    expect(body).toContain('| `db.s.t0.dataContract_c0` |');
+  });
+});
+
+describe('the Action on the main branch (apply) and on a schedule (drift)', () => {
+  it('applies and lists versions and fieldsUpdated in the summary', async () => {
+    const s = await setup();
+    const run = await runAction(s, { COMMAND: 'apply' }, 'push');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.outputs).toMatchObject({ applied: '3', 'has-changes': 'true' });
+    expect(run.summary).toContain('- ✅ `warehouse.sales.public.orders.dataContract_orders` 0.3 → 0.4 (`contracts/orders.yaml`)');
+    expect(run.summary).toContain('  - `entityStatus`: "Draft" → "Active"');
+    expect(s.github.requests).toEqual([]);
+    expectNoToken(run, s);
+  });
+
+  it('fails with the partial report and annotates the failed contract when apply stops', async () => {
+    const ids = ['4a000000-0000-4000-8000-000000000001', '4a000000-0000-4000-8000-000000000002', '4a000000-0000-4000-8000-000000000003'];
+    const files: Record<string, string> = {};
+    ['a', 'b', 'c'].forEach((name, i) => {
+      files[`contracts/${name}.yaml`] = stringify({
+        name,
+        fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
+        entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
+        description: `new ${name}`,
+        schema: [{ name: 'id', dataType: 'BIGINT' }, ...(i === 1 ? [{ name: 'ghost', dataType: 'INT' }] : [])],
+      });
+    });
+    const s = await setup({
+      examples: false,
+      files,
+      seed: seed({
+        users: [{ name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] }],
+        assets: ['a', 'b', 'c'].map((name, i) => ({ id: ids[i], entityType: 'table', name, fullyQualifiedName: `db.s.${name}`, columns: [{ name: 'id', dataType: 'BIGINT' }] })),
+        dataProducts: [],
+        dataContracts: ['a', 'b', 'c'].map((name, i) => ({ name, fullyQualifiedName: `db.s.${name}.dataContract_${name}`, entity: { id: ids[i], type: 'table', fullyQualifiedName: `db.s.${name}` }, description: 'old', schema: [{ name: 'id', dataType: 'BIGINT' }] })),
+      }),
+    });
+    const run = await runAction(s, { COMMAND: 'apply' }, 'push');
+    expect(run.code).toBe(1);
+    expect(run.outputs.applied).toBe('1');
+    expect(run.summary).toContain('**Apply stopped:** `db.s.b.dataContract_b` failed with 400 BAD_REQUEST; no further changes were sent.');
+    expect(run.summary).toContain('- ⏭️ `db.s.c.dataContract_c` not attempted (`contracts/c.yaml`)');
+    expect(run.stdout).toContain('::error title=apply failed for db.s.b.dataContract_b,file=contracts/b.yaml,line=2,col=1::400 BAD_REQUEST: Schema validation failed.');
+    expect(run.stdout).toContain('::error::apply stopped: db.s.b.dataContract_b failed with 400 BAD_REQUEST');
+    expect(s.sandbox.requests().filter((r) => r.method === 'PATCH').map((r) => r.status)).toEqual([200, 400]);
+  });
+
+  it('drift reports the contracts that differ from git and sets has-changes', async () => {
+    const s = await setup();
+    const run = await runAction(s, { COMMAND: 'drift' }, 'push');
+    expect(run.code).toBe(0);
+    expect(run.outputs['has-changes']).toBe('true');
+    expect(run.summary).toContain('### Data contract drift');
+    expect(run.summary).toContain('3 contracts in the catalog differ from git.');
+  });
+});

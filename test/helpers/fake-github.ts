@@ -1,0 +1,82 @@
+// A local stand-in for GitHub's issue-comments API: records every request, checks its shape,
+// and answers like GitHub (list with pagination, create, update).
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+export interface FakeGitHub {
+  url: string;
+  requests: RecordedRequest[];
+  comments: { id: number; issue: number; body: string }[];
+  /** Shape problems found in requests (wrong auth, body without a string `body`, ...). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+export async function startFakeGitHub(expectedToken: string, repository: string): Promise<FakeGitHub> {
+  const state: FakeGitHub = { url: '', requests: [], comments: [], problems: [], close: () => Promise.resolve() };
+  let nextId = 1000;
+  const server = createServer((request, response) => {
+    void (async () => {
+      const body = await readJson(request);
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      state.requests.push({ method: request.method ?? '', path: `${url.pathname}${url.search}`, authorization: request.headers.authorization, body });
+      const send = (status: number, value: unknown): void => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(value));
+      };
+      if (request.headers.authorization !== `Bearer ${expectedToken}`) {
+        state.problems.push(`bad authorization on ${request.method ?? ''} ${url.pathname}`);
+        send(401, { message: 'Bad credentials' });
+        return;
+      }
+      const list = new RegExp(`^/repos/${repository}/issues/(\\d+)/comments$`).exec(url.pathname);
+      const one = new RegExp(`^/repos/${repository}/issues/comments/(\\d+)$`).exec(url.pathname);
+      const bodyText = (body as { body?: unknown } | undefined)?.body;
+      if (list !== null && request.method === 'GET') {
+        const perPage = Number(url.searchParams.get('per_page') ?? '30');
+        const page = Number(url.searchParams.get('page') ?? '1');
+        const all = state.comments.filter((c) => c.issue === Number(list[1]));
+        send(200, all.slice((page - 1) * perPage, page * perPage).map((c) => ({ id: c.id, body: c.body, user: { login: 'github-actions[bot]' } })));
+        return;
+      }
+      if (list !== null && request.method === 'POST') {
+        if (typeof bodyText !== 'string') state.problems.push('POST comment without a string body');
+        const comment = { id: nextId++, issue: Number(list[1]), body: String(bodyText) };
+        state.comments.push(comment);
+        send(201, { id: comment.id, body: comment.body });
+        return;
+      }
+      if (one !== null && request.method === 'PATCH') {
+        if (typeof bodyText !== 'string') state.problems.push('PATCH comment without a string body');
+        const comment = state.comments.find((c) => c.id === Number(one[1]));
+        if (comment === undefined) {
+          send(404, { message: 'Not Found' });
+          return;
+        }
+        comment.body = String(bodyText);
+        send(200, { id: comment.id, body: comment.body });
+        return;
+      }
+      state.problems.push(`unexpected ${request.method ?? ''} ${url.pathname}`);
+      send(404, { message: 'Not Found' });
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return state;
+}
