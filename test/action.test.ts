@@ -21,7 +21,11 @@ afterEach(async () => {
 });
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' }).trim();
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args],
+    { cwd, encoding: 'utf8' },
+  ).trim();
 }
 
 interface Setup {
@@ -34,11 +38,18 @@ interface Setup {
 }
 
 /** A repository whose head commit edits the orders contract, a sandbox, and a fake GitHub. */
-async function setup(options: { seed?: ReturnType<typeof seed>; files?: Record<string, string>; examples?: boolean } = {}): Promise<Setup> {
+async function setup(
+  options: {
+    seed?: ReturnType<typeof seed>;
+    files?: Record<string, string>;
+    examples?: boolean;
+  } = {},
+): Promise<Setup> {
   const workspace = await tempDir();
   cleanups.push(() => workspace.remove());
   const dir = workspace.dir;
-  if (options.examples !== false) await cp(path.join(root, 'contracts'), path.join(dir, 'contracts'), { recursive: true });
+  if (options.examples !== false)
+    await cp(path.join(root, 'contracts'), path.join(dir, 'contracts'), { recursive: true });
   for (const [name, content] of Object.entries(options.files ?? {})) {
     await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
     await writeFile(path.join(dir, name), content);
@@ -49,7 +60,10 @@ async function setup(options: { seed?: ReturnType<typeof seed>; files?: Record<s
   const base = git(dir, 'rev-parse', 'HEAD');
   if (options.examples !== false) {
     const orders = path.join(dir, 'contracts', 'orders.yaml');
-    await writeFile(orders, (await readFile(orders, 'utf8')).replace('loaded hourly', 'loaded every hour'));
+    await writeFile(
+      orders,
+      (await readFile(orders, 'utf8')).replace('loaded hourly', 'loaded every hour'),
+    );
     git(dir, 'commit', '-q', '-am', 'edit orders');
   }
   const head = git(dir, 'rev-parse', 'HEAD');
@@ -70,7 +84,11 @@ interface ActionRun {
 }
 
 /** Runs the bundle with the environment GitHub sets for a pull_request (or push) event. */
-async function runAction(s: Setup, inputs: Record<string, string>, event: 'pull_request' | 'push' = 'pull_request'): Promise<ActionRun> {
+async function runAction(
+  s: Setup,
+  inputs: Record<string, string>,
+  event: 'pull_request' | 'push' = 'pull_request',
+): Promise<ActionRun> {
   const runner = await tempDir();
   cleanups.push(() => runner.remove());
   const summaryFile = path.join(runner.dir, 'summary.md');
@@ -118,7 +136,11 @@ async function runAction(s: Setup, inputs: Record<string, string>, event: 'pull_
     'INPUT_FAIL-ON-BREAKING': 'false',
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const child = spawn(process.execPath, [bundle], { cwd: s.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bundle], {
+    cwd: s.dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -127,7 +149,8 @@ async function runAction(s: Setup, inputs: Record<string, string>, event: 'pull_
   const rawOutputs = await readFile(outputFile, 'utf8');
   const outputs: Record<string, string> = {};
   // GITHUB_OUTPUT uses heredoc blocks: name<<DELIMITER\nvalue\nDELIMITER
-  for (const match of rawOutputs.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) outputs[match[1]!] = match[3]!;
+  for (const match of rawOutputs.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm))
+    outputs[match[1]!] = match[3]!;
   const planFile = outputs['plan-file'];
   const files = planFile === undefined ? '' : await readFile(planFile, 'utf8');
   return { code, stdout, stderr, summary: await readFile(summaryFile, 'utf8'), outputs, files };
@@ -135,8 +158,18 @@ async function runAction(s: Setup, inputs: Record<string, string>, event: 'pull_
 
 function expectNoToken(run: ActionRun, s: Setup): void {
   // The only place the token may appear is the ::add-mask:: command that tells GitHub to mask it.
-  const stdout = run.stdout.split('\n').filter((line) => line !== `::add-mask::${s.token}`).join('\n');
-  for (const text of [stdout, run.stderr, run.summary, JSON.stringify(run.outputs), run.files, ...s.github.comments.map((c) => c.body)]) {
+  const stdout = run.stdout
+    .split('\n')
+    .filter((line) => line !== `::add-mask::${s.token}`)
+    .join('\n');
+  for (const text of [
+    stdout,
+    run.stderr,
+    run.summary,
+    JSON.stringify(run.outputs),
+    run.files,
+    ...s.github.comments.map((c) => c.body),
+  ]) {
     expect(text).not.toContain(s.token);
   }
 }
@@ -149,23 +182,38 @@ describe('the Action on pull requests (plan)', () => {
     expect(first.code).toBe(0);
     expect(first.summary).toContain('### Data contracts plan');
     expect(first.summary).toContain('**Plan: 3 to change, 2 unchanged, 0 errors.**');
-    expect(first.summary).toContain('| Contract | File | Action | Breaking | Operations |');
-    expect(first.summary).toContain('| `warehouse.sales.public.customers.dataContract_customers` | `contracts/customers.yaml` | ~ update | ⚠️ 1 | 2 |');
-    expect(first.summary).toContain('<details><summary>~ update <code>warehouse.sales.public.orders.dataContract_orders</code> (5 operations)</summary>');
+    expect(first.summary).toContain(
+      '| Contract | File | Action | Breaking | Warnings | Operations |',
+    );
+    expect(first.summary).toContain(
+      '| `warehouse.sales.public.customers.dataContract_customers` | `contracts/customers.yaml` | ~ update | ⚠️ 1 |  | 2 |',
+    );
+    expect(first.summary).toContain(
+      '<details><summary>~ update <code>warehouse.sales.public.orders.dataContract_orders</code> (5 operations)</summary>',
+    );
     expect(first.outputs).toMatchObject({ 'has-changes': 'true', breaking: 'true', applied: '0' });
     expect(JSON.parse(first.files).summary).toEqual({ update: 3, noop: 2, error: 0, missing: 0 });
-    const phoneLine = (await readFile(path.join(s.dir, 'contracts/customers.yaml'), 'utf8')).split('\n').findIndex((l) => l.startsWith('schema:')) + 1;
-    expect(first.stdout).toContain(`::warning title=breaking data contract change,file=contracts/customers.yaml,line=${phoneLine},col=1::breaking: column phone removed`);
+    const phoneLine =
+      (await readFile(path.join(s.dir, 'contracts/customers.yaml'), 'utf8'))
+        .split('\n')
+        .findIndex((l) => l.startsWith('schema:')) + 1;
+    expect(first.stdout).toContain(
+      `::warning title=breaking data contract change,file=contracts/customers.yaml,line=${phoneLine},col=1::breaking: column phone removed`,
+    );
     expect(s.github.comments).toHaveLength(1);
     expect(s.github.comments[0]!.issue).toBe(42);
-    expect(s.github.comments[0]!.body).toMatch(/^<!-- contracts-gitops:plan:contracts -->\n### Data contracts plan/);
+    expect(s.github.comments[0]!.body).toMatch(
+      /^<!-- contracts-gitops:plan:contracts -->\n### Data contracts plan/,
+    );
     expect(s.github.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
 
     const second = await runAction(s, { COMMAND: 'plan' });
     expect(second.code).toBe(0);
     expect(s.github.comments).toHaveLength(1);
     expect(s.github.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'PATCH']);
-    expect(s.github.requests[3]!.path).toBe(`/repos/${REPO}/issues/comments/${s.github.comments[0]!.id}`);
+    expect(s.github.requests[3]!.path).toBe(
+      `/repos/${REPO}/issues/comments/${s.github.comments[0]!.id}`,
+    );
     expect(s.github.problems).toEqual([]);
     expectNoToken(first, s);
     expectNoToken(second, s);
@@ -174,9 +222,15 @@ describe('the Action on pull requests (plan)', () => {
 
   it('fails on breaking changes when asked', async () => {
     const s = await setup();
-    const run = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', 'FAIL-ON-BREAKING': 'true' });
+    const run = await runAction(s, {
+      COMMAND: 'plan',
+      COMMENT: 'false',
+      'FAIL-ON-BREAKING': 'true',
+    });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('::error::the plan has breaking changes and fail-on-breaking is set');
+    expect(run.stdout).toContain(
+      '::error::the plan has breaking changes and fail-on-breaking is set',
+    );
     expect(s.github.requests).toEqual([]);
   });
 
@@ -193,19 +247,30 @@ describe('the Action on pull requests (plan)', () => {
     s.base = 'f'.repeat(40);
     const run = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', 'CHANGED-ONLY': 'true' });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`::error::changed-only cannot tell which files changed: the pull request's base commit ffffffffffff is not in this checkout, which is too shallow. Check out with actions/checkout and fetch-depth: 0.`);
+    expect(run.stdout).toContain(
+      `::error::changed-only cannot tell which files changed: the pull request's base commit ffffffffffff is not in this checkout, which is too shallow. Check out with actions/checkout and fetch-depth: 0.`,
+    );
   });
 
   it('annotates invalid files at their line and column and sends nothing', async () => {
-    const s = await setup({ files: { 'contracts/zz-bad.yaml': 'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Live\n' } });
+    const s = await setup({
+      files: {
+        'contracts/zz-bad.yaml':
+          'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Live\n',
+      },
+    });
     const run = await runAction(s, { COMMAND: 'plan' });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("::error title=invalid contract,file=contracts/zz-bad.yaml,line=4,col=15::entityStatus must be one of Draft, Active or Deprecated, got 'Live'");
+    expect(run.stdout).toContain(
+      "::error title=invalid contract,file=contracts/zz-bad.yaml,line=4,col=15::entityStatus must be one of Draft, Active or Deprecated, got 'Live'",
+    );
     expect(run.summary).toContain('| `contracts/zz-bad.yaml:4:15` |');
     expect(s.sandbox.requests()).toEqual([]);
     const validate = await runAction(s, { COMMAND: 'validate' });
     expect(validate.code).toBe(1);
-    expect(validate.stdout).toContain('::error title=invalid contract,file=contracts/zz-bad.yaml,line=4,col=15::');
+    expect(validate.stdout).toContain(
+      '::error title=invalid contract,file=contracts/zz-bad.yaml,line=4,col=15::',
+    );
   });
 
   it('shortens a plan that would pass the comment limit, pointing at the job summary', async () => {
@@ -218,20 +283,42 @@ describe('the Action on pull requests (plan)', () => {
       const asset = `db.s.t${i}`;
       const id = `3a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
       assets.push({ id, entityType: 'table', name: `t${i}`, fullyQualifiedName: asset });
-      contracts.push({ name: `c${i}`, fullyQualifiedName: `${asset}.dataContract_c${i}`, entity: { id, type: 'table', fullyQualifiedName: asset }, description: 'short' });
-      files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify({ name: `c${i}`, fullyQualifiedName: `${asset}.dataContract_c${i}`, entity: { type: 'table', fullyQualifiedName: asset }, description: `${long}${i}` });
+      contracts.push({
+        name: `c${i}`,
+        fullyQualifiedName: `${asset}.dataContract_c${i}`,
+        entity: { id, type: 'table', fullyQualifiedName: asset },
+        description: 'short',
+      });
+      files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify({
+        name: `c${i}`,
+        fullyQualifiedName: `${asset}.dataContract_c${i}`,
+        entity: { type: 'table', fullyQualifiedName: asset },
+        description: `${long}${i}`,
+      });
     }
     const s = await setup({
       examples: false,
       files: { ...files },
-      seed: seed({ users: [{ name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] }], assets, dataProducts: [], dataContracts: contracts }),
+      seed: seed({
+        users: [
+          {
+            name: 'alice',
+            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+          },
+        ],
+        assets,
+        dataProducts: [],
+        dataContracts: contracts,
+      }),
     });
     const run = await runAction(s, { COMMAND: 'plan' });
     expect(run.code).toBe(0);
     expect(run.summary.length).toBeGreaterThan(MAX_COMMENT_CHARS);
     const body = s.github.comments[0]!.body;
     expect(body.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);
-    expect(body).toContain('_The full plan is too long for a comment; see the job summary: https://github.example/acme/contracts/actions/runs/777._');
+    expect(body).toContain(
+      '_The full plan is too long for a comment; see the job summary: https://github.example/acme/contracts/actions/runs/777._',
+    );
     expect(body).toContain('| `db.s.t0.dataContract_c0` |');
   });
 });
@@ -243,14 +330,20 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.outputs).toMatchObject({ applied: '3', 'has-changes': 'true' });
-    expect(run.summary).toContain('- ✅ `warehouse.sales.public.orders.dataContract_orders` 0.3 → 0.4 (`contracts/orders.yaml`)');
+    expect(run.summary).toContain(
+      '- ✅ `warehouse.sales.public.orders.dataContract_orders` 0.3 → 0.4 (`contracts/orders.yaml`)',
+    );
     expect(run.summary).toContain('  - `entityStatus`: "Draft" → "Active"');
     expect(s.github.requests).toEqual([]);
     expectNoToken(run, s);
   });
 
   it('fails with the partial report and annotates the failed contract when apply stops', async () => {
-    const ids = ['4a000000-0000-4000-8000-000000000001', '4a000000-0000-4000-8000-000000000002', '4a000000-0000-4000-8000-000000000003'];
+    const ids = [
+      '4a000000-0000-4000-8000-000000000001',
+      '4a000000-0000-4000-8000-000000000002',
+      '4a000000-0000-4000-8000-000000000003',
+    ];
     const files: Record<string, string> = {};
     ['a', 'b', 'c'].forEach((name, i) => {
       files[`contracts/${name}.yaml`] = stringify({
@@ -258,27 +351,60 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
         fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
         entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
         description: `new ${name}`,
-        schema: [{ name: 'id', dataType: 'BIGINT' }, ...(i === 1 ? [{ name: 'ghost', dataType: 'INT' }] : [])],
+        schema: [
+          { name: 'id', dataType: 'BIGINT' },
+          ...(i === 1 ? [{ name: 'ghost', dataType: 'INT' }] : []),
+        ],
       });
     });
     const s = await setup({
       examples: false,
       files,
       seed: seed({
-        users: [{ name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] }],
-        assets: ['a', 'b', 'c'].map((name, i) => ({ id: ids[i], entityType: 'table', name, fullyQualifiedName: `db.s.${name}`, columns: [{ name: 'id', dataType: 'BIGINT' }] })),
+        users: [
+          {
+            name: 'alice',
+            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+          },
+        ],
+        assets: ['a', 'b', 'c'].map((name, i) => ({
+          id: ids[i],
+          entityType: 'table',
+          name,
+          fullyQualifiedName: `db.s.${name}`,
+          columns: [{ name: 'id', dataType: 'BIGINT' }],
+        })),
         dataProducts: [],
-        dataContracts: ['a', 'b', 'c'].map((name, i) => ({ name, fullyQualifiedName: `db.s.${name}.dataContract_${name}`, entity: { id: ids[i], type: 'table', fullyQualifiedName: `db.s.${name}` }, description: 'old', schema: [{ name: 'id', dataType: 'BIGINT' }] })),
+        dataContracts: ['a', 'b', 'c'].map((name, i) => ({
+          name,
+          fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
+          entity: { id: ids[i], type: 'table', fullyQualifiedName: `db.s.${name}` },
+          description: 'old',
+          schema: [{ name: 'id', dataType: 'BIGINT' }],
+        })),
       }),
     });
     const run = await runAction(s, { COMMAND: 'apply' }, 'push');
     expect(run.code).toBe(1);
     expect(run.outputs.applied).toBe('1');
-    expect(run.summary).toContain('**Apply stopped:** `db.s.b.dataContract_b` failed with 400 BAD_REQUEST; no further changes were sent.');
-    expect(run.summary).toContain('- ⏭️ `db.s.c.dataContract_c` not attempted (`contracts/c.yaml`)');
-    expect(run.stdout).toContain('::error title=apply failed for db.s.b.dataContract_b,file=contracts/b.yaml,line=2,col=1::400 BAD_REQUEST: Schema validation failed.');
-    expect(run.stdout).toContain('::error::apply stopped: db.s.b.dataContract_b failed with 400 BAD_REQUEST');
-    expect(s.sandbox.requests().filter((r) => r.method === 'PATCH').map((r) => r.status)).toEqual([200, 400]);
+    expect(run.summary).toContain(
+      '**Apply stopped:** `db.s.b.dataContract_b` failed with 400 BAD_REQUEST; no further changes were sent.',
+    );
+    expect(run.summary).toContain(
+      '- ⏭️ `db.s.c.dataContract_c` not attempted (`contracts/c.yaml`)',
+    );
+    expect(run.stdout).toContain(
+      '::error title=apply failed for db.s.b.dataContract_b,file=contracts/b.yaml,line=2,col=1::400 BAD_REQUEST: Schema validation failed.',
+    );
+    expect(run.stdout).toContain(
+      '::error::apply stopped: db.s.b.dataContract_b failed with 400 BAD_REQUEST',
+    );
+    expect(
+      s.sandbox
+        .requests()
+        .filter((r) => r.method === 'PATCH')
+        .map((r) => r.status),
+    ).toEqual([200, 400]);
   });
 
   it('drift reports the contracts that differ from git and sets has-changes', async () => {

@@ -81,7 +81,7 @@ export function commentBody(plan: Plan, marker: string, summaryUrl: string | nul
   const pointer = `\n\n_The full plan is too long for a comment; see the job summary${summaryUrl === null ? '' : `: ${summaryUrl}`}._\n`;
   const table = renderPlanMarkdown(plan).split('\n<details>')[0]!;
   const room = MAX_COMMENT_CHARS - marker.length - pointer.length - 100;
-  const shortTable = table.length <= room ? table : `${table.slice(0, table.lastIndexOf('\n', room))}\n| … | | | | |`;
+  const shortTable = table.length <= room ? table : `${table.slice(0, table.lastIndexOf('\n', room))}\n| … | | | | | |`;
   return `${marker}\n${shortTable}${pointer}`;
 }
 

@@ -21,6 +21,7 @@ export interface ApplyCliOptions extends ConnectionFlags {
   autoApprove: boolean;
   json: boolean;
   changedSince?: string;
+  strict: boolean;
   color: boolean;
 }
 
@@ -87,6 +88,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         gitCommit: await currentCommit(io.cwd, io.env),
         ...(only === undefined ? {} : { only }),
         onProgress: progress.update,
+        strict: options.strict,
       },
       client,
     );

@@ -19,6 +19,7 @@ export interface PlanOptions extends ConnectionFlags {
   out?: string;
   detailedExitcode: boolean;
   changedSince?: string;
+  strict: boolean;
   color: boolean;
 }
 
@@ -43,6 +44,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
         gitCommit: await currentCommit(io.cwd, io.env),
         ...(only === undefined ? {} : { only }),
         onProgress: progress.update,
+        strict: options.strict,
       },
       client,
     );

@@ -90,6 +90,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         out?: string;
         markdown?: boolean;
         detailedExitcode?: boolean;
+        strict?: boolean;
       },
     ) => {
       const { runPlan } = await import('./plan.js');
@@ -100,6 +101,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
             json: options.json === true,
             markdown: options.markdown === true,
             detailedExitcode: options.detailedExitcode === true,
+            strict: options.strict === true,
             color: color(),
             ...pick(options, ['catalogUrl', 'concurrency', 'changedSince', 'out']),
           },
@@ -127,6 +129,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         changedSince?: string;
         json?: boolean;
         autoApprove?: boolean;
+        strict?: boolean;
       },
     ) => {
       const { runApply } = await import('./apply.js');
@@ -135,6 +138,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
           {
             args,
             autoApprove: options.autoApprove === true,
+            strict: options.strict === true,
             json: options.json === true,
             color: color(),
             ...pick(options, ['catalogUrl', 'concurrency', 'changedSince']),

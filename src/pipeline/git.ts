@@ -61,14 +61,21 @@ export async function filesChangedSince(ref: string, cwd: string): Promise<Set<s
  * Absolute paths of files added, copied, modified or renamed on `head` since it left `base`
  * (`git diff base...head`). Both commits must be in the checkout.
  */
-export async function filesChangedBetween(base: string, head: string, cwd: string): Promise<Set<string>> {
+export async function filesChangedBetween(
+  base: string,
+  head: string,
+  cwd: string,
+): Promise<Set<string>> {
   let top: string;
   try {
     top = (await run('git', ['rev-parse', '--show-toplevel'], { cwd })).stdout.trim();
   } catch {
     throw new ConfigError('changed-only needs a git checkout of the repository');
   }
-  for (const [name, ref] of [['base', base], ['head', head]] as const) {
+  for (const [name, ref] of [
+    ['base', base],
+    ['head', head],
+  ] as const) {
     try {
       await run('git', ['cat-file', '-e', `${ref}^{commit}`], { cwd });
     } catch {
@@ -78,8 +85,17 @@ export async function filesChangedBetween(base: string, head: string, cwd: strin
     }
   }
   try {
-    const { stdout } = await run('git', ['diff', '--name-only', '--diff-filter=ACMR', '-z', `${base}...${head}`, '--'], { cwd, maxBuffer: 64 * 1024 * 1024 });
-    return new Set(stdout.split('\0').filter((name) => name !== '').map((name) => path.resolve(top, name)));
+    const { stdout } = await run(
+      'git',
+      ['diff', '--name-only', '--diff-filter=ACMR', '-z', `${base}...${head}`, '--'],
+      { cwd, maxBuffer: 64 * 1024 * 1024 },
+    );
+    return new Set(
+      stdout
+        .split('\0')
+        .filter((name) => name !== '')
+        .map((name) => path.resolve(top, name)),
+    );
   } catch {
     throw new ConfigError(
       `changed-only cannot tell which files changed: git finds no common ancestor of ${base.slice(0, 12)} and ${head.slice(0, 12)} in this checkout, which is too shallow. Check out with actions/checkout and fetch-depth: 0.`,

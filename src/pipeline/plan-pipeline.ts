@@ -18,6 +18,8 @@ export interface PlanRequest {
   only?: ReadonlySet<string>;
   onProgress?: (done: number, total: number) => void;
   now?: () => Date;
+  /** Live-asset warnings are errors. */
+  strict?: boolean;
 }
 
 export type PlanOutcome =
@@ -47,11 +49,15 @@ export async function planFromFiles(
     reader,
     request.onProgress === undefined ? {} : { onProgress: request.onProgress },
   );
-  const plan = createPlan(inputs, {
-    catalogUrl: request.catalogUrl,
-    gitCommit: request.gitCommit,
-    createdAt: (request.now?.() ?? new Date()).toISOString(),
-  });
+  const plan = createPlan(
+    inputs,
+    {
+      catalogUrl: request.catalogUrl,
+      gitCommit: request.gitCommit,
+      createdAt: (request.now?.() ?? new Date()).toISOString(),
+    },
+    { strict: request.strict === true },
+  );
   const liveContracts = new Map<string, LiveContract>();
   for (const input of inputs) {
     if (input.live.kind === 'found')

@@ -19,8 +19,12 @@ export type LiveResult =
 export interface PlanInput {
   file: ContractFile;
   live: LiveResult;
-  /** Notes found while reading (inheritance, live-asset checks). */
+  /** Notes found while reading (inheritance, skipped checks). */
   notes?: string[];
+  /** Live-asset findings: columns the asset lacks or types that differ. */
+  warnings?: string[];
+  /** The asset itself is missing from the catalog. */
+  assetError?: string;
 }
 
 export interface PlanMeta {
@@ -62,15 +66,22 @@ function identityProblem(file: ContractFile, live: JsonObject): string | null {
   return null;
 }
 
+export interface PlanOptions {
+  /** Live-asset warnings are errors. */
+  strict?: boolean;
+}
+
 /** The planned change for one file. */
-export function planChange(input: PlanInput): PlannedChange {
+export function planChange(input: PlanInput, options: PlanOptions = {}): PlannedChange {
   const { file, live } = input;
+  const warnings = [...(input.warnings ?? [])];
   const base = {
     file: file.file,
     fullyQualifiedName: file.contract.fullyQualifiedName,
     patch: [],
     breaking: [],
     diff: [],
+    warnings,
     notes: [...(input.notes ?? [])],
   };
   if (live.kind === 'missing') {
@@ -99,8 +110,16 @@ export function planChange(input: PlanInput): PlannedChange {
     liveVersion: contract.version,
     liveHash: hashContract(contract),
   };
-  const problem = identityProblem(file, contract);
+  const problem = identityProblem(file, contract) ?? input.assetError ?? null;
   if (problem !== null) return { ...base, ...known, action: 'error', error: problem };
+  if (options.strict === true && warnings.length > 0) {
+    return {
+      ...base,
+      ...known,
+      action: 'error',
+      error: `live-asset check failed (--strict): ${warnings.join('; ')}`,
+    };
+  }
   try {
     const patch = diffContract(contract, file.contract);
     verifyPatch(contract, file.contract, patch);
@@ -125,7 +144,11 @@ export function planChange(input: PlanInput): PlannedChange {
   }
 }
 
-export function createPlan(inputs: readonly PlanInput[], meta: PlanMeta): Plan {
-  const changes = inputs.map(planChange);
+export function createPlan(
+  inputs: readonly PlanInput[],
+  meta: PlanMeta,
+  options: PlanOptions = {},
+): Plan {
+  const changes = inputs.map((input) => planChange(input, options));
   return { formatVersion: PLAN_FORMAT_VERSION, ...meta, summary: summarize(changes), changes };
 }

@@ -4,7 +4,16 @@
 import type { LiveContract, SearchResponse } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NetworkError, NotFoundError } from '../errors.js';
-import type { PlanInput } from './create-plan.js';
+import type { LiveResult, PlanInput } from './create-plan.js';
+import {
+  assetKey,
+  dataProductNames,
+  lookupAssets,
+  type AssetDocument,
+  type AssetLookup,
+} from './live-assets.js';
+
+export { exactFieldValue, searchIndexFor } from './live-assets.js';
 
 /** The catalog reads a plan needs. CatalogClient provides them. */
 export interface CatalogReader {
@@ -27,100 +36,179 @@ export interface CatalogReader {
 /** Fields a plan reads with each contract, so that owners, reviewers and extension can be managed. */
 export const CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;
 
-const SEARCH_INDEX_BY_TYPE: Record<string, string> = {
-  table: 'table_search_index',
-  topic: 'topic_search_index',
-  dashboard: 'dashboard_search_index',
-  pipeline: 'pipeline_search_index',
-  mlmodel: 'mlmodel_search_index',
-  container: 'container_search_index',
-  searchIndex: 'search_entity_search_index',
-  glossaryTerm: 'glossary_term_search_index',
-  dataProduct: 'data_product_search_index',
-  domain: 'domain_search_index',
-};
-
-export function searchIndexFor(entityType: string): string | undefined {
-  return SEARCH_INDEX_BY_TYPE[entityType];
-}
-
-/** Escapes the wildcard characters of a field query value, so it matches only itself. */
-export function exactFieldValue(value: string): string {
-  return value.replace(/[\\*?]/g, (ch) => `\\${ch}`);
-}
-
-/** The asset's id through the field query search, or undefined when the search does not find it. */
-export async function findAssetId(
-  reader: CatalogReader,
-  entityType: string,
-  fqn: string,
-): Promise<string | undefined> {
-  const index = searchIndexFor(entityType);
-  if (index === undefined) return undefined;
-  const result = await reader.fieldQuery({
-    fieldName: 'fullyQualifiedName',
-    fieldValue: exactFieldValue(fqn),
-    index,
-    size: 10,
-  });
-  return result.hits.hits.find((hit) => hit._source.fullyQualifiedName === fqn)?._id;
-}
-
-async function inheritanceNote(
-  reader: CatalogReader,
-  file: ContractFile,
-): Promise<string | undefined> {
-  const { type, fullyQualifiedName } = file.contract.entity;
-  try {
-    const assetId = await findAssetId(reader, type, fullyQualifiedName);
-    if (assetId === undefined)
-      return `the catalog's search does not find ${type} ${fullyQualifiedName} either`;
-    const effective = await reader.getEffectiveContract(assetId, type);
-    if (effective.inherited === true) {
-      return `${type} ${fullyQualifiedName} currently inherits contract ${effective.fullyQualifiedName} from its data product; creating its own contract will override the inherited one`;
-    }
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    // The note is a courtesy: a failed lookup leaves the contract reported as missing.
-  }
-  return undefined;
-}
-
 export interface ReadOptions {
   /** Called after each contract is read, with how many are done. */
   onProgress?: (done: number, total: number) => void;
+  /** Look the assets up in the search index (default true). */
+  checkAssets?: boolean;
 }
 
-/** Reads the live contract of every file (concurrency is bounded by the reader). */
+type Found = LiveContract;
+
+/** Column findings: names the asset lacks, and types that differ. */
+function columnWarnings(file: ContractFile, asset: AssetDocument): string[] {
+  const schema = file.contract.schema;
+  if (!Array.isArray(schema) || asset.columns === undefined) return [];
+  const types = new Map<string, string>();
+  for (const column of asset.columns) {
+    if (typeof column.name === 'string')
+      types.set(column.name, typeof column.dataType === 'string' ? column.dataType : '');
+  }
+  const { type, fullyQualifiedName } = file.contract.entity;
+  const warnings: string[] = [];
+  for (const column of schema as { name: string; dataType: string }[]) {
+    const actual = types.get(column.name);
+    if (actual === undefined)
+      warnings.push(
+        `column ${column.name} is not among the columns of ${type} ${fullyQualifiedName} in the catalog`,
+      );
+    else if (actual !== '' && actual.toUpperCase() !== column.dataType.toUpperCase()) {
+      warnings.push(
+        `column ${column.name} is ${column.dataType} in the contract but ${actual} in ${type} ${fullyQualifiedName}`,
+      );
+    }
+  }
+  return warnings;
+}
+
+const INHERITABLE = ['termsOfUse', 'security', 'sla'] as const;
+
+/** Which fields of an asset's effective contract come from its data product, said for reviewers. */
+function inheritanceNotes(
+  file: ContractFile,
+  own: Found | null,
+  effective: LiveContract,
+  product: string,
+): string[] {
+  const { type, fullyQualifiedName } = file.contract.entity;
+  if (own === null) {
+    return effective.inherited === true
+      ? [
+          `${type} ${fullyQualifiedName} currently inherits contract ${effective.fullyQualifiedName} from data product ${product}; creating its own contract will override the inherited one`,
+        ]
+      : [];
+  }
+  const inherited: string[] = INHERITABLE.filter(
+    (field) => own[field] === undefined && effective[field] !== undefined,
+  );
+  const ownRules = new Set(
+    Array.isArray(own.semantics)
+      ? (own.semantics as { name?: unknown }[]).map((rule) => rule.name)
+      : [],
+  );
+  const rules = (
+    Array.isArray(effective.semantics)
+      ? (effective.semantics as { name?: unknown; inherited?: unknown }[])
+      : []
+  )
+    .filter((rule) => rule.inherited === true || !ownRules.has(rule.name))
+    .map((rule) => String(rule.name));
+  const notes: string[] = [];
+  const managedHere = inherited.filter(
+    (field) => file.contract[field] !== undefined && file.contract[field] !== null,
+  );
+  const notManaged = inherited.filter((field) => !managedHere.includes(field));
+  const described = [...notManaged, ...rules.map((rule) => `semantics rule ${rule}`)];
+  if (described.length > 0) {
+    notes.push(
+      `inherited from data product ${product}: ${described.join(', ')}; change ${described.length === 1 ? 'it' : 'them'} in the product's contract, not here`,
+    );
+  }
+  if (managedHere.length > 0) {
+    notes.push(
+      `${managedHere.join(', ')} ${managedHere.length === 1 ? 'is' : 'are'} now inherited from data product ${product}; this file gives the contract its own value instead`,
+    );
+  }
+  return notes;
+}
+
+/**
+ * Reads the live contract of every file and looks up the assets they point at (concurrency is
+ * bounded by the reader). For assets in exactly one data product it also reads the effective
+ * contract, to say which fields are inherited.
+ */
 export async function readPlanInputs(
   files: readonly ContractFile[],
   reader: CatalogReader,
   options: ReadOptions = {},
 ): Promise<PlanInput[]> {
   let done = 0;
+  const checkAssets = options.checkAssets ?? true;
+  const [contracts, assets] = await Promise.all([
+    Promise.all(
+      files.map(
+        async (
+          file,
+        ): Promise<
+          | { kind: 'found'; contract: Found }
+          | { kind: 'missing' }
+          | { kind: 'error'; message: string }
+        > => {
+          try {
+            return {
+              kind: 'found',
+              contract: await reader.getContractByName(
+                file.contract.fullyQualifiedName,
+                CONTRACT_FIELDS,
+              ),
+            };
+          } catch (error) {
+            if (error instanceof NotFoundError) return { kind: 'missing' };
+            // A bad token fails every request alike: stop the whole plan with one clear error.
+            if (error instanceof AuthError) throw error;
+            if (error instanceof CatalogError || error instanceof NetworkError)
+              return { kind: 'error', message: reader.redact(error.message) };
+            throw error;
+          } finally {
+            done += 1;
+            options.onProgress?.(done, files.length);
+          }
+        },
+      ),
+    ),
+    checkAssets
+      ? lookupAssets(
+          reader,
+          files.map((file) => file.contract.entity),
+        )
+      : Promise.resolve(new Map<string, AssetLookup>()),
+  ]);
+
   return Promise.all(
-    files.map(async (file): Promise<PlanInput> => {
-      try {
-        const contract = await reader.getContractByName(
-          file.contract.fullyQualifiedName,
-          CONTRACT_FIELDS,
-        );
-        return { file, live: { kind: 'found', contract } };
-      } catch (error) {
-        if (error instanceof NotFoundError) {
-          const note = await inheritanceNote(reader, file);
-          return { file, live: { kind: 'missing' }, notes: note === undefined ? [] : [note] };
+    files.map(async (file, i): Promise<PlanInput> => {
+      const read = contracts[i]!;
+      const { type, fullyQualifiedName } = file.contract.entity;
+      const lookup = assets.get(assetKey(type, fullyQualifiedName));
+      const notes: string[] = [];
+      const warnings: string[] = [];
+      let assetError: string | undefined;
+      if (lookup?.kind === 'absent') {
+        assetError = `${type} ${fullyQualifiedName} is not in the catalog's search index: the contract's asset does not exist (or is deleted)`;
+      } else if (lookup?.kind === 'unchecked') {
+        notes.push(`live-asset check skipped: ${lookup.reason}`);
+      } else if (lookup?.kind === 'found' && read.kind !== 'error') {
+        warnings.push(...columnWarnings(file, lookup.asset));
+        const products = dataProductNames(lookup.asset);
+        if (products.length === 1) {
+          try {
+            const effective = await reader.getEffectiveContract(lookup.asset.id, type);
+            notes.push(
+              ...inheritanceNotes(
+                file,
+                read.kind === 'found' ? read.contract : null,
+                effective,
+                products[0]!,
+              ),
+            );
+          } catch (error) {
+            if (error instanceof AuthError) throw error;
+            // 404: no contract in force either way; other failures only lose the note.
+          }
         }
-        // A bad token fails every request alike: stop the whole plan with one clear error.
-        if (error instanceof AuthError) throw error;
-        if (error instanceof CatalogError || error instanceof NetworkError) {
-          return { file, live: { kind: 'error', message: reader.redact(error.message) } };
-        }
-        throw error;
-      } finally {
-        done += 1;
-        options.onProgress?.(done, files.length);
       }
+      const live: LiveResult =
+        read.kind === 'found' ? { kind: 'found', contract: read.contract } : read;
+      return { file, live, notes, warnings, ...(assetError === undefined ? {} : { assetError }) };
     }),
   );
 }

@@ -42,6 +42,7 @@ function renderChange(change: PlannedChange, c: Colors): string {
       `      ${c.red(`${change.action === 'missing' ? 'missing' : 'error'}: ${change.error ?? ''}`)}`,
     );
   }
+  for (const warning of change.warnings) lines.push(`      ${c.yellow(`warning: ${warning}`)}`);
   for (const note of change.notes) lines.push(`      ${c.dim(`note: ${note}`)}`);
   return lines.join('\n');
 }
@@ -69,6 +70,13 @@ export function renderPlanHuman(plan: Plan, c: Colors): string {
     } else out.push(renderChange(change, c), '');
   }
   const breakingCount = plan.changes.reduce((n, change) => n + change.breaking.length, 0);
+  const warningCount = plan.changes.reduce((n, change) => n + change.warnings.length, 0);
+  if (warningCount > 0)
+    out.push(
+      c.yellow(
+        `${warningCount} live-asset warning${warningCount === 1 ? '' : 's'}: the contracts and their assets disagree (--strict makes these errors).`,
+      ),
+    );
   if (breakingCount > 0)
     out.push(
       c.red(

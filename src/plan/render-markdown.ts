@@ -27,8 +27,9 @@ export function renderChangeDetails(change: PlannedChange): string {
   if (change.error !== null)
     parts.push(`**${change.action === 'missing' ? 'Missing' : 'Error'}:** ${change.error}`, '');
   for (const breaking of change.breaking) parts.push(`- ⚠️ **breaking:** ${breaking}`);
+  for (const warning of change.warnings) parts.push(`- ⚠️ warning: ${warning}`);
   for (const note of change.notes) parts.push(`- note: ${note}`);
-  if (change.breaking.length + change.notes.length > 0) parts.push('');
+  if (change.breaking.length + change.warnings.length + change.notes.length > 0) parts.push('');
   if (change.diff.length > 0)
     parts.push(fence(change.diff.map(diffLineText).join('\n'), 'diff'), '');
   if (change.patch.length > 0)
@@ -60,10 +61,13 @@ export function renderPlanMarkdown(
     lines.push('No changes: the catalog matches the contract files.', '');
     return lines.join('\n');
   }
-  lines.push('| Contract | File | Action | Breaking | Operations |', '|---|---|---|---|---|');
+  lines.push(
+    '| Contract | File | Action | Breaking | Warnings | Operations |',
+    '|---|---|---|---|---|---|',
+  );
   for (const change of listed) {
     lines.push(
-      `| \`${cell(change.fullyQualifiedName)}\` | \`${cell(change.file)}\` | ${ACTION_LABEL[change.action]} | ${change.breaking.length > 0 ? `⚠️ ${change.breaking.length}` : ''} | ${change.patch.length} |`,
+      `| \`${cell(change.fullyQualifiedName)}\` | \`${cell(change.file)}\` | ${ACTION_LABEL[change.action]} | ${change.breaking.length > 0 ? `⚠️ ${change.breaking.length}` : ''} | ${change.warnings.length > 0 ? String(change.warnings.length) : ''} | ${change.patch.length} |`,
     );
   }
   lines.push('');

@@ -32,7 +32,9 @@ export interface PlannedChange {
   error: string | null;
   /** The patch as people read it (same order). */
   diff: DiffLine[];
-  /** Notes for reviewers: inherited fields, missing contracts, live-asset findings. */
+  /** Live-asset findings: columns the asset lacks or whose type differs (errors with --strict). */
+  warnings: string[];
+  /** Notes for reviewers: inherited fields, missing contracts, skipped checks. */
   notes: string[];
 }
 

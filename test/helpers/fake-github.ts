@@ -26,14 +26,28 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
-export async function startFakeGitHub(expectedToken: string, repository: string): Promise<FakeGitHub> {
-  const state: FakeGitHub = { url: '', requests: [], comments: [], problems: [], close: () => Promise.resolve() };
+export async function startFakeGitHub(
+  expectedToken: string,
+  repository: string,
+): Promise<FakeGitHub> {
+  const state: FakeGitHub = {
+    url: '',
+    requests: [],
+    comments: [],
+    problems: [],
+    close: () => Promise.resolve(),
+  };
   let nextId = 1000;
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readJson(request);
       const url = new URL(request.url ?? '/', 'http://localhost');
-      state.requests.push({ method: request.method ?? '', path: `${url.pathname}${url.search}`, authorization: request.headers.authorization, body });
+      state.requests.push({
+        method: request.method ?? '',
+        path: `${url.pathname}${url.search}`,
+        authorization: request.headers.authorization,
+        body,
+      });
       const send = (status: number, value: unknown): void => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(value));
@@ -50,7 +64,12 @@ export async function startFakeGitHub(expectedToken: string, repository: string)
         const perPage = Number(url.searchParams.get('per_page') ?? '30');
         const page = Number(url.searchParams.get('page') ?? '1');
         const all = state.comments.filter((c) => c.issue === Number(list[1]));
-        send(200, all.slice((page - 1) * perPage, page * perPage).map((c) => ({ id: c.id, body: c.body, user: { login: 'github-actions[bot]' } })));
+        send(
+          200,
+          all
+            .slice((page - 1) * perPage, page * perPage)
+            .map((c) => ({ id: c.id, body: c.body, user: { login: 'github-actions[bot]' } })),
+        );
         return;
       }
       if (list !== null && request.method === 'POST') {
@@ -61,7 +80,8 @@ export async function startFakeGitHub(expectedToken: string, repository: string)
         return;
       }
       if (one !== null && request.method === 'PATCH') {
-        if (typeof bodyText !== 'string') state.problems.push('PATCH comment without a string body');
+        if (typeof bodyText !== 'string')
+          state.problems.push('PATCH comment without a string body');
         const comment = state.comments.find((c) => c.id === Number(one[1]));
         if (comment === undefined) {
           send(404, { message: 'Not Found' });
