@@ -81,7 +81,7 @@ async function search(
       if (typeof source.fullyQualifiedName === 'string')
         into.set(source.fullyQualifiedName, {
           ...source,
-          id: String(source.id ?? hit._id),
+          id: typeof source.id === 'string' ? source.id : hit._id,
           fullyQualifiedName: source.fullyQualifiedName,
         });
     }
