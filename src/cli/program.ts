@@ -1,5 +1,5 @@
 // Wires commands to commander. The only place that turns outcomes and errors into exit codes.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ContractsError, InternalError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
@@ -148,6 +148,97 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       );
     },
   );
+
+  program
+    .command('import')
+    .description('write live contracts as contract files that plan back to no changes')
+    .option('--fqn <fqn...>', 'contract fully qualified names')
+    .option(
+      '--entity <type:fqn...>',
+      'assets whose own contract to import, e.g. table:warehouse.sales.public.orders',
+    )
+    .option('--out <dir>', 'directory to write to', 'contracts')
+    .option('--force', 'overwrite existing files')
+    .option(
+      '--catalog-url <url>',
+      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
+    )
+    .option('--concurrency <n>', 'requests at once (default 8)', parseConcurrency)
+    .action(
+      async (options: {
+        fqn?: string[];
+        entity?: string[];
+        out: string;
+        force?: boolean;
+        catalogUrl?: string;
+        concurrency?: number;
+      }) => {
+        const { runImport } = await import('./import.js');
+        setExit(
+          await runImport(
+            {
+              fqns: options.fqn ?? [],
+              entities: options.entity ?? [],
+              out: options.out,
+              force: options.force === true,
+              ...pick(options, ['catalogUrl', 'concurrency']),
+            },
+            io,
+          ),
+        );
+      },
+    );
+
+  program
+    .command('coverage')
+    .description(
+      'list every table with its contract (own, inherited or none) and whether a file in git manages it',
+    )
+    .argument(
+      '[paths...]',
+      'contract files or directories to match tables with (default: contracts/)',
+    )
+    .option('--database <fqn>', 'only tables of this database, e.g. warehouse.sales')
+    .option('--page-size <n>', 'tables per page, 1 to 1000 (default 1000)', (value) => {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1 || n > 1000)
+        throw new InvalidArgumentError('must be a whole number from 1 to 1000');
+      return n;
+    })
+    .option('--json', 'the report as JSON')
+    .option('--markdown', 'the report as markdown')
+    .option(
+      '--catalog-url <url>',
+      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
+    )
+    .option('--concurrency <n>', 'requests at once (default 8)', parseConcurrency)
+    .action(
+      async (
+        paths: string[],
+        options: {
+          database?: string;
+          pageSize?: number;
+          json?: boolean;
+          markdown?: boolean;
+          catalogUrl?: string;
+          concurrency?: number;
+        },
+      ) => {
+        const { runCoverage } = await import('./coverage.js');
+        setExit(
+          await runCoverage(
+            {
+              paths: paths.length > 0 ? paths : ['contracts'],
+              format:
+                options.json === true ? 'json' : options.markdown === true ? 'markdown' : 'human',
+              color: color(),
+              ...pick(options, ['database', 'pageSize', 'catalogUrl', 'concurrency']),
+            },
+            io,
+          ),
+        );
+      },
+    );
 
   const sandbox = program
     .command('sandbox')

@@ -51,7 +51,8 @@ function diffObject(
   let leafOps: Operation[] | undefined;
   for (const [name, child] of shape.properties) {
     const desiredValue = desired[name];
-    const liveValue = live[name];
+    // A null property is absent: nothing to remove, and `add` sets it.
+    const liveValue = live[name] === null ? undefined : live[name];
     // Equal primitives (and two absent values) are the common case: nothing to build.
     if (desiredValue === liveValue) continue;
     leafOps ??= [];

@@ -8,7 +8,8 @@ export function project(value: unknown, shape: Shape): unknown {
     const out: JsonObject = {};
     for (const [name, child] of shape.properties) {
       const inner = value[name];
-      if (inner !== undefined) out[name] = project(inner, child);
+      // A declared property that is null is absent, as far as the contract is concerned.
+      if (inner !== undefined && inner !== null) out[name] = project(inner, child);
     }
     return out;
   }

@@ -49,7 +49,7 @@ function renderChange(change: PlannedChange, c: Colors): string {
 
 export function renderPlanHuman(plan: Plan, c: Colors): string {
   const shown = plan.changes.filter(
-    (change) => change.action !== 'noop' || change.notes.length > 0,
+    (change) => change.action !== 'noop' || change.notes.length + change.warnings.length > 0,
   );
   const out: string[] = [];
   if (plan.summary.update > 0) {
@@ -64,6 +64,8 @@ export function renderPlanHuman(plan: Plan, c: Colors): string {
     if (change.action === 'noop') {
       out.push(
         `  ${c.dim('=')} ${change.fullyQualifiedName}`,
+        c.dim(`      ${change.file} · no changes`),
+        ...change.warnings.map((warning) => `      ${c.yellow(`warning: ${warning}`)}`),
         ...change.notes.map((note) => `      ${c.dim(`note: ${note}`)}`),
         '',
       );

@@ -55,7 +55,10 @@ export function renderPlanMarkdown(
     '',
   );
   const listed = plan.changes.filter(
-    (change) => options.includeNoop === true || change.action !== 'noop',
+    (change) =>
+      options.includeNoop === true ||
+      change.action !== 'noop' ||
+      change.warnings.length + change.notes.length > 0,
   );
   if (listed.length === 0) {
     lines.push('No changes: the catalog matches the contract files.', '');
@@ -71,7 +74,6 @@ export function renderPlanMarkdown(
     );
   }
   lines.push('');
-  for (const change of listed.filter((c) => c.action !== 'noop'))
-    lines.push(renderChangeDetails(change), '');
+  for (const change of listed) lines.push(renderChangeDetails(change), '');
   return lines.join('\n');
 }

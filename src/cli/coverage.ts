@@ -1,0 +1,101 @@
+// `contracts coverage [PATH...] [--database FQN] [--json|--markdown]`: which tables have a contract
+// (their own, or inherited from a data product) and which of those the repository manages.
+import { loadContracts } from '../contract/load.js';
+import { collectCoverage, type CoverageReport, type CoverageRow } from '../coverage/coverage.js';
+import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
+import { colorsFor, type Colors, type Io } from './io.js';
+import { progressLine } from './progress.js';
+import { connect, type ConnectionFlags } from './settings.js';
+import { renderProblems } from './validate.js';
+
+export interface CoverageCliOptions extends ConnectionFlags {
+  paths: string[];
+  database?: string;
+  pageSize?: number;
+  format: 'human' | 'json' | 'markdown';
+  color: boolean;
+}
+
+function describe(row: CoverageRow): string {
+  if (row.status === 'own') return `own: ${row.contract ?? ''}`;
+  if (row.status === 'inherited')
+    return `inherited from ${row.dataProduct === null ? '' : `data product ${row.dataProduct}, `}${row.contract ?? ''}`;
+  return 'none';
+}
+
+function totalsLine(report: CoverageReport): string {
+  const t = report.totals;
+  return `${t.tables} tables: ${t.own} with their own contract (${t.ownInGit} in git), ${t.inherited} inherited from a data product, ${t.none} without. Coverage: ${t.percentWithContract}% have a contract in force; ${t.percentInGit}% are managed in git.`;
+}
+
+export function renderCoverageHuman(report: CoverageReport, catalogUrl: string, c: Colors): string {
+  const width = Math.max(5, ...report.rows.map((row) => row.table.length));
+  const lines = [
+    `Coverage of ${report.totals.tables} tables in ${catalogUrl}:`,
+    '',
+    `  ${c.bold('TABLE'.padEnd(width))}  ${c.bold('CONTRACT')}  ${c.dim('(file in git)')}`,
+  ];
+  for (const row of report.rows) {
+    const text = describe(row);
+    const colored =
+      row.status === 'none'
+        ? c.red(text)
+        : row.status === 'inherited'
+          ? c.yellow(text)
+          : c.green(text);
+    lines.push(
+      `  ${row.table.padEnd(width)}  ${colored}${row.file === null ? '' : c.dim(`  (${row.file})`)}`,
+    );
+  }
+  lines.push('', c.bold(totalsLine(report)));
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderCoverageMarkdown(report: CoverageReport, catalogUrl: string): string {
+  const lines = [
+    '### Data contract coverage',
+    '',
+    `Catalog: \`${catalogUrl}\``,
+    '',
+    '| Table | Contract | File in git |',
+    '|---|---|---|',
+  ];
+  for (const row of report.rows)
+    lines.push(
+      `| \`${row.table}\` | ${describe(row).replace(/\|/g, '\\|')} | ${row.file === null ? '' : `\`${row.file}\``} |`,
+    );
+  lines.push('', `**${totalsLine(report)}**`, '');
+  return lines.join('\n');
+}
+
+export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<number> {
+  const loaded = await loadContracts(options.paths, io.cwd);
+  if (loaded.problems.length > 0) {
+    io.stderr.write(renderProblems(loaded.problems, 'human'));
+    io.stderr.write(
+      `Error: ${loaded.problems.length} problems in contract files; fix them to match tables with files.\n`,
+    );
+    return EXIT_ERROR;
+  }
+  const { client, catalogUrl } = connect(options, io);
+  try {
+    const progress = progressLine(io.stderr, 'Checking tables', 50);
+    const report = await collectCoverage(client, loaded.files, {
+      ...(options.database === undefined ? {} : { database: options.database }),
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+      onProgress: (done, total) => progress.update(done, total ?? done),
+    });
+    progress.clear();
+    if (options.format === 'json')
+      io.stdout.write(`${JSON.stringify({ catalogUrl, ...report }, null, 2)}\n`);
+    else if (options.format === 'markdown')
+      io.stdout.write(renderCoverageMarkdown(report, catalogUrl));
+    else
+      io.stdout.write(
+        renderCoverageHuman(report, catalogUrl, colorsFor(io.stdout, io.env, options.color)),
+      );
+    return EXIT_OK;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,125 @@
+// `contracts import --fqn FQN... | --entity TYPE:FQN... [--out DIR] [--force]`: write live
+// contracts as files that plan back to no changes. Everything is read before anything is
+// written, and nothing is written when any file exists (without --force) or any read fails.
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CatalogClient, LiveContract } from '../catalog/client.js';
+import { ConfigError } from '../errors.js';
+import { contractFileText, filePathFor } from '../import/import-contracts.js';
+import { assetKey, lookupAssets } from '../plan/live-assets.js';
+import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
+import { EXIT_OK } from './exit-codes.js';
+import type { Io } from './io.js';
+import { connect, type ConnectionFlags } from './settings.js';
+
+export interface ImportOptions extends ConnectionFlags {
+  fqns: string[];
+  entities: string[];
+  out: string;
+  force: boolean;
+}
+
+/** `table:warehouse.sales.public.orders` → type and FQN. */
+export function parseEntityArgument(value: string): { type: string; fullyQualifiedName: string } {
+  const colon = value.indexOf(':');
+  if (colon <= 0 || colon === value.length - 1)
+    throw new ConfigError(
+      `--entity takes TYPE:FQN such as table:warehouse.sales.public.orders, got '${value}'`,
+    );
+  return { type: value.slice(0, colon), fullyQualifiedName: value.slice(colon + 1) };
+}
+
+async function contractOfEntity(
+  client: CatalogClient,
+  entity: { type: string; fullyQualifiedName: string },
+): Promise<LiveContract> {
+  const lookup = (await lookupAssets(client, [entity])).get(
+    assetKey(entity.type, entity.fullyQualifiedName),
+  );
+  if (lookup?.kind !== 'found') {
+    throw new ConfigError(
+      `${entity.type} ${entity.fullyQualifiedName}: ${lookup?.kind === 'unchecked' ? lookup.reason : 'not found in the catalog'}`,
+    );
+  }
+  const effective = await client.getEffectiveContract(lookup.asset.id, entity.type);
+  if (effective.inherited === true) {
+    throw new ConfigError(
+      `${entity.type} ${entity.fullyQualifiedName} has no contract of its own; it inherits ${effective.fullyQualifiedName} from its data product (import that one with --fqn)`,
+    );
+  }
+  return client.getContractById(effective.id, CONTRACT_FIELDS);
+}
+
+/** The schema comment's path, relative to the output directory. */
+function schemaPathFrom(directory: string, cwd: string): string {
+  const inRepo = path.join(cwd, 'schemas', 'data-contract.schema.json');
+  // The package's own copy: schemas/ sits above the built chunk (dist/chunks) or the source file.
+  let shipped = inRepo;
+  for (
+    let dir = path.dirname(fileURLToPath(import.meta.url)), i = 0;
+    i < 5;
+    dir = path.dirname(dir), i++
+  ) {
+    const candidate = path.join(dir, 'schemas', 'data-contract.schema.json');
+    if (existsSync(candidate)) {
+      shipped = candidate;
+      break;
+    }
+  }
+  const target = existsSync(inRepo) ? inRepo : shipped;
+  return path.relative(directory, target).split(path.sep).join('/');
+}
+
+export async function runImport(options: ImportOptions, io: Io): Promise<number> {
+  if (options.fqns.length + options.entities.length === 0)
+    throw new ConfigError('name what to import with --fqn FQN or --entity TYPE:FQN');
+  const entities = options.entities.map(parseEntityArgument);
+  const directory = path.resolve(io.cwd, options.out);
+  const { client } = connect(options, io);
+  try {
+    const live = await Promise.all([
+      ...[...new Set(options.fqns)].map((fqn) => client.getContractByName(fqn, CONTRACT_FIELDS)),
+      ...entities.map((entity) => contractOfEntity(client, entity)),
+    ]);
+    const unique = new Map(live.map((contract) => [contract.fullyQualifiedName, contract]));
+    const schemaPath = schemaPathFrom(directory, io.cwd);
+    const planned = [...unique.values()].map((contract) => {
+      let file: string;
+      try {
+        file = filePathFor(directory, contract.fullyQualifiedName);
+      } catch (error) {
+        throw new ConfigError((error as Error).message);
+      }
+      return { contract, file, ...contractFileText(contract, schemaPath) };
+    });
+    const existing = planned.filter((p) => existsSync(p.file));
+    if (existing.length > 0 && !options.force) {
+      throw new ConfigError(
+        `${existing.map((p) => path.relative(io.cwd, p.file)).join(', ')} already exist${existing.length === 1 ? 's' : ''}; use --force to overwrite. Nothing was written.`,
+      );
+    }
+    await mkdir(directory, { recursive: true });
+    for (const { contract, file, text, leftOut } of planned) {
+      const temp = `${file}.${process.pid}.tmp`;
+      try {
+        await writeFile(temp, text);
+        await rename(temp, file);
+      } finally {
+        await rm(temp, { force: true });
+      }
+      io.stdout.write(
+        `wrote ${path.relative(io.cwd, file).split(path.sep).join('/')}  (${contract.fullyQualifiedName}, version ${String(contract.version)})\n`,
+      );
+      for (const field of leftOut)
+        io.stderr.write(`  left out ${field}; the field stays unmanaged\n`);
+    }
+    io.stdout.write(
+      `Imported ${planned.length} contract${planned.length === 1 ? '' : 's'}. Review them, commit them, and run \`contracts plan\`: it should show no changes.\n`,
+    );
+    return EXIT_OK;
+  } finally {
+    await client.close();
+  }
+}

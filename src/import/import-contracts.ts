@@ -1,0 +1,80 @@
+// Turns live contracts into contract files: only managed fields, in the schema's key order, with
+// the schema comment, under a file name that can never leave the output directory.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { LiveContract } from '../catalog/client.js';
+import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
+import { parseContract } from '../contract/parse.js';
+import { project } from '../diff/project.js';
+
+/** Longest file name stem written for an FQN. */
+const MAX_STEM = 100;
+
+/**
+ * A file name for a contract FQN: the FQN itself when it is made only of letters, digits, `.`,
+ * `_` and `-`; otherwise a cleaned stem plus a short hash of the FQN (so two FQNs that clean up
+ * alike still get two files). Never empty, never `..`, never a path.
+ */
+export function fileNameFor(fqn: string): string {
+  let stem = fqn
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[._-]+|[._-]+$/g, '');
+  const changed = stem !== fqn || stem.length > MAX_STEM;
+  if (stem.length > MAX_STEM) stem = stem.slice(0, MAX_STEM).replace(/[._-]+$/, '');
+  if (stem === '') stem = 'contract';
+  if (changed) stem += `-${createHash('sha256').update(fqn).digest('hex').slice(0, 10)}`;
+  return `${stem}.yaml`;
+}
+
+/** The absolute path of the file for `fqn` inside `directory`; throws if it would leave it. */
+export function filePathFor(directory: string, fqn: string): string {
+  const root = path.resolve(directory);
+  const full = path.resolve(root, fileNameFor(fqn));
+  if (path.dirname(full) !== root) throw new Error(`refusing to write outside ${root}: ${full}`);
+  return full;
+}
+
+export interface ImportedFile {
+  text: string;
+  /** Fields left out because the file format cannot hold their live value, with the reason. */
+  leftOut: string[];
+}
+
+/** The contract file for a live contract; `schemaPath` is the schema comment's target. */
+export function contractFileText(live: LiveContract, schemaPath: string): ImportedFile {
+  const document: Record<string, unknown> = {
+    name: live.name,
+    fullyQualifiedName: live.fullyQualifiedName,
+    entity: { type: live.entity.type, fullyQualifiedName: live.entity.fullyQualifiedName },
+  };
+  for (const field of MANAGED_FIELDS) {
+    const value = live[field];
+    if (value !== undefined && value !== null)
+      document[field] = project(value, FIELD_SHAPES.get(field)!);
+  }
+  const leftOut: string[] = [];
+  for (let attempt = 0; attempt < MANAGED_FIELDS.length + 1; attempt++) {
+    const text = `# yaml-language-server: $schema=${schemaPath}\n${stringify(document, { lineWidth: 0 })}`;
+    const parsed = parseContract(text, 'imported.yaml');
+    if (parsed.ok) return { text, leftOut };
+    // Live values the file format cannot hold (newer server statuses, lowercase types, ...) stay
+    // unmanaged: the field is left out of the file, and said so.
+    const fields = new Set(
+      parsed.problems
+        .map((problem) => problem.path.split(/[.[]/)[0]!)
+        .filter((field) => MANAGED_FIELDS.includes(field)),
+    );
+    if (fields.size === 0)
+      throw new Error(
+        `the live contract cannot be written as a contract file: ${parsed.problems.map((p) => p.message).join('; ')}`,
+      );
+    for (const field of fields) {
+      const reason = parsed.problems.find((problem) => problem.path.startsWith(field))!.message;
+      leftOut.push(`${field} (${reason})`);
+      delete document[field];
+    }
+  }
+  throw new Error('the live contract cannot be written as a contract file');
+}
