@@ -1,5 +1,7 @@
 // `contracts coverage [PATH...] [--database FQN] [--json|--markdown]`: which tables have a contract
 // (their own, or inherited from a data product) and which of those the repository manages.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { loadContracts } from '../contract/load.js';
 import { collectCoverage, type CoverageReport, type CoverageRow } from '../coverage/coverage.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
@@ -9,6 +11,7 @@ import { connect, type ConnectionFlags } from './settings.js';
 import { renderProblems } from './validate.js';
 
 export interface CoverageCliOptions extends ConnectionFlags {
+  /** Contract files or directories; empty means contracts/ when it exists. */
   paths: string[];
   database?: string;
   pageSize?: number;
@@ -69,7 +72,17 @@ export function renderCoverageMarkdown(report: CoverageReport, catalogUrl: strin
 }
 
 export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<number> {
-  const loaded = await loadContracts(options.paths, io.cwd);
+  // Without PATH, a repository with no contracts/ directory simply has no files to match.
+  const paths =
+    options.paths.length === 0
+      ? existsSync(path.join(io.cwd, 'contracts'))
+        ? ['contracts']
+        : []
+      : options.paths;
+  const loaded =
+    paths.length === 0
+      ? { files: [], problems: [], fileCount: 0 }
+      : await loadContracts(paths, io.cwd);
   if (loaded.problems.length > 0) {
     io.stderr.write(renderProblems(loaded.problems, 'human'));
     io.stderr.write(

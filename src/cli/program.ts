@@ -67,6 +67,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         '--changed-since <ref>',
         'only plan files changed since this git ref (all files are still validated)',
       )
+      .option(
+        '--strict',
+        'treat live-asset warnings (columns the asset lacks or types that differ) as errors',
+      )
       .option('--json', 'machine output on stdout, nothing else on stdout');
 
   catalogOptions(
@@ -228,7 +232,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         setExit(
           await runCoverage(
             {
-              paths: paths.length > 0 ? paths : ['contracts'],
+              paths,
               format:
                 options.json === true ? 'json' : options.markdown === true ? 'markdown' : 'human',
               color: color(),

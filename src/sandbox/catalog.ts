@@ -200,6 +200,17 @@ export class Catalog {
     if (entityType === null || entityType === '')
       throw new ApiError(400, 'query param entityType must not be null');
     const fields = parseFields(query, undefined);
+    if (entityType === 'dataProduct') {
+      // A data product's effective contract is its own.
+      const product = [...this.store.dataProducts.values()].find(
+        (p) => (typeof p.id === 'string' ? p.id : p.name) === entityId,
+      );
+      const contract =
+        product?.contract === undefined ? undefined : this.store.contractByFqn(product.contract);
+      if (contract === undefined || contract.deleted === true)
+        throw new ApiError(404, `dataContract instance for dataProduct ${entityId} not found`);
+      return contractView({ ...contract, inherited: false }, fields);
+    }
     const asset = this.store.assets.get(entityId);
     if (asset === undefined || asset.entityType !== entityType || asset.deleted === true) {
       throw new ApiError(404, `${entityType} instance for ${entityId} not found`);
@@ -460,7 +471,7 @@ export class Catalog {
     if (types.includes('dataProduct')) {
       return [...this.store.dataProducts.values()].map((p) => ({
         ...p,
-        id: p.name,
+        id: typeof p.id === 'string' ? p.id : p.name,
         fullyQualifiedName: p.name,
         entityType: 'dataProduct',
       }));
