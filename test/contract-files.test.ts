@@ -10,6 +10,7 @@ import { contractSchema } from '../src/contract/model.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { formatProblem } from '../src/contract/problem.js';
 import { createContractAjv } from '../src/contract/schema.js';
+import { fastLoad } from '../src/contract/fast-parse.js';
 import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/capture-io.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -163,6 +164,79 @@ describe('round trip', () => {
         expect(file.contract).toEqual(contract);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+/** Same validity, value and problems; fast positions a consistent subset holding every top-level key. */
+function expectSameAnswer(
+  fast: ReturnType<typeof parseContract>,
+  slow: ReturnType<typeof parseContract>,
+): void {
+  expect(fast.ok).toBe(slow.ok);
+  if (!fast.ok || !slow.ok) {
+    expect(fast).toEqual(slow);
+    return;
+  }
+  expect(fast.value.contract).toEqual(slow.value.contract);
+  for (const [pointer, position] of fast.value.positions) {
+    expect([pointer, position]).toEqual([pointer, slow.value.positions.get(pointer)]);
+  }
+  for (const [pointer, position] of slow.value.positions) {
+    if (pointer.lastIndexOf('/') === 0)
+      expect([pointer, fast.value.positions.get(pointer)]).toEqual([pointer, position]);
+  }
+}
+
+describe('fast path', () => {
+  const styles = fc.record({
+    collectionStyle: fc.constantFrom('block', 'flow', 'any'),
+    defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE'),
+    indent: fc.constantFrom(2, 4),
+    indentSeq: fc.boolean(),
+  });
+
+  it('agrees with the positional parser on every document it accepts: value, validity and positions', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(arbitraryContract(), styles, (contract, options) => {
+        const text = stringify(contract, options as unknown as Parameters<typeof stringify>[1]);
+        expectSameAnswer(
+          parseContract(text, 'f.yaml'),
+          parseContract(text, 'f.yaml', { fastPath: false }),
+        );
+        if (fastLoad(text) !== undefined) accepted += 1;
+      }),
+      { numRuns: 1000 },
+    );
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  const minimal =
+    'name: a\nfullyQualifiedName: a.b\nentity: { type: table, fullyQualifiedName: db.a }\n';
+  it.each([
+    ['hex', 'sla: { availability: 0x1F }'],
+    ['octal', 'sla: { availability: 0o17 }'],
+    ['underscores', 'sla: { availability: 9_9 }'],
+    ['leading zero', 'sla: { availability: 010 }'],
+    ['exponent', 'sla: { availability: 1e1 }'],
+    ['infinity', 'sla: { availability: .inf }'],
+    ['yes is a string', 'description: yes'],
+    ['tilde is null', 'description: ~'],
+    ['anchors', 'sla: &s { availability: 99 }\nextension: { copy: *s }'],
+    ['tags', 'description: !!str 12'],
+    ['merge keys', 'extension: { <<: { a: 1 } }'],
+    ['complex keys', '? description\n: text'],
+    ['literal block', 'termsOfUse: |-\n  line one\n  line two'],
+    ['folded block', 'termsOfUse: >\n  folded\n  text'],
+    ['quoted keys', '"description": "quoted"'],
+    ['comments', 'description: text # a comment'],
+    ['document end', 'description: x\n...'],
+  ])('%s: both paths give the same answer', (_name, extra) => {
+    const text = `${minimal}${extra}\n`;
+    expectSameAnswer(
+      parseContract(text, 'e.yaml'),
+      parseContract(text, 'e.yaml', { fastPath: false }),
     );
   });
 });

@@ -14,13 +14,15 @@ import {
 } from 'yaml';
 import { ARRAY_KEYS, type DesiredContract } from './model.js';
 import { dottedPath, type Problem, type Result } from './problem.js';
-import { schemaProblems } from './schema.js';
+import { fastLoad, scanPositions } from './fast-parse.js';
+import { matchesSchema, schemaProblems } from './schema.js';
 
 /** Largest contract file accepted. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Aliases one document may resolve; a handful is plenty for a contract, a bomb needs thousands. */
 const MAX_ALIAS_COUNT = 50;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export interface Position {
   line: number;
@@ -129,7 +131,16 @@ function nodeStart(node: YamlNode | null): number {
 }
 
 /** Parses and validates one contract file. `file` is the path shown in problems. */
-export function parseContract(input: string | Uint8Array, file: string): Result<ContractFile> {
+export interface ParseOptions {
+  /** Try the fast path first (default true); false always parses positionally. */
+  fastPath?: boolean;
+}
+
+export function parseContract(
+  input: string | Uint8Array,
+  file: string,
+  options: ParseOptions = {},
+): Result<ContractFile> {
   const at = (line: number, column: number, path: string, message: string): Problem => ({
     file,
     line,
@@ -154,7 +165,13 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
         ],
       };
     }
-    const bad = firstInvalidUtf8(input);
+    let decoded: string | undefined;
+    try {
+      decoded = STRICT_UTF8.decode(input);
+    } catch {
+      decoded = undefined;
+    }
+    const bad = decoded === undefined ? firstInvalidUtf8(input) : -1;
     if (bad >= 0) {
       const pos = positionOfByte(input, bad);
       return {
@@ -169,7 +186,7 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
         ],
       };
     }
-    text = new TextDecoder('utf-8').decode(input);
+    text = decoded ?? '';
   }
   if (text.length > MAX_FILE_BYTES) {
     return {
@@ -192,6 +209,16 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
         ),
       ],
     };
+  }
+
+  // Fast path: a plain file that loads and validates needs no positional parse.
+  const fast = options.fastPath === false ? undefined : fastLoad(text);
+  if (fast !== undefined && matchesSchema(fast) && !hasRepeatedItemKeys(fast)) {
+    const positions = scanPositions(text);
+    // Only when every top-level key was located (block style); otherwise parse positionally.
+    if (Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) {
+      return { ok: true, value: { file, contract: fast as DesiredContract, positions } };
+    }
   }
 
   const lineCounter = new LineCounter();
@@ -388,6 +415,21 @@ export function parseContract(input: string | Uint8Array, file: string): Result<
     }
   }
   return { ok: true, value: { file, contract: value as DesiredContract, positions } };
+}
+
+/** Whether a keyed array repeats a key (the positional path reports it with both places). */
+function hasRepeatedItemKeys(value: Record<string, unknown>): boolean {
+  for (const [field, keyFields] of Object.entries(ARRAY_KEYS)) {
+    const items = value[field];
+    if (!Array.isArray(items)) continue;
+    const seen = new Set<string>();
+    for (const item of items as Record<string, unknown>[]) {
+      const key = keyFields.map((k) => String(item[k])).join('\u0000');
+      if (seen.has(key)) return true;
+      seen.add(key);
+    }
+  }
+  return false;
 }
 
 function escapePointer(segment: string): string {

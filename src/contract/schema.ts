@@ -174,6 +174,11 @@ function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem
   }
 }
 
+/** Whether a parsed document matches the schema (no problems to locate). */
+export function matchesSchema(value: unknown): boolean {
+  return validator()(value);
+}
+
 /** Every schema problem of a parsed document, located in the source. */
 export function schemaProblems(value: unknown, locate: LocateProblem): Problem[] {
   const validate = validator();
