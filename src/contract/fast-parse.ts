@@ -59,7 +59,7 @@ function plainKey(raw: string): string {
 
 const TOP_KEY = /^((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#:'"][^:#]*?)):(?:\s|$)/;
 const ITEM = /^(\s*)-(\s+)(\S)?/;
-const CHILD_KEY = /^(\s+)((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#:'"\-][^:#]*?)):(?:\s|$)/;
+const CHILD_KEY = /^(\s+)((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#:'"-][^:#]*?)):(?:\s|$)/;
 
 /**
  * Positions of top-level keys and of their direct children (sequence items and mapping keys), as
