@@ -7,10 +7,14 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { crossFileProblems, loadContracts } from '../src/contract/load.js';
 import { contractSchema } from '../src/contract/model.js';
-import { parseContract, type ContractFile } from '../src/contract/parse.js';
+import {
+  fastParseContract,
+  parseContract,
+  positionOf,
+  type ContractFile,
+} from '../src/contract/parse.js';
 import { formatProblem } from '../src/contract/problem.js';
 import { createContractAjv } from '../src/contract/schema.js';
-import { fastLoad } from '../src/contract/fast-parse.js';
 import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/capture-io.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -86,12 +90,16 @@ describe('parseContract', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('keeps positions of top-level keys and array items', () => {
-    const file = mustParse(
-      `${minimal}schema:\n  - { name: id, dataType: INT }\n  - { name: b, dataType: INT }\n`,
-    );
-    expect(file.positions.get('/schema')).toEqual({ line: 4, column: 1 });
-    expect(file.positions.get('/schema/1')).toEqual({ line: 6, column: 5 });
+  it('keeps positions of top-level keys, on both paths', () => {
+    const text = `${minimal}schema:\n  - { name: id, dataType: INT }\n  - { name: b, dataType: INT }\n`;
+    for (const options of [{}, { fastPath: false }]) {
+      const result = parseContract(text, 'c.yaml', options);
+      expect(result.ok).toBe(true);
+      if (result.ok) {
+        expect(result.value.positions.get('/schema')).toEqual({ line: 4, column: 1 });
+        expect(positionOf(result.value, '/schema/1/name')).toEqual({ line: 4, column: 1 });
+      }
+    }
   });
 
   it('accepts a byte order mark and CRLF line ends', () => {
@@ -205,11 +213,11 @@ describe('fast path', () => {
           parseContract(text, 'f.yaml'),
           parseContract(text, 'f.yaml', { fastPath: false }),
         );
-        if (fastLoad(text) !== undefined) accepted += 1;
+        if (fastParseContract(text, 'f.yaml') !== undefined) accepted += 1;
       }),
       { numRuns: 1000 },
     );
-    expect(accepted).toBeGreaterThan(100);
+    expect(accepted).toBeGreaterThan(200);
   });
 
   const minimal =

@@ -1,5 +1,6 @@
 // The only code that speaks HTTP to the catalog: undici with a keep-alive pool, timeouts,
 // bounded concurrency, retries for reads, typed errors, and a token that never leaves its origin.
+import { createHash } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import {
   CatalogError,
@@ -12,6 +13,7 @@ import {
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { Limiter } from './limiter.js';
+import { RESPONSE_HASH } from './response-hash.js';
 
 /** A data contract as the catalog returns it. */
 export type LiveContract = Record<string, unknown> & {
@@ -176,6 +178,7 @@ export class CatalogClient {
     return this.getJson<LiveContract>(
       `/dataContracts/name/${encodeURIComponent(fqn)}`,
       fields.length > 0 ? { fields: fields.join(',') } : {},
+      true,
     );
   }
 
@@ -183,6 +186,7 @@ export class CatalogClient {
     return this.getJson<LiveContract>(
       `/dataContracts/${encodeURIComponent(id)}`,
       fields.length > 0 ? { fields: fields.join(',') } : {},
+      true,
     );
   }
 
@@ -255,7 +259,11 @@ export class CatalogClient {
     return this.parse('PATCH', path, response) as PatchedContract;
   }
 
-  private async getJson<T>(path: string, params: Record<string, string>): Promise<T> {
+  private async getJson<T>(
+    path: string,
+    params: Record<string, string>,
+    hashBody = false,
+  ): Promise<T> {
     const query = new URLSearchParams(params).toString();
     const target = query === '' ? path : `${path}?${query}`;
     let attempt = 0;
@@ -272,7 +280,13 @@ export class CatalogClient {
         failure !== undefined || (response !== undefined && RETRYABLE_STATUS.has(response.status));
       if (!retryable || attempt >= this.retries) {
         if (failure !== undefined) throw failure;
-        return this.parse('GET', target, response!) as T;
+        const value = this.parse('GET', target, response!) as T;
+        if (hashBody && value !== null && typeof value === 'object') {
+          Object.defineProperty(value, RESPONSE_HASH, {
+            value: `sha256:${createHash('sha256').update(response!.text).digest('hex')}`,
+          });
+        }
+        return value;
       }
       const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** attempt) * this.random();
       const asked =

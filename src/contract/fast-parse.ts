@@ -58,57 +58,34 @@ function plainKey(raw: string): string {
 }
 
 const TOP_KEY = /^((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#:'"][^:#]*?)):(?:\s|$)/;
-const ITEM = /^(\s*)-(\s+)(\S)?/;
-const CHILD_KEY = /^(\s+)((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#:'"-][^:#]*?)):(?:\s|$)/;
 
 /**
- * Positions of top-level keys and of their direct children (sequence items and mapping keys), as
- * the positional parser records them, read from block-style YAML line by line. Flow-style
- * children are not found; lookups then fall back to the top-level key.
+ * Positions of the top-level keys, as the positional parser records them, read line by line
+ * (only lines that start at column 1 are looked at).
  */
 export function scanPositions(text: string): Map<string, Position> {
   const positions = new Map<string, Position>();
-  const lines = text.split('\n');
-  let top: string | null = null;
-  // The first line under a top-level key says whether its value is a sequence or a mapping, and
-  // at which indent its direct children stand; deeper lines are not children.
-  let mode: 'unknown' | 'sequence' | 'mapping' = 'unknown';
-  let indent = -1;
-  let items = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.replace(/\r$/, '');
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const topMatch = TOP_KEY.exec(line);
-    if (topMatch !== null && !line.startsWith(' ') && !line.startsWith('-')) {
-      top = `/${escapePointer(plainKey(topMatch[1]!))}`;
-      positions.set(top, { line: i + 1, column: 1 });
-      mode = 'unknown';
-      indent = -1;
-      items = 0;
+  let lineNumber = 0;
+  for (let start = 0; start < text.length;) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    lineNumber += 1;
+    const first = text.charCodeAt(start);
+    const lineStart = start;
+    start = end + 1;
+    // Indented lines, list items, comments and blank lines hold no top-level key.
+    if (
+      first === 32 ||
+      first === 45 /* - */ ||
+      first === 35 /* # */ ||
+      first === 13 ||
+      first === 10 ||
+      lineStart >= end
+    )
       continue;
-    }
-    if (top === null) continue;
-    const item = ITEM.exec(line);
-    const child = CHILD_KEY.exec(line);
-    if (mode === 'unknown') {
-      if (item !== null) {
-        mode = 'sequence';
-        indent = item[1]!.length;
-      } else if (child !== null) {
-        mode = 'mapping';
-        indent = child[1]!.length;
-      } else continue;
-    }
-    if (mode === 'sequence' && item !== null && item[1]!.length === indent) {
-      if (item[3] !== undefined)
-        positions.set(`${top}/${items}`, { line: i + 1, column: indent + 1 + 1 + item[2]!.length });
-      items += 1;
-    } else if (mode === 'mapping' && child !== null && child[1]!.length === indent) {
-      positions.set(`${top}/${escapePointer(plainKey(child[2]!))}`, {
-        line: i + 1,
-        column: indent + 1,
-      });
-    }
+    const topMatch = TOP_KEY.exec(text.slice(lineStart, end));
+    if (topMatch !== null)
+      positions.set(`/${escapePointer(plainKey(topMatch[1]!))}`, { line: lineNumber, column: 1 });
   }
   return positions;
 }

@@ -33,7 +33,7 @@ export interface Position {
 export interface ContractFile {
   file: string;
   contract: DesiredContract;
-  /** Positions of top-level keys and of their direct children, by JSON pointer (`/schema/1`). */
+  /** Positions of the top-level keys, by JSON pointer (`/schema`). */
   positions: ReadonlyMap<string, Position>;
 }
 
@@ -130,6 +130,18 @@ function nodeStart(node: YamlNode | null): number {
   return node?.range?.[0] ?? 0;
 }
 
+/**
+ * The fast path: a plain file that loads, validates and has every top-level key located needs
+ * no positional parse. Undefined means "parse positionally" (it never reports problems itself).
+ */
+export function fastParseContract(text: string, file: string): ContractFile | undefined {
+  const fast = fastLoad(text);
+  if (fast === undefined || !matchesSchema(fast) || hasRepeatedItemKeys(fast)) return undefined;
+  const positions = scanPositions(text);
+  if (!Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) return undefined;
+  return { file, contract: fast as DesiredContract, positions };
+}
+
 /** Parses and validates one contract file. `file` is the path shown in problems. */
 export interface ParseOptions {
   /** Try the fast path first (default true); false always parses positionally. */
@@ -211,15 +223,8 @@ export function parseContract(
     };
   }
 
-  // Fast path: a plain file that loads and validates needs no positional parse.
-  const fast = options.fastPath === false ? undefined : fastLoad(text);
-  if (fast !== undefined && matchesSchema(fast) && !hasRepeatedItemKeys(fast)) {
-    const positions = scanPositions(text);
-    // Only when every top-level key was located (block style); otherwise parse positionally.
-    if (Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) {
-      return { ok: true, value: { file, contract: fast as DesiredContract, positions } };
-    }
-  }
+  const fast = options.fastPath === false ? undefined : fastParseContract(text, file);
+  if (fast !== undefined) return { ok: true, value: fast };
 
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, {
@@ -398,20 +403,6 @@ export function parseContract(
       if (!isScalar(pair.key)) continue;
       const top = `/${escapePointer(String(pair.key.value))}`;
       positions.set(top, pos(nodeStart(pair.key)));
-      const child = pair.value;
-      if (isSeq(child)) {
-        child.items.forEach((item, index) =>
-          positions.set(`${top}/${index}`, pos(nodeStart(item))),
-        );
-      } else if (isMap(child)) {
-        for (const inner of child.items) {
-          if (isScalar(inner.key))
-            positions.set(
-              `${top}/${escapePointer(String(inner.key.value))}`,
-              pos(nodeStart(inner.key)),
-            );
-        }
-      }
     }
   }
   return { ok: true, value: { file, contract: value as DesiredContract, positions } };

@@ -5,8 +5,8 @@ import type { LiveContract } from '../catalog/client.js';
 import { loadContracts } from '../contract/load.js';
 import type { ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
-import { createPlan, type PlanInput } from '../plan/create-plan.js';
-import { readPlanInputs, type CatalogReader } from '../plan/read-plan-inputs.js';
+import { assemblePlan } from '../plan/create-plan.js';
+import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
 
 export interface PlanRequest {
@@ -24,13 +24,7 @@ export interface PlanRequest {
 
 export type PlanOutcome =
   | { ok: false; problems: Problem[]; fileCount: number }
-  | {
-      ok: true;
-      plan: Plan;
-      files: ContractFile[];
-      inputs: PlanInput[];
-      liveContracts: Map<string, LiveContract>;
-    };
+  | { ok: true; plan: Plan; files: ContractFile[]; liveContracts: Map<string, LiveContract> };
 
 export async function planFromFiles(
   request: PlanRequest,
@@ -44,27 +38,14 @@ export async function planFromFiles(
     only === undefined
       ? loaded.files
       : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
-  const inputs = await readPlanInputs(
-    files,
-    reader,
-    request.onProgress === undefined ? {} : { onProgress: request.onProgress },
-  );
-  const plan = createPlan(
-    inputs,
-    {
-      catalogUrl: request.catalogUrl,
-      gitCommit: request.gitCommit,
-      createdAt: (request.now?.() ?? new Date()).toISOString(),
-    },
-    { strict: request.strict === true },
-  );
-  const liveContracts = new Map<string, LiveContract>();
-  for (const input of inputs) {
-    if (input.live.kind === 'found')
-      liveContracts.set(
-        input.file.contract.fullyQualifiedName,
-        input.live.contract as LiveContract,
-      );
-  }
-  return { ok: true, plan, files, inputs, liveContracts };
+  const { changes, liveForUpdates } = await planContracts(files, reader, {
+    ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+    strict: request.strict === true,
+  });
+  const plan = assemblePlan(changes, {
+    catalogUrl: request.catalogUrl,
+    gitCommit: request.gitCommit,
+    createdAt: (request.now?.() ?? new Date()).toISOString(),
+  });
+  return { ok: true, plan, files, liveContracts: liveForUpdates };
 }

@@ -1,6 +1,7 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
 // all reading happens before (readPlanInputs), all sending after (applyPlan).
 import { createHash } from 'node:crypto';
+import { RESPONSE_HASH } from '../catalog/response-hash.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingChanges } from '../diff/breaking.js';
 import { diffContract } from '../diff/diff-contract.js';
@@ -46,8 +47,17 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** `sha256:` of the contract with keys in a fixed order, so equal documents hash equally. */
+/**
+ * The live hash of a contract: the SHA-256 of the bytes the catalog sent, when the contract was
+ * read through the client (the same catalog sends the same bytes for an unchanged contract);
+ * otherwise of its JSON with keys in a fixed order.
+ */
 export function hashContract(contract: unknown): string {
+  const sent =
+    contract !== null && typeof contract === 'object'
+      ? (contract as { [RESPONSE_HASH]?: unknown })[RESPONSE_HASH]
+      : undefined;
+  if (typeof sent === 'string') return sent;
   return `sha256:${createHash('sha256').update(canonical(contract)).digest('hex')}`;
 }
 
@@ -149,6 +159,13 @@ export function createPlan(
   meta: PlanMeta,
   options: PlanOptions = {},
 ): Plan {
-  const changes = inputs.map((input) => planChange(input, options));
+  return assemblePlan(
+    inputs.map((input) => planChange(input, options)),
+    meta,
+  );
+}
+
+/** A plan from changes already planned one by one. */
+export function assemblePlan(changes: PlannedChange[], meta: PlanMeta): Plan {
   return { formatVersion: PLAN_FORMAT_VERSION, ...meta, summary: summarize(changes), changes };
 }

@@ -78,12 +78,17 @@ async function search(
     });
     for (const hit of result.hits.hits) {
       const source = hit._source as Partial<AssetDocument>;
-      if (typeof source.fullyQualifiedName === 'string')
-        into.set(source.fullyQualifiedName, {
-          ...source,
-          id: typeof source.id === 'string' ? source.id : hit._id,
-          fullyQualifiedName: source.fullyQualifiedName,
-        });
+      if (typeof source.fullyQualifiedName !== 'string') continue;
+      // Keep only what the checks read: search documents are large, and there is one per contract.
+      const columns = Array.isArray(source.columns)
+        ? source.columns.map((c) => ({ name: c.name, dataType: c.dataType }))
+        : undefined;
+      into.set(source.fullyQualifiedName, {
+        id: typeof source.id === 'string' ? source.id : hit._id,
+        fullyQualifiedName: source.fullyQualifiedName,
+        ...(columns === undefined ? {} : { columns }),
+        ...(Array.isArray(source.dataProducts) ? { dataProducts: source.dataProducts } : {}),
+      });
     }
     if (from + result.hits.hits.length >= result.hits.total.value || result.hits.hits.length < size)
       return true;

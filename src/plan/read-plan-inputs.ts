@@ -4,7 +4,8 @@
 import type { LiveContract, SearchResponse } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NetworkError, NotFoundError } from '../errors.js';
-import type { LiveResult, PlanInput } from './create-plan.js';
+import { planChange, type LiveResult, type PlanInput, type PlanOptions } from './create-plan.js';
+import type { PlannedChange } from './types.js';
 import {
   assetKey,
   dataProductNames,
@@ -122,6 +123,84 @@ function inheritanceNotes(
   return notes;
 }
 
+/** Reads one file's live contract and builds its plan input once the asset lookups are in. */
+async function readOne(
+  file: ContractFile,
+  reader: CatalogReader,
+  assetsReady: Promise<Map<string, AssetLookup>>,
+  progress: () => void,
+): Promise<PlanInput> {
+  let read: LiveResult;
+  try {
+    read = {
+      kind: 'found',
+      contract: await reader.getContractByName(file.contract.fullyQualifiedName, CONTRACT_FIELDS),
+    };
+  } catch (error) {
+    // A bad token fails every request alike: stop the whole plan with one clear error.
+    if (error instanceof AuthError) throw error;
+    if (error instanceof NotFoundError) read = { kind: 'missing' };
+    else if (error instanceof CatalogError || error instanceof NetworkError)
+      read = { kind: 'error', message: reader.redact(error.message) };
+    else throw error;
+  } finally {
+    progress();
+  }
+  const assets = await assetsReady;
+  const { type, fullyQualifiedName } = file.contract.entity;
+  const lookup = assets.get(assetKey(type, fullyQualifiedName));
+  const notes: string[] = [];
+  const warnings: string[] = [];
+  let assetError: string | undefined;
+  if (lookup?.kind === 'absent') {
+    assetError = `${type} ${fullyQualifiedName} is not in the catalog's search index: the contract's asset does not exist (or is deleted)`;
+  } else if (lookup?.kind === 'unchecked') {
+    notes.push(`live-asset check skipped: ${lookup.reason}`);
+  } else if (lookup?.kind === 'found' && read.kind !== 'error') {
+    warnings.push(...columnWarnings(file, lookup.asset));
+    const products = dataProductNames(lookup.asset);
+    if (products.length === 1) {
+      try {
+        const effective = await reader.getEffectiveContract(lookup.asset.id, type);
+        notes.push(
+          ...inheritanceNotes(
+            file,
+            read.kind === 'found' ? (read.contract as Found) : null,
+            effective,
+            products[0]!,
+          ),
+        );
+      } catch (error) {
+        if (error instanceof AuthError) throw error;
+        // 404: no contract in force either way; other failures only lose the note.
+      }
+    }
+  }
+  return { file, live: read, notes, warnings, ...(assetError === undefined ? {} : { assetError }) };
+}
+
+function startReading(
+  files: readonly ContractFile[],
+  reader: CatalogReader,
+  options: ReadOptions,
+): { read: (file: ContractFile) => Promise<PlanInput> } {
+  let done = 0;
+  const progress = (): void => {
+    done += 1;
+    options.onProgress?.(done, files.length);
+  };
+  const assetsReady =
+    (options.checkAssets ?? true)
+      ? lookupAssets(
+          reader,
+          files.map((file) => file.contract.entity),
+        )
+      : Promise.resolve(new Map<string, AssetLookup>());
+  // Do not leave a rejection unobserved while the contract reads are still running.
+  assetsReady.catch(() => undefined);
+  return { read: (file) => readOne(file, reader, assetsReady, progress) };
+}
+
 /**
  * Reads the live contract of every file and looks up the assets they point at (concurrency is
  * bounded by the reader). For assets in exactly one data product it also reads the effective
@@ -132,83 +211,37 @@ export async function readPlanInputs(
   reader: CatalogReader,
   options: ReadOptions = {},
 ): Promise<PlanInput[]> {
-  let done = 0;
-  const checkAssets = options.checkAssets ?? true;
-  const [contracts, assets] = await Promise.all([
-    Promise.all(
-      files.map(
-        async (
-          file,
-        ): Promise<
-          | { kind: 'found'; contract: Found }
-          | { kind: 'missing' }
-          | { kind: 'error'; message: string }
-        > => {
-          try {
-            return {
-              kind: 'found',
-              contract: await reader.getContractByName(
-                file.contract.fullyQualifiedName,
-                CONTRACT_FIELDS,
-              ),
-            };
-          } catch (error) {
-            if (error instanceof NotFoundError) return { kind: 'missing' };
-            // A bad token fails every request alike: stop the whole plan with one clear error.
-            if (error instanceof AuthError) throw error;
-            if (error instanceof CatalogError || error instanceof NetworkError)
-              return { kind: 'error', message: reader.redact(error.message) };
-            throw error;
-          } finally {
-            done += 1;
-            options.onProgress?.(done, files.length);
-          }
-        },
-      ),
-    ),
-    checkAssets
-      ? lookupAssets(
-          reader,
-          files.map((file) => file.contract.entity),
-        )
-      : Promise.resolve(new Map<string, AssetLookup>()),
-  ]);
+  const { read } = startReading(files, reader, options);
+  return Promise.all(files.map(read));
+}
 
-  return Promise.all(
-    files.map(async (file, i): Promise<PlanInput> => {
-      const read = contracts[i]!;
-      const { type, fullyQualifiedName } = file.contract.entity;
-      const lookup = assets.get(assetKey(type, fullyQualifiedName));
-      const notes: string[] = [];
-      const warnings: string[] = [];
-      let assetError: string | undefined;
-      if (lookup?.kind === 'absent') {
-        assetError = `${type} ${fullyQualifiedName} is not in the catalog's search index: the contract's asset does not exist (or is deleted)`;
-      } else if (lookup?.kind === 'unchecked') {
-        notes.push(`live-asset check skipped: ${lookup.reason}`);
-      } else if (lookup?.kind === 'found' && read.kind !== 'error') {
-        warnings.push(...columnWarnings(file, lookup.asset));
-        const products = dataProductNames(lookup.asset);
-        if (products.length === 1) {
-          try {
-            const effective = await reader.getEffectiveContract(lookup.asset.id, type);
-            notes.push(
-              ...inheritanceNotes(
-                file,
-                read.kind === 'found' ? read.contract : null,
-                effective,
-                products[0]!,
-              ),
-            );
-          } catch (error) {
-            if (error instanceof AuthError) throw error;
-            // 404: no contract in force either way; other failures only lose the note.
-          }
-        }
-      }
-      const live: LiveResult =
-        read.kind === 'found' ? { kind: 'found', contract: read.contract } : read;
-      return { file, live, notes, warnings, ...(assetError === undefined ? {} : { assetError }) };
+export interface PlannedContracts {
+  /** One planned change per file, in file order. */
+  changes: PlannedChange[];
+  /** The live contracts of the `update` changes, for applying them straight away. */
+  liveForUpdates: Map<string, LiveContract>;
+}
+
+/**
+ * Reads and plans every file, each as soon as its live contract arrives; live contracts are not
+ * kept beyond their own change (except those apply will patch), so memory stays bounded by the
+ * contract files, not by the catalog's answers.
+ */
+export async function planContracts(
+  files: readonly ContractFile[],
+  reader: CatalogReader,
+  options: ReadOptions & PlanOptions = {},
+): Promise<PlannedContracts> {
+  const { read } = startReading(files, reader, options);
+  const liveForUpdates = new Map<string, LiveContract>();
+  const changes = await Promise.all(
+    files.map(async (file) => {
+      const input = await read(file);
+      const change = planChange(input, options);
+      if (change.action === 'update' && input.live.kind === 'found')
+        liveForUpdates.set(change.fullyQualifiedName, input.live.contract as LiveContract);
+      return change;
     }),
   );
+  return { changes, liveForUpdates };
 }
