@@ -30,7 +30,13 @@ function uuid(kind: number, i: number): string {
 }
 
 /** Writes `n` contract files under dir/contracts and the seed to dir/seed.json. */
-export function generateWorkspace(dir: string, n: number, seed = 42): Workspace {
+export function generateWorkspace(
+  dir: string,
+  n: number,
+  options: { seed?: number; changedFraction?: number } = {},
+): Workspace {
+  const seed = options.seed ?? 42;
+  const changedFraction = options.changedFraction ?? 0.2;
   const next = random(seed);
   const contractsDir = path.join(dir, 'contracts');
   mkdirSync(contractsDir, { recursive: true });
@@ -66,7 +72,7 @@ export function generateWorkspace(dir: string, n: number, seed = 42): Workspace 
       termsOfUse: 'Internal use only.\n',
     };
     const live = structuredClone(desired);
-    if (next() < 0.2) {
+    if (next() < changedFraction) {
       changed += 1;
       const kind = Math.floor(next() * 4);
       if (kind === 0) live.description = 'An older description.';

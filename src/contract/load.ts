@@ -1,6 +1,6 @@
 // Reads contract files from disk: expands paths, loads every file, and checks what no single
 // file can see (two files for one contract, two contracts for one asset).
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { MAX_FILE_BYTES, parseContract, positionOf, type ContractFile } from './parse.js';
@@ -60,39 +60,37 @@ export async function loadContractFile(
   absolute: string,
   shownAs: string,
 ): Promise<ReturnType<typeof parseContract>> {
-  let info;
+  const problem = (message: string): ReturnType<typeof parseContract> => ({
+    ok: false,
+    problems: [{ file: shownAs, line: 1, column: 1, path: '', message }],
+  });
+  let handle;
   try {
-    info = await stat(absolute);
+    handle = await open(absolute, 'r');
   } catch (error) {
-    return {
-      ok: false,
-      problems: [
-        {
-          file: shownAs,
-          line: 1,
-          column: 1,
-          path: '',
-          message: `the file cannot be read: ${(error as Error).message}`,
-        },
-      ],
-    };
+    return problem(`the file cannot be read: ${(error as Error).message}`);
   }
-  if (info.size > MAX_FILE_BYTES) {
-    return {
-      ok: false,
-      problems: [
-        {
-          file: shownAs,
-          line: 1,
-          column: 1,
-          path: '',
-          message: `the file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`,
-        },
-      ],
-    };
+  try {
+    // One open, one fstat, one read: the size is checked before anything large is read.
+    const { size } = await handle.stat();
+    if (size > MAX_FILE_BYTES) {
+      return problem(
+        `the file is ${size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`,
+      );
+    }
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const { bytesRead } = await handle.read(bytes, read, size - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return parseContract(bytes.subarray(0, read), shownAs);
+  } catch (error) {
+    return problem(`the file cannot be read: ${(error as Error).message}`);
+  } finally {
+    await handle.close();
   }
-  const bytes = await readFile(absolute);
-  return parseContract(bytes, shownAs);
 }
 
 /** Problems that involve two files: a repeated contract FQN, or two contracts for one asset. */

@@ -288,6 +288,12 @@ export class Catalog {
     const current = this.store.contracts.get(id);
     if (current === undefined || current.deleted === true)
       throw new ApiError(404, `dataContract instance for ${id} not found`);
+    if (user.denyEdit?.includes(current.fullyQualifiedName) === true) {
+      throw new ApiError(
+        403,
+        `Principal: CatalogPrincipal{name='${user.name}'} operations [EditAll] not allowed on ${current.fullyQualifiedName}`,
+      );
+    }
     const operations = checkOperations(body());
     const effective = operations.filter((op) => !/(^|\/)href$/.test(op.path));
     for (const [index, op] of effective.entries()) {

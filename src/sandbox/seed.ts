@@ -12,6 +12,8 @@ export const PERMISSIONS: readonly Permission[] = [
 export interface SeedUser {
   name: string;
   permissions: Permission[];
+  /** Contract FQNs this user may not edit even with EditDataContract (a resource-level policy). */
+  denyEdit?: string[];
   [extra: string]: unknown;
 }
 
@@ -103,6 +105,12 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
       permissions.some((p) => !PERMISSIONS.includes(p as Permission))
     ) {
       throw new SeedError(`${where}.permissions must be a list of ${PERMISSIONS.join(', ')}`);
+    }
+    if (
+      user.denyEdit !== undefined &&
+      (!Array.isArray(user.denyEdit) || user.denyEdit.some((fqn) => typeof fqn !== 'string'))
+    ) {
+      throw new SeedError(`${where}.denyEdit must be a list of contract FQNs`);
     }
     return { ...user, permissions: permissions as Permission[] } as SeedUser;
   });

@@ -42,7 +42,7 @@ export interface RequestRecord {
   /** `answered`, or a fault: `reset` (cut before any work), `dropped` (done and stored, answer cut). */
   outcome: 'answered' | 'reset' | 'dropped';
   user: string | null;
-  /** Milliseconds since the sandbox started, when the request arrived and when it was answered. */
+  /** When the request arrived and when it was answered: milliseconds on the sandbox process's monotonic clock (performance.now()). */
   startedAt: number;
   finishedAt: number;
 }
@@ -54,8 +54,10 @@ export interface Sandbox {
   /** Requests handled so far, oldest first. */
   requests(): RequestRecord[];
   clearRequests(): void;
-  /** The fault injector, when faults were asked for (to read how many were injected). */
-  faults: FaultInjector | null;
+  /** The fault injector, when faults are on (to read how many were injected). */
+  readonly faults: FaultInjector | null;
+  /** Turns faults on with a new spec, or off with null. */
+  setFaults(spec: FaultSpec | null): void;
   close(): Promise<void>;
 }
 
@@ -67,10 +69,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const store = Store.open(seed, options.dataFile);
   const catalog = new Catalog(store, secret, options.clock);
   const log: RequestRecord[] = [];
-  const started = performance.now();
+
   let seq = 0;
 
-  const faults = options.faults === undefined ? null : new FaultInjector(options.faults);
+  let faults = options.faults === undefined ? null : new FaultInjector(options.faults);
 
   const handle = async (request: IncomingMessage, record: RequestRecord): Promise<Reply> => {
     const method = request.method ?? 'GET';
@@ -132,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ): void => {
     record.outcome = outcome;
     record.status = status;
-    record.finishedAt = performance.now() - started;
+    record.finishedAt = performance.now();
     log.push(record);
     if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
   };
@@ -191,7 +193,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       status: 0,
       outcome: 'answered',
       user: null,
-      startedAt: performance.now() - started,
+      startedAt: performance.now(),
       finishedAt: 0,
     };
     serve(request, response, record).catch(() => {
@@ -212,7 +214,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     requests: () => [...log],
     clearRequests: () => log.splice(0, log.length),
-    faults,
+    get faults() {
+      return faults;
+    },
+    setFaults: (spec) => {
+      faults = spec === null ? null : new FaultInjector(spec);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));

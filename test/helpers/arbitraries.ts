@@ -58,10 +58,14 @@ export const testCaseArb = fc.record({ fullyQualifiedName: nameArb });
 
 const jsonValueArb = fc
   .jsonValue({ maxDepth: 2 })
-  .filter((v) => !JSON.stringify(v).includes('__proto__'));
-const extensionArb = fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z]{0,8}$/), jsonValueArb, {
-  maxKeys: 3,
-});
+  .filter((v) => !/__proto__|constructor|prototype/.test(JSON.stringify(v)));
+const extensionArb = fc.dictionary(
+  fc
+    .stringMatching(/^[a-z][a-zA-Z]{0,8}$/)
+    .filter((key) => !['constructor', 'prototype'].includes(key)),
+  jsonValueArb,
+  { maxKeys: 3 },
+);
 
 export const uniqueBy = <T>(arb: fc.Arbitrary<T>, key: (value: T) => string, maxLength: number) =>
   fc.uniqueArray(arb, { selector: key, maxLength });

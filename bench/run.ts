@@ -1,0 +1,333 @@
+// `npm run bench` (`-- --quick` for a short run): plan and apply at scale against the sandbox in
+// a separate process, each beside its floor (the same requests from a minimal undici loop), plus
+// validate throughput, start-up, peak memory and the diff engine's figures. Prints one table and
+// writes .bench/results.json.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'undici';
+import { mintToken } from '../src/sandbox/auth.js';
+import { generateWorkspace } from './generate.js';
+import { median } from './timing.js';
+
+const quick = process.argv.includes('--quick');
+// npm scripts run from the package root.
+const root = process.cwd();
+const CLI = path.join(root, 'dist', 'cli.js');
+const WRAPPER = path.join(root, 'bench', 'rss-wrapper.mjs');
+const SECRET = 'bench-secret';
+const CONCURRENCY = 8;
+const RUNS = quick ? 1 : 3;
+const PLAN_SIZES = quick ? [200, 1000] : [1000, 10_000];
+const APPLY_SIZE = quick ? 200 : 1000;
+
+interface Sandbox {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startSandbox(seedFile: string): Promise<Sandbox> {
+  const child = spawn(
+    process.execPath,
+    [CLI, 'sandbox', 'serve', '--port', '0', '--seed', seedFile, '--secret', SECRET],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /listening on (\S+)/.exec(text);
+      if (match !== null) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${String(code)}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function timeCommand(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ ms: number; code: number; rssKiB: number }> {
+  const rssFile = path.join(cwd, `.rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const started = performance.now();
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [WRAPPER, ...args], {
+      cwd,
+      env: { ...process.env, ...env, CONTRACTS_BENCH_RSS_FILE: rssFile, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+  const ms = performance.now() - started;
+  const rssKiB = Number(readFileSync(rssFile, 'utf8'));
+  rmSync(rssFile, { force: true });
+  return { ms, code, rssKiB };
+}
+
+/** The same requests as the tool, from the smallest loop undici allows, at the same concurrency. */
+async function floor(
+  url: string,
+  token: string,
+  requests: { method: 'GET' | 'PATCH'; path: string; body?: string }[],
+): Promise<number> {
+  const pool = new Pool(new URL(url).origin, { connections: CONCURRENCY });
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < requests.length) {
+        const request = requests[next++]!;
+        const response = await pool.request({
+          path: request.path,
+          method: request.method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(request.body === undefined
+              ? {}
+              : { 'content-type': 'application/json-patch+json' }),
+          },
+          ...(request.body === undefined ? {} : { body: request.body }),
+        });
+        await response.body.text();
+        if (response.statusCode !== 200)
+          throw new Error(`floor request failed with ${response.statusCode}`);
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  await pool.close();
+  return ms;
+}
+
+const work = mkdtempSync(path.join(tmpdir(), 'contracts-bench-'));
+const results: Record<string, unknown> = {
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  quick,
+  runs: RUNS,
+  concurrency: CONCURRENCY,
+};
+const rows: [string, string, string, string][] = [];
+const token = await mintToken('alice', SECRET, '2h');
+
+try {
+  // Plan at scale, beside the fetch floor.
+  for (const n of PLAN_SIZES) {
+    const dir = path.join(work, `plan-${n}`);
+    const workspace = generateWorkspace(dir, n);
+    const sandbox = await startSandbox(workspace.seedFile);
+    const env = { CATALOG_URL: sandbox.url, CATALOG_TOKEN: token };
+    const gets = workspace.fqns.map((fqn) => ({
+      method: 'GET' as const,
+      path: `/v1/dataContracts/name/${encodeURIComponent(fqn)}?fields=owners%2Creviewers%2Cextension`,
+    }));
+    const planMs: number[] = [];
+    const floorMs: number[] = [];
+    const rss: number[] = [];
+    await floor(sandbox.url, token, gets.slice(0, Math.min(500, n))); // warm the sandbox once
+    for (let run = 0; run < RUNS; run++) {
+      floorMs.push(await floor(sandbox.url, token, gets));
+      const plan = await timeCommand(
+        ['plan', 'contracts', '--concurrency', String(CONCURRENCY)],
+        dir,
+        env,
+      );
+      if (plan.code !== 0) throw new Error(`plan exited ${plan.code}`);
+      planMs.push(plan.ms);
+      rss.push(plan.rssKiB);
+    }
+    await sandbox.stop();
+    const ratio = median(planMs) / median(floorMs);
+    results[`plan${n}`] = {
+      n,
+      changed: workspace.changed,
+      planMs: median(planMs),
+      fetchFloorMs: median(floorMs),
+      ratio,
+      peakRssMiB: median(rss) / 1024,
+    };
+    rows.push([
+      `plan, N = ${n.toLocaleString('en')}`,
+      `${median(planMs).toFixed(0)} ms`,
+      `fetch floor ${median(floorMs).toFixed(0)} ms`,
+      `${ratio.toFixed(2)}×`,
+    ]);
+    rows.push([
+      `plan peak memory, N = ${n.toLocaleString('en')}`,
+      `${(median(rss) / 1024).toFixed(0)} MiB`,
+      '',
+      '',
+    ]);
+  }
+
+  // Apply at scale, beside the patch floor; each measurement on a fresh sandbox.
+  {
+    const dir = path.join(work, `apply-${APPLY_SIZE}`);
+    const workspace = generateWorkspace(dir, APPLY_SIZE, { changedFraction: 1 });
+    const planFile = path.join(dir, 'plan.json');
+    let sandbox = await startSandbox(workspace.seedFile);
+    const made = await timeCommand(['plan', 'contracts', '--out', planFile], dir, {
+      CATALOG_URL: sandbox.url,
+      CATALOG_TOKEN: token,
+    });
+    if (made.code !== 0) throw new Error(`plan exited ${made.code}`);
+    await sandbox.stop();
+    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as {
+      changes: { id: string; action: string; patch: unknown[] }[];
+    };
+    const patches = plan.changes
+      .filter((c) => c.action === 'update')
+      .map((c) => ({
+        method: 'PATCH' as const,
+        path: `/v1/dataContracts/${c.id}`,
+        body: JSON.stringify(c.patch),
+      }));
+    const applyMs: number[] = [];
+    const floorMs: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      sandbox = await startSandbox(workspace.seedFile);
+      floorMs.push(await floor(sandbox.url, token, patches));
+      await sandbox.stop();
+      sandbox = await startSandbox(workspace.seedFile);
+      // The plan file names the catalog it was made for; point it at this sandbox.
+      const moved = path.join(dir, `plan-${run}.json`);
+      writeFileSync(
+        moved,
+        JSON.stringify({ ...JSON.parse(readFileSync(planFile, 'utf8')), catalogUrl: sandbox.url }),
+      );
+      const apply = await timeCommand(['apply', moved, '--concurrency', String(CONCURRENCY)], dir, {
+        CATALOG_URL: sandbox.url,
+        CATALOG_TOKEN: token,
+      });
+      if (apply.code !== 0) throw new Error(`apply exited ${apply.code}`);
+      applyMs.push(apply.ms);
+      await sandbox.stop();
+    }
+    const ratio = median(applyMs) / median(floorMs);
+    results.apply = {
+      n: patches.length,
+      applyMs: median(applyMs),
+      patchFloorMs: median(floorMs),
+      ratio,
+    };
+    rows.push([
+      `apply, ${patches.length.toLocaleString('en')} changed`,
+      `${median(applyMs).toFixed(0)} ms`,
+      `patch floor ${median(floorMs).toFixed(0)} ms`,
+      `${ratio.toFixed(2)}×`,
+    ]);
+  }
+
+  // Validate throughput over the largest set.
+  {
+    const n = PLAN_SIZES[PLAN_SIZES.length - 1]!;
+    const dir = path.join(work, `plan-${n}`);
+    const times: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const validate = await timeCommand(['validate', 'contracts'], dir, {});
+      if (validate.code !== 0) throw new Error('validate failed');
+      times.push(validate.ms);
+    }
+    const perSecond = n / (median(times) / 1000);
+    results.validate = { files: n, ms: median(times), filesPerSecond: perSecond };
+    rows.push([
+      `validate, ${n.toLocaleString('en')} files`,
+      `${median(times).toFixed(0)} ms`,
+      `${perSecond.toFixed(0)} files/s`,
+      '',
+    ]);
+  }
+
+  // Start-up.
+  {
+    const one = path.join(work, 'one');
+    mkdirSync(one, { recursive: true });
+    copyFileSync(path.join(root, 'contracts', 'orders.yaml'), path.join(one, 'orders.yaml'));
+    const time = (args: string[]): number => {
+      const samples: number[] = [];
+      for (let i = 0; i < (quick ? 7 : 21); i++) {
+        const started = performance.now();
+        const result = spawnSync(process.execPath, args, { cwd: one, stdio: 'ignore' });
+        if (result.status !== 0) throw new Error(`${args.join(' ')} failed`);
+        samples.push(performance.now() - started);
+      }
+      return median(samples);
+    };
+    const node = time(['-e', '0']);
+    const version = time([CLI, '--version']);
+    const validateOne = time([CLI, 'validate', 'orders.yaml']);
+    results.startup = {
+      nodeMs: node,
+      versionMs: version,
+      validateOneMs: validateOne,
+      versionRatio: version / node,
+      validateOneRatio: validateOne / node,
+    };
+    rows.push(['start-up: node -e 0', `${node.toFixed(0)} ms`, '', '']);
+    rows.push([
+      'start-up: contracts --version',
+      `${version.toFixed(0)} ms`,
+      '',
+      `${(version / node).toFixed(2)}× node`,
+    ]);
+    rows.push([
+      'start-up: contracts validate (1 file)',
+      `${validateOne.toFixed(0)} ms`,
+      '',
+      `${(validateOne / node).toFixed(2)}× node`,
+    ]);
+  }
+
+  // The diff engine (its own benchmark, quick mode).
+  {
+    const run = spawnSync(
+      process.execPath,
+      [path.join(root, 'scripts', 'run-ts.mjs'), 'bench/diff.ts', '--quick'],
+      { cwd: root, encoding: 'utf8' },
+    );
+    if (run.status !== 0) throw new Error('bench:diff failed');
+    const diff = JSON.parse(readFileSync(path.join(root, '.bench', 'diff.json'), 'utf8')) as {
+      medianRatio: number;
+      combinedMicros: number;
+      exact: boolean;
+      worst: { kind: string; ratio: number };
+    };
+    results.diff = diff;
+    rows.push([
+      'diff, 200 columns: time vs fast-json-patch',
+      `${diff.medianRatio.toFixed(2)}× (median)`,
+      `worst ${diff.worst.ratio.toFixed(2)}×`,
+      '',
+    ]);
+    rows.push([
+      'diff, combined edit at 200 columns',
+      `${diff.combinedMicros.toFixed(0)} µs`,
+      '',
+      '',
+    ]);
+    rows.push(['diff, minimal on all 48 cases', diff.exact ? 'yes' : 'NO', '', '']);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+console.log(
+  `\ncontracts-gitops benchmark (${quick ? 'quick' : 'full'}; medians of ${RUNS} run${RUNS === 1 ? '' : 's'}; concurrency ${CONCURRENCY}; Node ${process.version}; ${cpus().length} cores)\n`,
+);
+for (const row of rows)
+  console.log(`  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('   ')}`);
+mkdirSync(path.join(root, '.bench'), { recursive: true });
+writeFileSync(path.join(root, '.bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log('\nSaved .bench/results.json');
