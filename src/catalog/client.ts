@@ -128,7 +128,11 @@ interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as sent, for hashing without encoding the text again. */
+  bytes: Uint8Array;
 }
+
+const UTF8 = new TextDecoder();
 
 export class CatalogClient {
   readonly baseUrl: URL;
@@ -283,7 +287,7 @@ export class CatalogClient {
         const value = this.parse('GET', target, response!) as T;
         if (hashBody && value !== null && typeof value === 'object') {
           Object.defineProperty(value, RESPONSE_HASH, {
-            value: `sha256:${createHash('sha256').update(response!.text).digest('hex')}`,
+            value: `sha256:${createHash('sha256').update(response!.bytes).digest('hex')}`,
           });
         }
         return value;
@@ -352,8 +356,10 @@ export class CatalogClient {
         throw this.networkError(method, path, error);
       }
       let text: string;
+      let bytes: Uint8Array;
       try {
-        text = await response.body.text();
+        bytes = new Uint8Array(await response.body.arrayBuffer());
+        text = UTF8.decode(bytes);
       } catch (error) {
         throw this.networkError(method, path, error);
       }
@@ -372,7 +378,7 @@ export class CatalogClient {
         path = `${next.pathname}${next.search}`;
         continue;
       }
-      return { status: response.statusCode, headers: response.headers, text };
+      return { status: response.statusCode, headers: response.headers, text, bytes };
     }
   }
 
