@@ -3,17 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../src/sandbox/faults.js';
 
 const TYPES = ['BIGINT', 'VARCHAR', 'DECIMAL', 'TIMESTAMP', 'BOOLEAN', 'DATE', 'INT'];
 const CONSTRAINTS = ['NOT_NULL', 'PRIMARY_KEY', 'UNIQUE'];
@@ -37,7 +27,7 @@ export function generateWorkspace(
 ): Workspace {
   const seed = options.seed ?? 42;
   const changedFraction = options.changedFraction ?? 0.2;
-  const next = random(seed);
+  const next = seededRandom(seed);
   const contractsDir = path.join(dir, 'contracts');
   mkdirSync(contractsDir, { recursive: true });
   const assets: unknown[] = [];

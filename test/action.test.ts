@@ -9,6 +9,7 @@ import { MAX_COMMENT_CHARS } from '../src/action/github-comments.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/fake-github.js';
 import { openSandbox, seed } from './helpers/sandbox.js';
+import { threeFiles, threeSeed } from './helpers/three-tables.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -339,51 +340,7 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
   });
 
   it('fails with the partial report and annotates the failed contract when apply stops', async () => {
-    const ids = [
-      '4a000000-0000-4000-8000-000000000001',
-      '4a000000-0000-4000-8000-000000000002',
-      '4a000000-0000-4000-8000-000000000003',
-    ];
-    const files: Record<string, string> = {};
-    ['a', 'b', 'c'].forEach((name, i) => {
-      files[`contracts/${name}.yaml`] = stringify({
-        name,
-        fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
-        entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
-        description: `new ${name}`,
-        schema: [
-          { name: 'id', dataType: 'BIGINT' },
-          ...(i === 1 ? [{ name: 'ghost', dataType: 'INT' }] : []),
-        ],
-      });
-    });
-    const s = await setup({
-      examples: false,
-      files,
-      seed: seed({
-        users: [
-          {
-            name: 'alice',
-            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-          },
-        ],
-        assets: ['a', 'b', 'c'].map((name, i) => ({
-          id: ids[i],
-          entityType: 'table',
-          name,
-          fullyQualifiedName: `db.s.${name}`,
-          columns: [{ name: 'id', dataType: 'BIGINT' }],
-        })),
-        dataProducts: [],
-        dataContracts: ['a', 'b', 'c'].map((name, i) => ({
-          name,
-          fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
-          entity: { id: ids[i], type: 'table', fullyQualifiedName: `db.s.${name}` },
-          description: 'old',
-          schema: [{ name: 'id', dataType: 'BIGINT' }],
-        })),
-      }),
-    });
+    const s = await setup({ examples: false, files: threeFiles(true), seed: threeSeed() });
     const run = await runAction(s, { COMMAND: 'apply' }, 'push');
     expect(run.code).toBe(1);
     expect(run.outputs.applied).toBe('1');

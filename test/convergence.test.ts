@@ -16,26 +16,16 @@ import { NetworkError, CatalogError, StalePlanError } from '../src/errors.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { mintToken } from '../src/sandbox/auth.js';
-import type { FaultSpec } from '../src/sandbox/faults.js';
+import { seededRandom, type FaultSpec } from '../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
+import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { seed as checkedSeed } from './helpers/sandbox.js';
 
 const RUNS = Number(process.env.SOAK_RUNS ?? 200);
 const FIRST_SEED = Number(process.env.SOAK_SEED ?? 20261121);
 const SECRET = 'convergence-secret';
 const CONTRACTS = 4;
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Scenario {
   files: ContractFile[];
@@ -45,52 +35,17 @@ interface Scenario {
 }
 
 function scenario(seed: number): Scenario {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pairs = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
     seed,
     numRuns: CONTRACTS,
   });
-  const assets: unknown[] = [];
-  const contracts: unknown[] = [];
-  const files: ContractFile[] = [];
-  pairs.forEach(([liveShape, desiredShape], i) => {
-    const assetFqn = `db.s.t${i}`;
-    const fqn = `${assetFqn}.dataContract_c${i}`;
-    const id = `8a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    const names = new Set(
-      [
-        ...((liveShape.schema as { name: string }[] | null | undefined) ?? []),
-        ...((desiredShape.schema as { name: string }[] | null | undefined) ?? []),
-      ].map((c) => c.name),
-    );
-    assets.push({
-      id,
-      entityType: 'table',
-      name: `t${i}`,
-      fullyQualifiedName: assetFqn,
-      columns: [...names].map((name) => ({ name, dataType: 'VARCHAR' })),
-    });
-    const live = Object.fromEntries(Object.entries(liveShape).filter(([, v]) => v !== null));
-    contracts.push({
-      ...live,
-      id: `8c000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-      name: `c${i}`,
-      fullyQualifiedName: fqn,
-      entity: { id, type: 'table', name: `t${i}`, fullyQualifiedName: assetFqn },
-      version: 0.1,
-    });
-    const parsed = parseContract(
-      stringify({
-        ...desiredShape,
-        name: `c${i}`,
-        fullyQualifiedName: fqn,
-        entity: { type: 'table', fullyQualifiedName: assetFqn },
-      }),
-      `contracts/c${i}.yaml`,
-    );
+  const { assets, contracts, desired } = catalogFromPairs(pairs, 'db.s');
+  const files = desired.map((contract, i): ContractFile => {
+    const parsed = parseContract(stringify(contract), `contracts/c${i}.yaml`);
     if (!parsed.ok)
       throw new Error(`generated contract is invalid: ${parsed.problems[0]!.message}`);
-    files.push(parsed.value);
+    return parsed.value;
   });
   const rate = (max: number): number => Math.round(next() * max * 100) / 100;
   const faults: FaultSpec = {

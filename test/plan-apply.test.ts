@@ -8,13 +8,14 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, type ContractResult } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
-import type { DesiredContract } from '../src/contract/model.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { mintToken } from '../src/sandbox/auth.js';
 import type { FaultSpec } from '../src/sandbox/faults.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 import { cli } from './helpers/cli.js';
+import { catalogFromPairs } from './helpers/generated-catalog.js';
+import { threeFiles, threeSeed } from './helpers/three-tables.js';
 import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
 import { tempDir, type TempDir } from './helpers/temp-dir.js';
 
@@ -187,57 +188,6 @@ describe('plan and apply on the demo catalog', () => {
   });
 });
 
-// Three contracts on three tables; the second file names a column its table lacks.
-const tableIds = [
-  '1a000000-0000-4000-8000-000000000001',
-  '1a000000-0000-4000-8000-000000000002',
-  '1a000000-0000-4000-8000-000000000003',
-];
-const threeSeed = () =>
-  seed({
-    users: [
-      { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
-      { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
-    ],
-    assets: ['a', 'b', 'c'].map((name, i) => ({
-      id: tableIds[i],
-      entityType: 'table',
-      name,
-      fullyQualifiedName: `db.s.${name}`,
-      columns: [{ name: 'id', dataType: 'BIGINT' }],
-    })),
-    dataProducts: [],
-    dataContracts: ['a', 'b', 'c'].map((name, i) => ({
-      id: `1c000000-0000-4000-8000-00000000000${i + 1}`,
-      name,
-      fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
-      entity: { id: tableIds[i], type: 'table', name, fullyQualifiedName: `db.s.${name}` },
-      description: 'old',
-      schema: [{ name: 'id', dataType: 'BIGINT' }],
-      semantics: [{ name: 'hasOwner' }],
-      version: 0.1,
-    })),
-  });
-
-function threeFiles(badSecond: boolean): Record<string, string> {
-  const files: Record<string, string> = {};
-  ['a', 'b', 'c'].forEach((name) => {
-    const schema = [
-      { name: 'id', dataType: 'BIGINT' },
-      ...(badSecond && name === 'b' ? [{ name: 'ghost', dataType: 'INT' }] : []),
-    ];
-    files[`contracts/${name}.yaml`] = stringify({
-      name,
-      fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
-      entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
-      description: `new ${name}`,
-      schema,
-      semantics: [{ name: 'hasOwner' }, { name: 'hasDescription' }],
-    });
-  });
-  return files;
-}
-
 describe('apply stops on 400, 401 and 403 with an exact partial report', () => {
   it('400: the first is applied, the second fails, the third is not attempted', async () => {
     const { sandbox, env } = await catalog({ seed: threeSeed() });
@@ -380,44 +330,10 @@ describe("someone else's seed and contract files", () => {
       seed: 20261121,
       numRuns: 25,
     });
-    const assets: unknown[] = [];
-    const contracts: unknown[] = [];
+    const { assets, contracts, desired } = catalogFromPairs(pairs, 'warehouse.gen.public');
     const files: Record<string, string> = {};
-    pairs.forEach(([liveShape, desiredShape], i) => {
-      const assetFqn = `warehouse.gen.public.t${i}`;
-      const fqn = `${assetFqn}.dataContract_c${i}`;
-      const id = `2a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      const columnNames = new Set(
-        [
-          ...((liveShape.schema as { name: string }[] | null | undefined) ?? []),
-          ...((desiredShape.schema as { name: string }[] | null | undefined) ?? []),
-        ].map((c) => c.name),
-      );
-      assets.push({
-        id,
-        entityType: 'table',
-        name: `t${i}`,
-        fullyQualifiedName: assetFqn,
-        columns: [...columnNames].map((name) => ({ name, dataType: 'VARCHAR' })),
-      });
-      const live: Record<string, unknown> = Object.fromEntries(
-        Object.entries(liveShape).filter(([, v]) => v !== null),
-      );
-      contracts.push({
-        ...live,
-        id: `2c000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-        name: `c${i}`,
-        fullyQualifiedName: fqn,
-        entity: { id, type: 'table', name: `t${i}`, fullyQualifiedName: assetFqn },
-        version: 0.1,
-      });
-      const desired: DesiredContract = {
-        ...desiredShape,
-        name: `c${i}`,
-        fullyQualifiedName: fqn,
-        entity: { type: 'table', fullyQualifiedName: assetFqn },
-      };
-      files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify(desired);
+    desired.forEach((contract, i) => {
+      files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify(contract);
     });
     const { env } = await catalog({
       seed: seed({

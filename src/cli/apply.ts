@@ -5,16 +5,14 @@ import path from 'node:path';
 import { applyPlan, type ApplyReport } from '../apply/apply-plan.js';
 import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
 import { ConfigError } from '../errors.js';
-import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import type { Plan } from '../plan/types.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
-import { currentCommit, filesChangedSince } from '../pipeline/git.js';
+import { filesChangedSince } from '../pipeline/git.js';
+import { planFilesForCommand } from './plan-files.js';
 import { colorsFor, type Io } from './io.js';
-import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';
-import { renderProblems } from './validate.js';
 
 export interface ApplyCliOptions extends ConnectionFlags {
   args: string[];
@@ -79,27 +77,18 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       return finish(report, options, io);
     }
 
-    const progress = progressLine(io.stderr, 'Reading live contracts');
-    const outcome = await planFromFiles(
+    const outcome = await planFilesForCommand(
       {
         paths: options.args.length > 0 ? options.args : ['contracts'],
-        cwd: io.cwd,
-        catalogUrl,
-        gitCommit: await currentCommit(io.cwd, io.env),
-        ...(only === undefined ? {} : { only }),
-        onProgress: progress.update,
+        json: options.json,
         strict: options.strict,
+        only,
       },
+      io,
       client,
+      catalogUrl,
     );
-    progress.clear();
-    if (!outcome.ok) {
-      (options.json ? io.stderr : io.stdout).write(renderProblems(outcome.problems, 'human'));
-      io.stderr.write(
-        `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was sent to the catalog.\n`,
-      );
-      return EXIT_ERROR;
-    }
+    if (outcome === null) return EXIT_ERROR;
     const { plan } = outcome;
     if (!options.json) io.stdout.write(renderPlanHuman(plan, c));
     if (plan.summary.error + plan.summary.missing > 0) {

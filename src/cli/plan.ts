@@ -1,11 +1,9 @@
 // `contracts plan [PATH...]`: validate, read the live contracts, print the changes.
-import { renderProblems } from './validate.js';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from './exit-codes.js';
-import { currentCommit, filesChangedSince } from '../pipeline/git.js';
+import { filesChangedSince } from '../pipeline/git.js';
+import { planFilesForCommand } from './plan-files.js';
 import { colorsFor, type Io } from './io.js';
-import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';
-import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { writePlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
@@ -35,27 +33,13 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
       : await filesChangedSince(options.changedSince, io.cwd);
   const { client, catalogUrl } = connect(options, io);
   try {
-    const progress = progressLine(io.stderr, 'Reading live contracts');
-    const outcome = await planFromFiles(
-      {
-        paths: options.paths,
-        cwd: io.cwd,
-        catalogUrl,
-        gitCommit: await currentCommit(io.cwd, io.env),
-        ...(only === undefined ? {} : { only }),
-        onProgress: progress.update,
-        strict: options.strict,
-      },
+    const outcome = await planFilesForCommand(
+      { paths: options.paths, json: options.json, strict: options.strict, only },
+      io,
       client,
+      catalogUrl,
     );
-    progress.clear();
-    if (!outcome.ok) {
-      (options.json ? io.stderr : io.stdout).write(renderProblems(outcome.problems, 'human'));
-      io.stderr.write(
-        `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was sent to the catalog.\n`,
-      );
-      return EXIT_ERROR;
-    }
+    if (outcome === null) return EXIT_ERROR;
     const { plan } = outcome;
     if (options.out !== undefined) await writePlanFile(path.resolve(io.cwd, options.out), plan);
     if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);

@@ -32,8 +32,8 @@ export type FaultDecision =
 
 const STATUSES = new Set([429, 500, 502, 503, 504]);
 
-/** mulberry32: a small, fast, seeded PRNG. */
-function random(seed: number): () => number {
+/** mulberry32: a small, fast, seeded PRNG (numbers in [0, 1)); the same seed, the same sequence. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -50,7 +50,7 @@ export class FaultInjector {
   readonly injected = { status: 0, reset: 0, 'commit-drop': 0 };
 
   constructor(readonly spec: FaultSpec) {
-    this.next = random(spec.seed);
+    this.next = seededRandom(spec.seed);
   }
 
   decide(method: string): FaultDecision {

@@ -1,0 +1,45 @@
+// The planning step `plan` and `apply` share: read the files (reporting every problem, and then
+// sending nothing), read the live contracts with a progress line on a terminal, make the plan.
+import type { CatalogClient } from '../catalog/client.js';
+import { currentCommit } from '../pipeline/git.js';
+import { planFromFiles, type PlanOutcome } from '../pipeline/plan-pipeline.js';
+import type { Io } from './io.js';
+import { progressLine } from './progress.js';
+import { renderProblems } from './validate.js';
+
+export interface PlanFilesOptions {
+  paths: string[];
+  /** Machine output on stdout: problems go to stderr instead. */
+  json: boolean;
+  strict: boolean;
+  only: ReadonlySet<string> | undefined;
+}
+
+/** The plan, or null when files are invalid (problems already reported, nothing sent). */
+export async function planFilesForCommand(
+  options: PlanFilesOptions,
+  io: Io,
+  client: CatalogClient,
+  catalogUrl: string,
+): Promise<Extract<PlanOutcome, { ok: true }> | null> {
+  const progress = progressLine(io.stderr, 'Reading live contracts');
+  const outcome = await planFromFiles(
+    {
+      paths: options.paths,
+      cwd: io.cwd,
+      catalogUrl,
+      gitCommit: await currentCommit(io.cwd, io.env),
+      ...(options.only === undefined ? {} : { only: options.only }),
+      onProgress: progress.update,
+      strict: options.strict,
+    },
+    client,
+  );
+  progress.clear();
+  if (outcome.ok) return outcome;
+  (options.json ? io.stderr : io.stdout).write(renderProblems(outcome.problems, 'human'));
+  io.stderr.write(
+    `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was sent to the catalog.\n`,
+  );
+  return null;
+}
