@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_COMMENT_CHARS } from '../src/action/github-comments.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/fake-github.js';
-import { openSandbox, seed } from './helpers/sandbox.js';
+import { openSandbox, editorSeed, seed } from './helpers/sandbox.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -300,17 +300,7 @@ describe('the Action on pull requests (plan)', () => {
     const s = await setup({
       examples: false,
       files: { ...files },
-      seed: seed({
-        users: [
-          {
-            name: 'alice',
-            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-          },
-        ],
-        assets,
-        dataProducts: [],
-        dataContracts: contracts,
-      }),
+      seed: editorSeed(assets, contracts),
     });
     const run = await runAction(s, { COMMAND: 'plan' });
     expect(run.code).toBe(0);

@@ -16,7 +16,7 @@ import { arbitraryContract } from './helpers/arbitraries.js';
 import { cli } from './helpers/cli.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
-import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
+import { openSandbox, SECRET, editorSeed } from './helpers/sandbox.js';
 import { tempDir, type TempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -336,17 +336,7 @@ describe("someone else's seed and contract files", () => {
       files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify(contract);
     });
     const { env } = await catalog({
-      seed: seed({
-        users: [
-          {
-            name: 'alice',
-            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-          },
-        ],
-        assets,
-        dataProducts: [],
-        dataContracts: contracts,
-      }),
+      seed: editorSeed(assets, contracts),
     });
     const dir = await workspace(files, false);
     const plan = await cli(['plan', '--json', '--out', 'p.json'], { cwd: dir.dir, env });

@@ -84,3 +84,14 @@ export async function craftedToken(
   if (claims.nbf !== undefined) jwt = jwt.setNotBefore(claims.nbf);
   return jwt.sign(new TextEncoder().encode(secret));
 }
+
+/** A user who may view, edit and search. */
+export const EDITOR = {
+  name: 'alice',
+  permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+};
+
+/** A seed with only the editor, the given assets and contracts, and no data products. */
+export function editorSeed(assets: unknown[], dataContracts: unknown[]): Seed {
+  return seed({ users: [EDITOR], assets, dataProducts: [], dataContracts });
+}
