@@ -95,7 +95,10 @@ async function attempt(
 ): Promise<ApplyReport | null> {
   const catalog = client(sandbox, token);
   try {
-    const { changes, liveForUpdates } = await planContracts(files, catalog, { checkAssets: false });
+    const { changes, liveForUpdates } = await planContracts(files, catalog, {
+      checkAssets: false,
+      keepLive: true,
+    });
     const plan = assemblePlan(changes, {
       catalogUrl: sandbox.url,
       gitCommit: null,

@@ -258,7 +258,13 @@ describe('apply stops on 400, 401 and 403 with an exact partial report', () => {
       const client = new CatalogClient({ baseUrl: sandbox.url, token });
       cleanups.push(() => client.close());
       const outcome = await planFromFiles(
-        { paths: ['contracts'], cwd: dir.dir, catalogUrl: sandbox.url, gitCommit: null },
+        {
+          paths: ['contracts'],
+          cwd: dir.dir,
+          catalogUrl: sandbox.url,
+          gitCommit: null,
+          keepLive: true,
+        },
         client,
       );
       if (!outcome.ok) throw new Error('plan failed');

@@ -87,6 +87,7 @@ describe('stop means stop under concurrency', () => {
       cleanups.push(() => client.close());
       const { changes, liveForUpdates } = await planContracts(files(), client, {
         checkAssets: false,
+        keepLive: true,
       });
       const plan = assemblePlan(changes, {
         catalogUrl: opened.sandbox.url,

@@ -36,7 +36,9 @@ export class IssueComments {
     const text = await response.text();
     if (!response.ok) {
       const message = text.replaceAll(this.token, '***').slice(0, 300);
-      throw new Error(`GitHub API ${method} ${path} failed with status ${response.status}: ${message}`);
+      throw new Error(
+        `GitHub API ${method} ${path} failed with status ${response.status}: ${message}`,
+      );
     }
     return text === '' ? undefined : JSON.parse(text);
   }
@@ -45,15 +47,24 @@ export class IssueComments {
   async upsert(issueNumber: number, marker: string, body: string): Promise<StickyResult> {
     const full = body.includes(marker) ? body : `${marker}\n${body}`;
     for (let page = 1; page <= 50; page++) {
-      const comments = (await this.call('GET', `/repos/${this.repository}/issues/${issueNumber}/comments?per_page=100&page=${page}`)) as Comment[];
+      const comments = (await this.call(
+        'GET',
+        `/repos/${this.repository}/issues/${issueNumber}/comments?per_page=100&page=${page}`,
+      )) as Comment[];
       const mine = comments.find((comment) => comment.body?.includes(marker) === true);
       if (mine !== undefined) {
-        await this.call('PATCH', `/repos/${this.repository}/issues/comments/${mine.id}`, { body: full });
+        await this.call('PATCH', `/repos/${this.repository}/issues/comments/${mine.id}`, {
+          body: full,
+        });
         return { action: 'updated', id: mine.id };
       }
       if (comments.length < 100) break;
     }
-    const created = (await this.call('POST', `/repos/${this.repository}/issues/${issueNumber}/comments`, { body: full })) as Comment;
+    const created = (await this.call(
+      'POST',
+      `/repos/${this.repository}/issues/${issueNumber}/comments`,
+      { body: full },
+    )) as Comment;
     return { action: 'created', id: created.id };
   }
 }

@@ -51,11 +51,16 @@ function optional(value: string | undefined): string | undefined {
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettings {
   const command = (getInput('command') || 'plan').trim() as ActionCommand;
-  if (!COMMANDS.includes(command)) throw new ConfigError(`input command must be one of ${COMMANDS.join(', ')}, got '${command}'`);
-  const boolean = (name: string, fallback: boolean): boolean => (getInput(name).trim() === '' ? fallback : getBooleanInput(name));
+  if (!COMMANDS.includes(command))
+    throw new ConfigError(`input command must be one of ${COMMANDS.join(', ')}, got '${command}'`);
+  const boolean = (name: string, fallback: boolean): boolean =>
+    getInput(name).trim() === '' ? fallback : getBooleanInput(name);
   return {
     command,
-    paths: (getInput('path') || 'contracts').split(/[\n,]/).map((p) => p.trim()).filter((p) => p !== ''),
+    paths: (getInput('path') || 'contracts')
+      .split(/[\n,]/)
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
     catalogUrl: optional(getInput('catalog-url')) ?? optional(env.CATALOG_URL),
     catalogToken: optional(getInput('catalog-token')) ?? optional(env.CATALOG_TOKEN),
     githubToken: optional(getInput('github-token')) ?? optional(env.GITHUB_TOKEN),

@@ -43,13 +43,29 @@ export interface ActionOutcome {
 
 function problemAnnotations(problems: readonly Problem[], runner: Runner): void {
   for (const problem of problems) {
-    runner.error(problem.message, { file: problem.file, startLine: problem.line, startColumn: problem.column, title: 'invalid contract' });
+    runner.error(problem.message, {
+      file: problem.file,
+      startLine: problem.line,
+      startColumn: problem.column,
+      title: 'invalid contract',
+    });
   }
 }
 
 function problemsMarkdown(problems: readonly Problem[]): string {
-  const rows = problems.map((p) => `| \`${p.file}:${p.line}:${p.column}\` | ${p.message.replace(/\|/g, '\\|')} |`);
-  return ['### Data contracts: invalid files', '', `${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent to the catalog.`, '', '| Where | Problem |', '|---|---|', ...rows, ''].join('\n');
+  const rows = problems.map(
+    (p) => `| \`${p.file}:${p.line}:${p.column}\` | ${p.message.replace(/\|/g, '\\|')} |`,
+  );
+  return [
+    '### Data contracts: invalid files',
+    '',
+    `${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent to the catalog.`,
+    '',
+    '| Where | Problem |',
+    '|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 /** Where a breaking change or an error points in its file. */
@@ -69,8 +85,21 @@ function planAnnotations(plan: Plan, files: readonly ContractFile[], runner: Run
       const at = file === undefined ? { line: 1, column: 1 } : positionOf(file, pointer);
       return { file: change.file, startLine: at.line, startColumn: at.column, title };
     };
-    for (const breaking of change.breaking) runner.warning(`breaking: ${breaking}`, place(fieldPointer(breaking), 'breaking data contract change'));
-    if (change.error !== null) runner.error(change.error, place('/fullyQualifiedName', change.action === 'missing' ? 'contract missing in the catalog' : 'contract cannot be planned'));
+    for (const breaking of change.breaking)
+      runner.warning(
+        `breaking: ${breaking}`,
+        place(fieldPointer(breaking), 'breaking data contract change'),
+      );
+    if (change.error !== null)
+      runner.error(
+        change.error,
+        place(
+          '/fullyQualifiedName',
+          change.action === 'missing'
+            ? 'contract missing in the catalog'
+            : 'contract cannot be planned',
+        ),
+      );
   }
 }
 
@@ -81,43 +110,74 @@ export function commentBody(plan: Plan, marker: string, summaryUrl: string | nul
   const pointer = `\n\n_The full plan is too long for a comment; see the job summary${summaryUrl === null ? '' : `: ${summaryUrl}`}._\n`;
   const table = renderPlanMarkdown(plan).split('\n<details>')[0]!;
   const room = MAX_COMMENT_CHARS - marker.length - pointer.length - 100;
-  const shortTable = table.length <= room ? table : `${table.slice(0, table.lastIndexOf('\n', room))}\n| … | | | | | |`;
+  const shortTable =
+    table.length <= room
+      ? table
+      : `${table.slice(0, table.lastIndexOf('\n', room))}\n| … | | | | | |`;
   return `${marker}\n${shortTable}${pointer}`;
 }
 
-async function pullRequestNumber(settings: ActionSettings): Promise<{ number: number; base: string; head: string } | null> {
-  if (settings.eventPath === undefined || !settings.eventName.startsWith('pull_request')) return null;
-  const event = JSON.parse(await readFile(settings.eventPath, 'utf8')) as { pull_request?: { number?: number; base?: { sha?: string }; head?: { sha?: string } } };
+async function pullRequestNumber(
+  settings: ActionSettings,
+): Promise<{ number: number; base: string; head: string } | null> {
+  if (settings.eventPath === undefined || !settings.eventName.startsWith('pull_request'))
+    return null;
+  const event = JSON.parse(await readFile(settings.eventPath, 'utf8')) as {
+    pull_request?: { number?: number; base?: { sha?: string }; head?: { sha?: string } };
+  };
   const pr = event.pull_request;
-  if (pr?.number === undefined || pr.base?.sha === undefined || pr.head?.sha === undefined) return null;
+  if (pr?.number === undefined || pr.base?.sha === undefined || pr.head?.sha === undefined)
+    return null;
   return { number: pr.number, base: pr.base.sha, head: pr.head.sha };
 }
 
 function appliedMarkdown(report: ApplyReport): string {
   const lines = ['### Data contracts applied', ''];
   const results = report.results;
-  const applied = results.filter((r): r is Extract<ContractResult, { status: 'applied' }> => r.status === 'applied');
-  const failed = results.filter((r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed');
+  const applied = results.filter(
+    (r): r is Extract<ContractResult, { status: 'applied' }> => r.status === 'applied',
+  );
+  const failed = results.filter(
+    (r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed',
+  );
   const notAttempted = results.filter((r) => r.status === 'not-attempted');
   if (report.stoppedBy !== null) {
-    lines.push(`**Apply stopped:** \`${report.stoppedBy.fullyQualifiedName}\` failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}; no further changes were sent.`, '');
+    lines.push(
+      `**Apply stopped:** \`${report.stoppedBy.fullyQualifiedName}\` failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}; no further changes were sent.`,
+      '',
+    );
   }
-  lines.push(`${applied.length} applied, ${failed.length} failed, ${notAttempted.length} not attempted, ${results.filter((r) => r.status === 'unchanged').length} unchanged.`, '');
+  lines.push(
+    `${applied.length} applied, ${failed.length} failed, ${notAttempted.length} not attempted, ${results.filter((r) => r.status === 'unchanged').length} unchanged.`,
+    '',
+  );
   for (const result of applied) {
-    lines.push(`- ✅ \`${result.fullyQualifiedName}\` ${String(result.oldVersion)} → ${String(result.newVersion)} (\`${result.file}\`)`);
+    lines.push(
+      `- ✅ \`${result.fullyQualifiedName}\` ${String(result.oldVersion)} → ${String(result.newVersion)} (\`${result.file}\`)`,
+    );
     const description = result.changeDescription;
-    for (const f of description?.fieldsUpdated ?? []) lines.push(`  - \`${f.name}\`: ${formatValue(f.oldValue, 80)} → ${formatValue(f.newValue, 80)}`);
-    for (const f of description?.fieldsAdded ?? []) lines.push(`  - added \`${f.name}\`: ${formatValue(f.newValue, 80)}`);
-    for (const f of description?.fieldsDeleted ?? []) lines.push(`  - deleted \`${f.name}\`: ${formatValue(f.oldValue, 80)}`);
+    for (const f of description?.fieldsUpdated ?? [])
+      lines.push(
+        `  - \`${f.name}\`: ${formatValue(f.oldValue, 80)} → ${formatValue(f.newValue, 80)}`,
+      );
+    for (const f of description?.fieldsAdded ?? [])
+      lines.push(`  - added \`${f.name}\`: ${formatValue(f.newValue, 80)}`);
+    for (const f of description?.fieldsDeleted ?? [])
+      lines.push(`  - deleted \`${f.name}\`: ${formatValue(f.oldValue, 80)}`);
   }
-  for (const result of failed) lines.push(`- ❌ \`${result.fullyQualifiedName}\` failed: ${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message} (\`${result.file}\`)`);
-  for (const result of notAttempted) lines.push(`- ⏭️ \`${result.fullyQualifiedName}\` not attempted (\`${result.file}\`)`);
+  for (const result of failed)
+    lines.push(
+      `- ❌ \`${result.fullyQualifiedName}\` failed: ${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message} (\`${result.file}\`)`,
+    );
+  for (const result of notAttempted)
+    lines.push(`- ⏭️ \`${result.fullyQualifiedName}\` not attempted (\`${result.file}\`)`);
   return `${lines.join('\n')}\n`;
 }
 
 export async function runAction(settings: ActionSettings, runner: Runner): Promise<ActionOutcome> {
   if (settings.catalogToken !== undefined) runner.setSecret(settings.catalogToken);
-  const redact = (text: string): string => (settings.catalogToken === undefined ? text : text.replaceAll(settings.catalogToken, '***'));
+  const redact = (text: string): string =>
+    settings.catalogToken === undefined ? text : text.replaceAll(settings.catalogToken, '***');
   const summary = (markdown: string): Promise<void> => runner.writeSummary(redact(markdown));
   runner.setOutput('has-changes', 'false');
   runner.setOutput('breaking', 'false');
@@ -137,14 +197,31 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   const pr = await pullRequestNumber(settings);
   let only: Set<string> | undefined;
   if (settings.changedOnly) {
-    if (pr === null) runner.info('changed-only applies to pull requests; planning every contract file.');
+    if (pr === null)
+      runner.info('changed-only applies to pull requests; planning every contract file.');
     else only = await filesChangedBetween(pr.base, pr.head, settings.workspace);
   }
   const env = { CATALOG_URL: settings.catalogUrl, CATALOG_TOKEN: settings.catalogToken };
-  const { client, catalogUrl } = connect({}, { env, cwd: settings.workspace, stdout: { write: () => true }, stderr: { write: () => true }, stdinIsTTY: false });
+  const { client, catalogUrl } = connect(
+    {},
+    {
+      env,
+      cwd: settings.workspace,
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      stdinIsTTY: false,
+    },
+  );
   try {
     const outcome = await planFromFiles(
-      { paths: settings.paths, cwd: settings.workspace, catalogUrl, gitCommit: settings.sha ?? (await currentCommit(settings.workspace, {})), ...(only === undefined ? {} : { only }) },
+      {
+        paths: settings.paths,
+        cwd: settings.workspace,
+        catalogUrl,
+        gitCommit: settings.sha ?? (await currentCommit(settings.workspace, {})),
+        ...(only === undefined ? {} : { only }),
+        keepLive: settings.command === 'apply',
+      },
       client,
     );
     if (!outcome.ok) {
@@ -164,50 +241,89 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     if (settings.command === 'plan' || settings.command === 'drift') {
       const title = settings.command === 'drift' ? 'Data contract drift' : 'Data contracts plan';
       const markdown = renderPlanMarkdown(plan, { title });
-      await summary(settings.command === 'drift' && plan.summary.update > 0 ? `${markdown}\n${plan.summary.update} contract${plan.summary.update === 1 ? '' : 's'} in the catalog differ from git.\n` : markdown);
+      await summary(
+        settings.command === 'drift' && plan.summary.update > 0
+          ? `${markdown}\n${plan.summary.update} contract${plan.summary.update === 1 ? '' : 's'} in the catalog differ from git.\n`
+          : markdown,
+      );
       if (settings.command === 'plan' && settings.comment && pr !== null) {
         if (settings.githubToken === undefined || settings.repository === undefined) {
-          runner.warning('comment is on but github-token or GITHUB_REPOSITORY is missing; no pull request comment was posted');
+          runner.warning(
+            'comment is on but github-token or GITHUB_REPOSITORY is missing; no pull request comment was posted',
+          );
         } else {
           const marker = `<!-- contracts-gitops:plan:${settings.paths.join(',')} -->`;
-          const summaryUrl = settings.runId === undefined || settings.repository === undefined ? null : `${settings.serverUrl}/${settings.repository}/actions/runs/${settings.runId}`;
-          const result = await new IssueComments(settings.apiUrl, settings.githubToken, settings.repository).upsert(pr.number, marker, redact(commentBody(plan, marker, summaryUrl)));
-          runner.info(`${result.action === 'created' ? 'Posted' : 'Updated'} the plan comment on pull request #${pr.number}.`);
+          const summaryUrl =
+            settings.runId === undefined || settings.repository === undefined
+              ? null
+              : `${settings.serverUrl}/${settings.repository}/actions/runs/${settings.runId}`;
+          const result = await new IssueComments(
+            settings.apiUrl,
+            settings.githubToken,
+            settings.repository,
+          ).upsert(pr.number, marker, redact(commentBody(plan, marker, summaryUrl)));
+          runner.info(
+            `${result.action === 'created' ? 'Posted' : 'Updated'} the plan comment on pull request #${pr.number}.`,
+          );
         }
       }
       runner.info(closingLine(plan));
-      if (blocked > 0) return { failed: `${blocked} contract${blocked === 1 ? '' : 's'} cannot be planned; see the annotations` };
-      if (settings.failOnBreaking && hasBreaking(plan)) return { failed: 'the plan has breaking changes and fail-on-breaking is set' };
+      if (blocked > 0)
+        return {
+          failed: `${blocked} contract${blocked === 1 ? '' : 's'} cannot be planned; see the annotations`,
+        };
+      if (settings.failOnBreaking && hasBreaking(plan))
+        return { failed: 'the plan has breaking changes and fail-on-breaking is set' };
       return { failed: null };
     }
 
     // apply
     if (blocked > 0) {
       await summary(renderPlanMarkdown(plan, { title: 'Data contracts: apply refused' }));
-      return { failed: `the plan has ${blocked} contract${blocked === 1 ? '' : 's'} that cannot be applied; nothing was sent` };
+      return {
+        failed: `the plan has ${blocked} contract${blocked === 1 ? '' : 's'} that cannot be applied; nothing was sent`,
+      };
     }
     if (plan.summary.update === 0) {
-      await summary('### Data contracts applied\n\nNo changes: the catalog matches the contract files.\n');
+      await summary(
+        '### Data contracts applied\n\nNo changes: the catalog matches the contract files.\n',
+      );
       return { failed: null };
     }
     const report = await applyPlan(plan, client, { liveContracts: outcome.liveContracts });
     const applied = report.results.filter((r) => r.status === 'applied').length;
     runner.setOutput('applied', String(applied));
     await summary(appliedMarkdown(report));
-    const failed = report.results.filter((r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed');
+    const failed = report.results.filter(
+      (r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed',
+    );
     const byFile = new Map(files.map((file) => [file.file, file]));
     for (const result of failed) {
       const file = byFile.get(result.file);
-      const at = file === undefined ? { line: 1, column: 1 } : positionOf(file, '/fullyQualifiedName');
-      runner.error(`${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message}`, { file: result.file, startLine: at.line, startColumn: at.column, title: `apply failed for ${result.fullyQualifiedName}` });
+      const at =
+        file === undefined ? { line: 1, column: 1 } : positionOf(file, '/fullyQualifiedName');
+      runner.error(
+        `${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message}`,
+        {
+          file: result.file,
+          startLine: at.line,
+          startColumn: at.column,
+          title: `apply failed for ${result.fullyQualifiedName}`,
+        },
+      );
     }
     if (report.stoppedBy !== null) {
-      const notAttempted = report.results.filter((r) => r.status === 'not-attempted').map((r) => r.fullyQualifiedName);
+      const notAttempted = report.results
+        .filter((r) => r.status === 'not-attempted')
+        .map((r) => r.fullyQualifiedName);
       return {
         failed: `apply stopped: ${report.stoppedBy.fullyQualifiedName} failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}: ${report.stoppedBy.message}. Applied: ${applied}; not attempted: ${notAttempted.length === 0 ? 'none' : notAttempted.join(', ')}.`,
       };
     }
-    if (failed.length > 0) return { failed: `${failed.length} contract${failed.length === 1 ? '' : 's'} failed to apply` };
+    if (failed.length > 0)
+      return {
+        failed: `${failed.length} contract${failed.length === 1 ? '' : 's'} failed to apply`,
+      };
     return { failed: null };
   } finally {
     await client.close();
@@ -216,6 +332,8 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
 
 export function assertCatalogSettings(settings: ActionSettings): void {
   if (settings.command === 'validate') return;
-  if (settings.catalogUrl === undefined) throw new ConfigError('input catalog-url (or CATALOG_URL) is required for this command');
-  if (settings.catalogToken === undefined) throw new ConfigError('input catalog-token (or CATALOG_TOKEN) is required for this command');
+  if (settings.catalogUrl === undefined)
+    throw new ConfigError('input catalog-url (or CATALOG_URL) is required for this command');
+  if (settings.catalogToken === undefined)
+    throw new ConfigError('input catalog-token (or CATALOG_TOKEN) is required for this command');
 }

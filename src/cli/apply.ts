@@ -83,6 +83,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         json: options.json,
         strict: options.strict,
         only,
+        keepLive: true,
       },
       io,
       client,

@@ -13,6 +13,8 @@ export interface PlanFilesOptions {
   json: boolean;
   strict: boolean;
   only: ReadonlySet<string> | undefined;
+  /** Keep the live contracts of changed contracts (apply). */
+  keepLive: boolean;
 }
 
 /** The plan, or null when files are invalid (problems already reported, nothing sent). */
@@ -32,6 +34,7 @@ export async function planFilesForCommand(
       ...(options.only === undefined ? {} : { only: options.only }),
       onProgress: progress.update,
       strict: options.strict,
+      keepLive: options.keepLive,
     },
     client,
   );

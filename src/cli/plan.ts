@@ -34,7 +34,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
   const { client, catalogUrl } = connect(options, io);
   try {
     const outcome = await planFilesForCommand(
-      { paths: options.paths, json: options.json, strict: options.strict, only },
+      { paths: options.paths, json: options.json, strict: options.strict, only, keepLive: false },
       io,
       client,
       catalogUrl,

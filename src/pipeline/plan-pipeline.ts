@@ -20,6 +20,8 @@ export interface PlanRequest {
   now?: () => Date;
   /** Live-asset warnings are errors. */
   strict?: boolean;
+  /** Keep the live contracts of changed contracts, to apply the plan straight away. */
+  keepLive?: boolean;
 }
 
 export type PlanOutcome =
@@ -41,6 +43,7 @@ export async function planFromFiles(
   const { changes, liveForUpdates } = await planContracts(files, reader, {
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
     strict: request.strict === true,
+    keepLive: request.keepLive === true,
   });
   const plan = assemblePlan(changes, {
     catalogUrl: request.catalogUrl,

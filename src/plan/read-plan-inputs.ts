@@ -148,7 +148,10 @@ async function readOne(
   }
   const assets = await assetsReady;
   const { type, fullyQualifiedName } = file.contract.entity;
-  const lookup = assets.get(assetKey(type, fullyQualifiedName));
+  const key = assetKey(type, fullyQualifiedName);
+  const lookup = assets.get(key);
+  // Each lookup serves one contract (files name distinct assets): let it go.
+  assets.delete(key);
   const notes: string[] = [];
   const warnings: string[] = [];
   let assetError: string | undefined;
@@ -218,7 +221,7 @@ export async function readPlanInputs(
 export interface PlannedContracts {
   /** One planned change per file, in file order. */
   changes: PlannedChange[];
-  /** The live contracts of the `update` changes, for applying them straight away. */
+  /** With keepLive, the live contracts of the `update` changes, for applying them straight away. */
   liveForUpdates: Map<string, LiveContract>;
 }
 
@@ -230,7 +233,7 @@ export interface PlannedContracts {
 export async function planContracts(
   files: readonly ContractFile[],
   reader: CatalogReader,
-  options: ReadOptions & PlanOptions = {},
+  options: ReadOptions & PlanOptions & { keepLive?: boolean } = {},
 ): Promise<PlannedContracts> {
   const { read } = startReading(files, reader, options);
   const liveForUpdates = new Map<string, LiveContract>();
@@ -238,7 +241,7 @@ export async function planContracts(
     files.map(async (file) => {
       const input = await read(file);
       const change = planChange(input, options);
-      if (change.action === 'update' && input.live.kind === 'found')
+      if (options.keepLive === true && change.action === 'update' && input.live.kind === 'found')
         liveForUpdates.set(change.fullyQualifiedName, input.live.contract as LiveContract);
       return change;
     }),
