@@ -218,6 +218,9 @@ export async function readPlanInputs(
   return Promise.all(files.map(read));
 }
 
+/** Contracts planned at once: enough to keep the reader's connections busy, few enough to stay small. */
+const IN_FLIGHT = 64;
+
 export interface PlannedContracts {
   /** One planned change per file, in file order. */
   changes: PlannedChange[];
@@ -237,14 +240,23 @@ export async function planContracts(
 ): Promise<PlannedContracts> {
   const { read } = startReading(files, reader, options);
   const liveForUpdates = new Map<string, LiveContract>();
-  const changes = await Promise.all(
-    files.map(async (file) => {
-      const input = await read(file);
-      const change = planChange(input, options);
-      if (options.keepLive === true && change.action === 'update' && input.live.kind === 'found')
-        liveForUpdates.set(change.fullyQualifiedName, input.live.contract as LiveContract);
-      return change;
-    }),
-  );
+  // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
+  // stays a few dozen contracts, however many files there are.
+  const changes = new Array<PlannedChange>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const index = next++;
+      changes[index] = await planOne(files[index]!);
+    }
+  };
+  const planOne = async (file: ContractFile): Promise<PlannedChange> => {
+    const input = await read(file);
+    const change = planChange(input, options);
+    if (options.keepLive === true && change.action === 'update' && input.live.kind === 'found')
+      liveForUpdates.set(change.fullyQualifiedName, input.live.contract as LiveContract);
+    return change;
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, files.length) }, worker));
   return { changes, liveForUpdates };
 }
