@@ -1,0 +1,134 @@
+// How much of the catalog has contracts: walks the tables list page by page (only cursors the
+// server returned), asks each table's effective contract, and matches it with the files in git.
+import type { LiveContract, Page } from '../catalog/client.js';
+import type { ContractFile } from '../contract/parse.js';
+import { AuthError, CatalogError, NotFoundError } from '../errors.js';
+
+export interface CoverageReader {
+  listAll<T>(path: string, params: Record<string, string>, onPage?: (page: Page<T>) => void): AsyncGenerator<T>;
+  getEffectiveContract(entityId: string, entityType: string, fields?: readonly string[]): Promise<LiveContract>;
+}
+
+interface TableRow {
+  id: string;
+  name: string;
+  fullyQualifiedName: string;
+  dataProducts?: unknown[];
+}
+
+export interface CoverageRow {
+  table: string;
+  id: string;
+  /** own: the table has its own contract; inherited: from its data product; none. */
+  status: 'own' | 'inherited' | 'none';
+  /** FQN of the contract in force (the product's, when inherited). */
+  contract: string | null;
+  /** Data product the contract is inherited from, when the catalog names it. */
+  dataProduct: string | null;
+  /** The contract file in git that manages the table's own contract. */
+  file: string | null;
+}
+
+export interface CoverageReport {
+  rows: CoverageRow[];
+  totals: { tables: number; own: number; ownInGit: number; inherited: number; none: number; withContract: number; percentWithContract: number; percentInGit: number };
+}
+
+export interface CoverageOptions {
+  database?: string;
+  /** Rows per page (1 to 1000). */
+  pageSize?: number;
+  onProgress?: (tables: number, total: number | undefined) => void;
+  /** Called after each page arrives (tests change the catalog between pages with it). */
+  onPage?: (page: Page<TableRow>) => void;
+}
+
+function percent(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10;
+}
+
+function productName(row: TableRow): string | null {
+  const products = row.dataProducts ?? [];
+  if (products.length !== 1) return null;
+  const product = products[0];
+  if (typeof product === 'string') return product;
+  const name = (product as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : null;
+}
+
+export async function collectCoverage(reader: CoverageReader, files: readonly ContractFile[], options: CoverageOptions = {}): Promise<CoverageReport> {
+  const byContract = new Map(files.map((file) => [file.contract.fullyQualifiedName, file.file]));
+  const params: Record<string, string> = { limit: String(options.pageSize ?? 1000), fields: 'dataProducts' };
+  if (options.database !== undefined) params.database = options.database;
+  const seen = new Set<string>();
+  const rows: CoverageRow[] = [];
+  let total: number | undefined;
+  let pending: Promise<void>[] = [];
+  const classify = async (table: TableRow): Promise<void> => {
+    let status: CoverageRow['status'] = 'none';
+    let contract: string | null = null;
+    try {
+      const effective = await reader.getEffectiveContract(table.id, 'table');
+      status = effective.inherited === true ? 'inherited' : 'own';
+      contract = effective.fullyQualifiedName;
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+    rows.push({
+      table: table.fullyQualifiedName,
+      id: table.id,
+      status,
+      contract,
+      dataProduct: status === 'inherited' ? productName(table) : null,
+      file: status === 'own' && contract !== null ? (byContract.get(contract) ?? null) : null,
+    });
+    options.onProgress?.(rows.length, total);
+  };
+  const onPage = (page: Page<TableRow>): void => {
+    total = page.paging.total ?? total;
+    options.onPage?.(page);
+  };
+  let tables: AsyncGenerator<TableRow>;
+  try {
+    tables = reader.listAll<TableRow>('/tables', params, onPage);
+    const first = await tables.next();
+    if (first.done !== true) {
+      seen.add(first.value.id);
+      pending.push(classify(first.value));
+    }
+  } catch (error) {
+    // Servers that do not know the dataProducts field of tables: list without it.
+    if (!(error instanceof CatalogError) || error instanceof AuthError || error.status !== 400) throw error;
+    delete params.fields;
+    tables = reader.listAll<TableRow>('/tables', params, onPage);
+  }
+  for await (const table of tables) {
+    if (seen.has(table.id)) continue;
+    seen.add(table.id);
+    pending.push(classify(table));
+    // Bound the work in flight to about a page, so memory stays flat on large catalogs.
+    if (pending.length >= 1000) {
+      await Promise.all(pending);
+      pending = [];
+    }
+  }
+  await Promise.all(pending);
+  rows.sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : a.id < b.id ? -1 : 1));
+  const count = (status: CoverageRow['status']) => rows.filter((row) => row.status === status).length;
+  const own = count('own');
+  const inherited = count('inherited');
+  const ownInGit = rows.filter((row) => row.file !== null).length;
+  return {
+    rows,
+    totals: {
+      tables: rows.length,
+      own,
+      ownInGit,
+      inherited,
+      none: count('none'),
+      withContract: own + inherited,
+      percentWithContract: percent(own + inherited, rows.length),
+      percentInGit: percent(ownInGit, rows.length),
+    },
+  };
+}
