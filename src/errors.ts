@@ -10,16 +10,6 @@ export class ConfigError extends ContractsError {
   override name = 'ConfigError';
 }
 
-/** Contract files that did not load or validate; `problems` holds every one of them. */
-export class ValidationFailedError extends ContractsError {
-  override name = 'ValidationFailedError';
-  constructor(readonly problemCount: number) {
-    super(
-      `${problemCount} problem${problemCount === 1 ? '' : 's'} in contract files; nothing was sent`,
-    );
-  }
-}
-
 /** An error answer from the catalog, with the fields of the catalog's error table. */
 export class CatalogError extends ContractsError {
   override name = 'CatalogError';

@@ -5,8 +5,16 @@ import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NotFoundError } from '../errors.js';
 
 export interface CoverageReader {
-  listAll<T>(path: string, params: Record<string, string>, onPage?: (page: Page<T>) => void): AsyncGenerator<T>;
-  getEffectiveContract(entityId: string, entityType: string, fields?: readonly string[]): Promise<LiveContract>;
+  listAll<T>(
+    path: string,
+    params: Record<string, string>,
+    onPage?: (page: Page<T>) => void,
+  ): AsyncGenerator<T>;
+  getEffectiveContract(
+    entityId: string,
+    entityType: string,
+    fields?: readonly string[],
+  ): Promise<LiveContract>;
 }
 
 interface TableRow {
@@ -31,7 +39,16 @@ export interface CoverageRow {
 
 export interface CoverageReport {
   rows: CoverageRow[];
-  totals: { tables: number; own: number; ownInGit: number; inherited: number; none: number; withContract: number; percentWithContract: number; percentInGit: number };
+  totals: {
+    tables: number;
+    own: number;
+    ownInGit: number;
+    inherited: number;
+    none: number;
+    withContract: number;
+    percentWithContract: number;
+    percentInGit: number;
+  };
 }
 
 export interface CoverageOptions {
@@ -56,9 +73,16 @@ function productName(row: TableRow): string | null {
   return typeof name === 'string' ? name : null;
 }
 
-export async function collectCoverage(reader: CoverageReader, files: readonly ContractFile[], options: CoverageOptions = {}): Promise<CoverageReport> {
+export async function collectCoverage(
+  reader: CoverageReader,
+  files: readonly ContractFile[],
+  options: CoverageOptions = {},
+): Promise<CoverageReport> {
   const byContract = new Map(files.map((file) => [file.contract.fullyQualifiedName, file.file]));
-  const params: Record<string, string> = { limit: String(options.pageSize ?? 1000), fields: 'dataProducts' };
+  const params: Record<string, string> = {
+    limit: String(options.pageSize ?? 1000),
+    fields: 'dataProducts',
+  };
   if (options.database !== undefined) params.database = options.database;
   const seen = new Set<string>();
   const rows: CoverageRow[] = [];
@@ -98,7 +122,8 @@ export async function collectCoverage(reader: CoverageReader, files: readonly Co
     }
   } catch (error) {
     // Servers that do not know the dataProducts field of tables: list without it.
-    if (!(error instanceof CatalogError) || error instanceof AuthError || error.status !== 400) throw error;
+    if (!(error instanceof CatalogError) || error instanceof AuthError || error.status !== 400)
+      throw error;
     delete params.fields;
     tables = reader.listAll<TableRow>('/tables', params, onPage);
   }
@@ -114,7 +139,8 @@ export async function collectCoverage(reader: CoverageReader, files: readonly Co
   }
   await Promise.all(pending);
   rows.sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : a.id < b.id ? -1 : 1));
-  const count = (status: CoverageRow['status']) => rows.filter((row) => row.status === status).length;
+  const count = (status: CoverageRow['status']) =>
+    rows.filter((row) => row.status === status).length;
   const own = count('own');
   const inherited = count('inherited');
   const ownInGit = rows.filter((row) => row.file !== null).length;

@@ -60,10 +60,6 @@ export function summarize(changes: readonly PlannedChange[]): PlanSummary {
   return summary;
 }
 
-export function hasChanges(plan: Plan): boolean {
-  return plan.summary.update > 0;
-}
-
 export function hasBreaking(plan: Plan): boolean {
   return plan.changes.some((change) => change.breaking.length > 0);
 }

@@ -1,0 +1,189 @@
+// The catalog client against local servers that misbehave on purpose: retries for reads only,
+// Retry-After honoured, bounded attempts, both error body shapes and non-JSON bodies understood,
+// FQNs sent as one path segment, and the User-Agent.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CatalogClient, normalizeCatalogUrl, retryAfterMs } from '../src/catalog/client.js';
+import {
+  AuthError,
+  CatalogError,
+  ConfigError,
+  ForbiddenError,
+  NetworkError,
+  NotFoundError,
+  TimeoutError,
+} from '../src/errors.js';
+import { VERSION } from '../src/version.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+}
+
+async function serve(
+  handler: (request: IncomingMessage, response: ServerResponse, index: number) => void,
+): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((request, response) => {
+    seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+    request.resume();
+    handler(request, response, seen.length - 1);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+function client(
+  url: string,
+  waits: number[] = [],
+  options: Partial<ConstructorParameters<typeof CatalogClient>[0]> = {},
+): CatalogClient {
+  const c = new CatalogClient({
+    baseUrl: url,
+    token: 'tok',
+    retries: 3,
+    retryBaseMs: 100,
+    retryMaxMs: 5000,
+    random: () => 1,
+    sleep: async (ms) => void waits.push(ms),
+    ...options,
+  });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+describe('CatalogClient', () => {
+  it('sends the token, the User-Agent and the FQN as one encoded path segment', async () => {
+    const server = await serve((_q, r) =>
+      json(r, 200, {
+        id: 'x',
+        name: 'n',
+        fullyQualifiedName: 'a/b c',
+        entity: { type: 'table', fullyQualifiedName: 't' },
+        version: 0.1,
+      }),
+    );
+    await client(`${server.url}/api/`).getContractByName('a/b c', ['owners', 'reviewers']);
+    expect(server.seen[0]!.url).toBe(
+      '/api/v1/dataContracts/name/a%2Fb%20c?fields=owners%2Creviewers',
+    );
+    expect(server.seen[0]!.headers.authorization).toBe('Bearer tok');
+    expect(server.seen[0]!.headers['user-agent']).toBe(`contracts-gitops/${VERSION}`);
+  });
+
+  it('retries reads on 429, 502, 503 and 504 with exponential backoff and honours Retry-After', async () => {
+    const statuses = [503, 429, 502, 504];
+    const server = await serve((_q, r, i) =>
+      i < statuses.length
+        ? json(
+            r,
+            statuses[i]!,
+            { code: statuses[i], message: 'busy' },
+            i === 1 ? { 'retry-after': '2' } : {},
+          )
+        : json(r, 200, { ok: true }),
+    );
+    const waits: number[] = [];
+    const c = client(server.url, waits, { retries: 4 });
+    await expect(c.getContractById('id')).resolves.toMatchObject({ ok: true });
+    expect(server.seen).toHaveLength(5);
+    expect(waits).toEqual([100, 2000, 400, 800]);
+  });
+
+  it('gives up after the bounded number of retries with the last error', async () => {
+    const server = await serve((_q, r) =>
+      json(r, 503, { code: 503, message: 'down for maintenance' }),
+    );
+    const waits: number[] = [];
+    await expect(client(server.url, waits).getContractById('id')).rejects.toMatchObject({
+      status: 503,
+      errorType: 'SERVER_ERROR',
+      serverMessage: 'down for maintenance',
+    });
+    expect(server.seen).toHaveLength(4);
+    expect(waits).toHaveLength(3);
+  });
+
+  it('never retries a PATCH', async () => {
+    const server = await serve((_q, r) => json(r, 503, { code: 503, message: 'busy' }));
+    await expect(client(server.url).patchContract('id', [])).rejects.toBeInstanceOf(CatalogError);
+    expect(server.seen.map((s) => s.method)).toEqual(['PATCH']);
+    expect(server.seen[0]!.headers['content-type']).toBe('application/json-patch+json');
+  });
+
+  it('reads both error body shapes, and survives bodies that are not JSON', async () => {
+    const bodies: [number, string][] = [
+      [401, JSON.stringify({ code: 401, errorType: 'UNAUTHORIZED', message: 'Expired token!' })],
+      [403, JSON.stringify({ code: 403, message: 'Principal: x not allowed' })],
+      [404, JSON.stringify({ code: 404, message: 'dataContract instance for x not found' })],
+      [400, '<html><body>Bad   Request</body></html>'],
+    ];
+    const server = await serve((_q, r, i) => {
+      r.writeHead(bodies[i]![0], { 'content-type': 'text/plain' });
+      r.end(bodies[i]![1]);
+    });
+    const c = client(server.url);
+    await expect(c.getContractById('a')).rejects.toBeInstanceOf(AuthError);
+    await expect(c.getContractById('b')).rejects.toSatisfy(
+      (e: unknown) => e instanceof ForbiddenError && e.errorType === 'FORBIDDEN',
+    );
+    await expect(c.getContractById('c')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(c.getContractById('d')).rejects.toMatchObject({
+      status: 400,
+      errorType: 'BAD_REQUEST',
+      serverMessage: '<html><body>Bad Request</body></html>',
+    });
+  });
+
+  it('turns a refused connection into a NetworkError and a silent server into a TimeoutError', async () => {
+    await expect(
+      client('http://127.0.0.1:9', [], { retries: 0 }).getContractById('x'),
+    ).rejects.toBeInstanceOf(NetworkError);
+    const silent = await serve(() => undefined);
+    await expect(
+      client(silent.url, [], { retries: 0, headersTimeoutMs: 200 }).getContractById('x'),
+    ).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it('checks its settings before sending anything', () => {
+    expect(() => new CatalogClient({ baseUrl: 'ftp://x', token: 't' })).toThrow(ConfigError);
+    expect(() => new CatalogClient({ baseUrl: 'http://u:p@x', token: 't' })).toThrow(
+      /must not hold credentials/,
+    );
+    expect(() => new CatalogClient({ baseUrl: 'http://x', token: ' ' })).toThrow(
+      /CATALOG_TOKEN is empty/,
+    );
+    expect(normalizeCatalogUrl('http://x:8585/api/v1/').toString()).toBe('http://x:8585/api');
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
