@@ -69,7 +69,10 @@ function client(
     retryBaseMs: 100,
     retryMaxMs: 5000,
     random: () => 1,
-    sleep: async (ms) => void waits.push(ms),
+    sleep: (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    },
     ...options,
   });
   cleanups.push(() => c.close());
