@@ -123,11 +123,40 @@ function inheritanceNotes(
   return notes;
 }
 
+/** An asset lookup reduced to what planning needs, so search documents do not stay in memory. */
+type CheckedAsset =
+  | Exclude<AssetLookup, { kind: 'found' }>
+  | { kind: 'found'; id: string; products: string[]; warnings: string[] };
+
+function checkAssets(
+  files: readonly ContractFile[],
+  lookups: Map<string, AssetLookup>,
+): Map<string, CheckedAsset> {
+  const checked = new Map<string, CheckedAsset>();
+  for (const file of files) {
+    const key = assetKey(file.contract.entity.type, file.contract.entity.fullyQualifiedName);
+    const lookup = lookups.get(key);
+    if (lookup === undefined) continue;
+    checked.set(
+      key,
+      lookup.kind === 'found'
+        ? {
+            kind: 'found',
+            id: lookup.asset.id,
+            products: dataProductNames(lookup.asset),
+            warnings: columnWarnings(file, lookup.asset),
+          }
+        : lookup,
+    );
+  }
+  return checked;
+}
+
 /** Reads one file's live contract and builds its plan input once the asset lookups are in. */
 async function readOne(
   file: ContractFile,
   reader: CatalogReader,
-  assetsReady: Promise<Map<string, AssetLookup>>,
+  assetsReady: Promise<Map<string, CheckedAsset>>,
   progress: () => void,
 ): Promise<PlanInput> {
   let read: LiveResult;
@@ -160,11 +189,11 @@ async function readOne(
   } else if (lookup?.kind === 'unchecked') {
     notes.push(`live-asset check skipped: ${lookup.reason}`);
   } else if (lookup?.kind === 'found' && read.kind !== 'error') {
-    warnings.push(...columnWarnings(file, lookup.asset));
-    const products = dataProductNames(lookup.asset);
+    warnings.push(...lookup.warnings);
+    const products = lookup.products;
     if (products.length === 1) {
       try {
-        const effective = await reader.getEffectiveContract(lookup.asset.id, type);
+        const effective = await reader.getEffectiveContract(lookup.id, type);
         notes.push(
           ...inheritanceNotes(
             file,
@@ -192,13 +221,13 @@ function startReading(
     done += 1;
     options.onProgress?.(done, files.length);
   };
-  const assetsReady =
+  const assetsReady: Promise<Map<string, CheckedAsset>> =
     (options.checkAssets ?? true)
       ? lookupAssets(
           reader,
           files.map((file) => file.contract.entity),
-        )
-      : Promise.resolve(new Map<string, AssetLookup>());
+        ).then((lookups) => checkAssets(files, lookups))
+      : Promise.resolve(new Map<string, CheckedAsset>());
   // Do not leave a rejection unobserved while the contract reads are still running.
   assetsReady.catch(() => undefined);
   return { read: (file) => readOne(file, reader, assetsReady, progress) };
