@@ -2,6 +2,7 @@
 // are refused, 400/401/403 stop apply with an exact partial report, reads survive a 503 storm,
 // a lost PATCH response never applies a change twice, and the token never shows.
 import fc from 'fast-check';
+import { execFileSync } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -13,6 +14,8 @@ import { mintToken } from '../src/sandbox/auth.js';
 import type { FaultSpec } from '../src/sandbox/faults.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
+import { runCli } from '../src/cli/program.js';
+import { captureIo } from './helpers/capture-io.js';
 import { cli } from './helpers/cli.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
@@ -355,5 +358,47 @@ describe("someone else's seed and contract files", () => {
     expect(JSON.parse(again.out).summary).toEqual({ update: 0, noop: 25, error: 0, missing: 0 });
     expect(again.code).toBe(0);
     await writeFile(path.join(dir.dir, 'again.json'), again.out);
+  });
+});
+
+describe('--changed-since and colour', () => {
+  it('plans only the files changed since a git ref, and says when the ref is unknown', async () => {
+    const { env } = await catalog();
+    const dir = await workspace();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+        cwd: dir.dir,
+        encoding: 'utf8',
+      });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'base');
+    const orders = path.join(dir.dir, 'contracts', 'orders.yaml');
+    await writeFile(
+      orders,
+      (await readFile(orders, 'utf8')).replace('loaded hourly', 'loaded every hour'),
+    );
+    const run = await cli(['plan', '--json', '--changed-since', 'HEAD'], { cwd: dir.dir, env });
+    expect(JSON.parse(run.out).changes.map((c: { file: string }) => c.file)).toEqual([
+      'contracts/orders.yaml',
+    ]);
+    const unknown = await cli(['plan', '--changed-since', 'no-such-ref'], { cwd: dir.dir, env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain("--changed-since: git does not know 'no-such-ref'");
+  });
+
+  it('colours only a terminal, and never with NO_COLOR or --no-color', async () => {
+    const { env } = await catalog();
+    const dir = await workspace();
+    const run = async (args: string[], extra: Record<string, string> = {}): Promise<string> => {
+      const io = captureIo(dir.dir, { ...env, ...extra });
+      (io.stdout as { isTTY?: boolean }).isTTY = true;
+      await runCli(args, io);
+      return io.out();
+    };
+    expect(await run(['plan'])).toContain('\u001b[');
+    expect(await run(['plan'], { NO_COLOR: '1' })).not.toContain('\u001b[');
+    expect(await run(['--no-color', 'plan'])).not.toContain('\u001b[');
+    expect((await cli(['plan'], { cwd: dir.dir, env })).out).not.toContain('\u001b[');
   });
 });
