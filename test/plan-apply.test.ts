@@ -402,3 +402,30 @@ describe('--changed-since and colour', () => {
     expect((await cli(['plan'], { cwd: dir.dir, env })).out).not.toContain('\u001b[');
   });
 });
+
+describe('the confirmation prompt', () => {
+  it('applies only after "yes" on a terminal', async () => {
+    const { sandbox, env } = await catalog();
+    const dir = await workspace();
+    const asked: string[] = [];
+    const answering = (answer: string) => {
+      const io = captureIo(dir.dir, env);
+      return Object.assign(io, {
+        stdinIsTTY: true,
+        prompt: (question: string) => {
+          asked.push(question);
+          return Promise.resolve(answer);
+        },
+      });
+    };
+    const no = answering('no');
+    expect(await runCli(['apply'], no)).toBe(1);
+    expect(no.err()).toContain('Apply cancelled; nothing was sent.');
+    expect(patches(sandbox)).toEqual([]);
+    const yes = answering('yes');
+    expect(await runCli(['apply'], yes)).toBe(0);
+    expect(yes.out()).toContain('Apply complete: 3 changed, 2 unchanged.');
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toContain(`Do you want to apply these changes to ${sandbox.url}?`);
+  });
+});
