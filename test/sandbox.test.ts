@@ -629,6 +629,31 @@ describe('field query search (4.5)', () => {
     expect((await client.get(q, null)).status).toBe(401);
   });
 
+  it('answers exact and prefix queries from its index exactly as a full scan does', async () => {
+    const ids = async (field: string, value: string, index = 'table_search_index') =>
+      (
+        await search(
+          `fieldName=${field}&fieldValue=${encodeURIComponent(value)}&index=${index}&size=100`,
+        )
+      ).body.hits.hits.map((h: { _id: string }) => h._id);
+    // The second pattern of each pair has a `?`, which forces the scan.
+    for (const [indexed, scanned] of [
+      ['warehouse.shop.public.*', 'warehouse.shop.publi?.*'],
+      ['WAREHOUSE.SHOP.*', 'WAREHOUSE.SHO?.*'],
+      ['warehouse.shop.public.orders', 'warehouse.shop.public.order?'],
+      ['nothing.here*', 'nothing.her?*'],
+    ] as const) {
+      expect(await ids('fullyQualifiedName', indexed)).toEqual(
+        await ids('fullyQualifiedName', scanned),
+      );
+    }
+    expect(await ids('name', 'or*')).toEqual(await ids('name', 'o?*'));
+    expect(await ids('fullyQualifiedName', 'warehouse.shop.public.*')).toHaveLength(5);
+    expect(await ids('fullyQualifiedName', 'kafka.*', 'topic_search_index')).toEqual([
+      EVENTS_ASSET,
+    ]);
+  });
+
   it('the general search finds assets by text', async () => {
     const { status, body } = await client.get(
       '/v1/search/query?q=refunds&index=table_search_index',

@@ -442,10 +442,21 @@ export class Catalog {
     const size = queryInteger(query, 'size', 10, 0, MAX_RESULT_WINDOW);
     if (from + size > MAX_RESULT_WINDOW)
       throw new ApiError(400, `from + size must be at most ${MAX_RESULT_WINDOW}`);
+    // Exact values and literal prefixes on name and FQN come from a sorted index, as a search
+    // engine answers them; any other pattern is matched against every document.
+    const literal = literalPattern(fieldValue!);
+    if (literal !== null && (fieldName === 'fullyQualifiedName' || fieldName === 'name')) {
+      return this.searchResponse(index!, from, size, this.byPrefix(index!, fieldName, literal));
+    }
     const pattern = wildcardRegExp(fieldValue!);
     const path = fieldName!.split('.');
-    return this.searchResponse(index!, from, size, (document) =>
-      valuesAt(document, path).some((v) => typeof v === 'string' && pattern.test(v)),
+    return this.searchResponse(
+      index!,
+      from,
+      size,
+      this.searchDocuments(index!).filter((document) =>
+        valuesAt(document, path).some((v) => typeof v === 'string' && pattern.test(v)),
+      ),
     );
   }
 
@@ -458,14 +469,27 @@ export class Catalog {
     const from = queryInteger(query, 'from', 0, 0, MAX_RESULT_WINDOW);
     const size = queryInteger(query, 'size', 10, 0, MAX_RESULT_WINDOW);
     const pattern = wildcardRegExp(q.includes('*') || q.includes('?') ? q : `*${q}*`);
-    return this.searchResponse(index, from, size, (document) =>
-      ['name', 'fullyQualifiedName', 'description'].some(
-        (field) => typeof document[field] === 'string' && pattern.test(document[field]),
+    return this.searchResponse(
+      index,
+      from,
+      size,
+      this.searchDocuments(index).filter((document) =>
+        ['name', 'fullyQualifiedName', 'description'].some(
+          (field) => typeof document[field] === 'string' && pattern.test(document[field]),
+        ),
       ),
     );
   }
 
+  /** The documents of an index, in answer order (by FQN, then id); asset indexes are cached. */
   private searchDocuments(index: string): Json[] {
+    const types = SEARCH_INDEXES[index]!;
+    if (!types.includes('user') && !types.includes('dataProduct'))
+      return this.assetIndex(index).documents;
+    return this.documentsOf(index).sort(answerOrder);
+  }
+
+  private documentsOf(index: string): Json[] {
     const types = SEARCH_INDEXES[index]!;
     if (types.includes('user'))
       return [...this.store.users.values()].map((u) => ({
@@ -487,20 +511,59 @@ export class Catalog {
     );
   }
 
-  private searchResponse(
+  private assetIndexes = { version: -1, byIndex: new Map<string, AssetIndex>() };
+
+  /** Documents in answer order, and by lowercased name and FQN for prefix lookups. */
+  private assetIndex(index: string): AssetIndex {
+    if (this.assetIndexes.version !== this.store.assets.version) {
+      this.assetIndexes = { version: this.store.assets.version, byIndex: new Map() };
+    }
+    let built = this.assetIndexes.byIndex.get(index);
+    if (built === undefined) {
+      const documents = this.documentsOf(index).sort(answerOrder);
+      const keyed = (field: 'name' | 'fullyQualifiedName'): [string, Json][] =>
+        documents
+          .filter((document) => typeof document[field] === 'string')
+          .map((document): [string, Json] => [(document[field] as string).toLowerCase(), document])
+          .sort((a, b) => compareText(a[0], b[0]));
+      built = { documents, name: keyed('name'), fullyQualifiedName: keyed('fullyQualifiedName') };
+      this.assetIndexes.byIndex.set(index, built);
+    }
+    return built;
+  }
+
+  /** Documents whose field equals `literal.text` or starts with it, case-insensitively, in answer order. */
+  private byPrefix(
     index: string,
-    from: number,
-    size: number,
-    matches: (document: Json) => boolean,
-  ): Json {
-    const started = process.hrtime.bigint();
-    const found = this.searchDocuments(index)
-      .filter(matches)
-      .sort(
-        (a, b) =>
-          compareText(String(a.fullyQualifiedName), String(b.fullyQualifiedName)) ||
-          compareText(String(a.id), String(b.id)),
+    field: 'name' | 'fullyQualifiedName',
+    literal: { text: string; prefix: boolean },
+  ): Json[] {
+    const types = SEARCH_INDEXES[index]!;
+    const wanted = literal.text.toLowerCase();
+    const matches = (value: string): boolean =>
+      literal.prefix ? value.startsWith(wanted) : value === wanted;
+    if (types.includes('user') || types.includes('dataProduct')) {
+      return this.searchDocuments(index).filter(
+        (document) =>
+          typeof document[field] === 'string' && matches((document[field]).toLowerCase()),
       );
+    }
+    const keys = this.assetIndex(index)[field];
+    let low = 0;
+    let high = keys.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (compareText(keys[mid]![0], wanted) < 0) low = mid + 1;
+      else high = mid;
+    }
+    const found: Json[] = [];
+    for (let i = low; i < keys.length && matches(keys[i]![0]); i++) found.push(keys[i]![1]);
+    return found.sort(answerOrder);
+  }
+
+  /** `found` is in answer order (by FQN, then id), as searchDocuments gives it. */
+  private searchResponse(index: string, from: number, size: number, found: Json[]): Json {
+    const started = process.hrtime.bigint();
     const hits = found.slice(from, from + size).map((document) => ({
       _index: index,
       _id: String(document.id),
@@ -596,6 +659,32 @@ export class Catalog {
 
 function databaseFqn(asset: SeedAsset): string {
   return `${asset.service?.name ?? ''}.${asset.database?.name ?? ''}`;
+}
+
+interface AssetIndex {
+  documents: Json[];
+  name: [string, Json][];
+  fullyQualifiedName: [string, Json][];
+}
+
+function answerOrder(a: Json, b: Json): number {
+  return (
+    compareText(String(a.fullyQualifiedName), String(b.fullyQualifiedName)) ||
+    compareText(String(a.id), String(b.id))
+  );
+}
+
+/** A pattern without wildcards (exact) or with one trailing `*` (prefix), else null. */
+function literalPattern(pattern: string): { text: string; prefix: boolean } | null {
+  let text = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === '\\' && i + 1 < pattern.length) text += pattern[++i]!;
+    else if (ch === '*' && i === pattern.length - 1) return { text, prefix: true };
+    else if (ch === '*' || ch === '?') return null;
+    else text += ch;
+  }
+  return { text, prefix: false };
 }
 
 function compareRows(a: { name: string; id: string }, b: { name: string; id: string }): number {

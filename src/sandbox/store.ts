@@ -11,9 +11,29 @@ import {
   type SeedUser,
 } from './seed.js';
 
+/** A Map that counts its changes, so indexes built from it know when to rebuild. */
+export class VersionedMap<K, V> extends Map<K, V> {
+  version = 0;
+
+  override set(key: K, value: V): this {
+    this.version += 1;
+    return super.set(key, value);
+  }
+
+  override delete(key: K): boolean {
+    this.version += 1;
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.version += 1;
+    super.clear();
+  }
+}
+
 export class Store {
   readonly users = new Map<string, SeedUser>();
-  readonly assets = new Map<string, SeedAsset>();
+  readonly assets = new VersionedMap<string, SeedAsset>();
   readonly dataProducts = new Map<string, SeedDataProduct>();
   readonly contracts = new Map<string, ContractResource>();
   private readonly contractIdByFqn = new Map<string, string>();
