@@ -4,7 +4,10 @@ import { CatalogClient } from '../src/catalog/client.js';
 import { loadContracts } from '../src/contract/load.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
 const loaded = await loadContracts(['/tmp/b10k/contracts'], '/tmp');
-const client = new CatalogClient({ baseUrl: process.env.CATALOG_URL!, token: process.env.CATALOG_TOKEN! });
+const client = new CatalogClient({
+  baseUrl: process.env.CATALOG_URL!,
+  token: process.env.CATALOG_TOKEN!,
+});
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');

@@ -8,6 +8,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { mintToken } from '../src/sandbox/auth.js';
+import { spawnSandboxProcess } from '../test/helpers/sandbox-process.js';
 import { generateWorkspace } from './generate.js';
 import { median } from './timing.js';
 
@@ -28,27 +29,15 @@ interface Sandbox {
 }
 
 async function startSandbox(seedFile: string): Promise<Sandbox> {
-  const child = spawn(
-    process.execPath,
-    [CLI, 'sandbox', 'serve', '--port', '0', '--seed', seedFile, '--secret', SECRET],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening on (\S+)/.exec(text);
-      if (match !== null) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${String(code)}`)));
+  const sandboxProcess = spawnSandboxProcess(['--seed', seedFile, '--secret', SECRET], {
+    cli: CLI,
   });
+  const url = await sandboxProcess.url;
   return {
     url,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: async () => {
+      await sandboxProcess.stop();
+    },
   };
 }
 
@@ -289,11 +278,11 @@ try {
     ]);
   }
 
-  // The diff engine (its own benchmark, quick mode).
+  // The diff engine (its own benchmark; quick mode in a quick run).
   {
     const run = spawnSync(
       process.execPath,
-      [path.join(root, 'scripts', 'run-ts.mjs'), 'bench/diff.ts', '--quick'],
+      [path.join(root, 'scripts', 'run-ts.mjs'), 'bench/diff.ts', ...(quick ? ['--quick'] : [])],
       { cwd: root, encoding: 'utf8' },
     );
     if (run.status !== 0) throw new Error('bench:diff failed');

@@ -1,6 +1,5 @@
 // Stop means stop under concurrency, and the sandbox's --data file survives SIGKILL during a
 // storm of PATCHes with every acknowledged change in it.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -12,6 +11,7 @@ import { assemblePlan } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { mintToken } from '../src/sandbox/auth.js';
 import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
+import { spawnSandboxProcess } from './helpers/sandbox-process.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -149,36 +149,10 @@ describe('durability of --data', () => {
     const dir = await tempDir({ 'seed.json': JSON.stringify(storm()) });
     cleanups.push(() => dir.remove());
     const dataFile = path.join(dir.dir, 'state.json');
-    const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
-    const serve = () => {
-      const child = spawn(
-        process.execPath,
-        [
-          cli,
-          'sandbox',
-          'serve',
-          '--port',
-          '0',
-          '--seed',
-          'seed.json',
-          '--data',
-          dataFile,
-          '--secret',
-          SECRET,
-        ],
-        { cwd: dir.dir, stdio: ['ignore', 'pipe', 'ignore'] },
-      );
-      const url = new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-          const match = /listening on (\S+)/.exec(text);
-          if (match !== null) resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`sandbox exited with ${String(code)}`)));
+    const serve = () =>
+      spawnSandboxProcess(['--seed', 'seed.json', '--data', dataFile, '--secret', SECRET], {
+        cwd: dir.dir,
       });
-      return { child, url };
-    };
     const token = await mintToken('alice', SECRET);
     const first = serve();
     const url = await first.url;
@@ -217,8 +191,7 @@ describe('durability of --data', () => {
     const second = serve();
     const again = await second.url;
     cleanups.push(async () => {
-      second.child.kill('SIGTERM');
-      await new Promise((resolve) => second.child.once('exit', resolve));
+      await second.stop();
     });
     for (const { id, rule } of acknowledged) {
       const contract = (await (

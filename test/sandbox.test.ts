@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSeed } from '../src/sandbox/demo-catalog.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { craftedToken, openSandbox, SECRET, seed, type Client } from './helpers/sandbox.js';
+import { spawnSandboxProcess } from './helpers/sandbox-process.js';
 
 const ORDERS_ASSET = '0a000000-0000-4000-8000-000000000001';
 const REFUNDS_ASSET = '0a000000-0000-4000-8000-000000000002';
@@ -840,21 +841,9 @@ describe('the demo catalog', () => {
 describe('sandbox serve and token (CLI)', () => {
   it('prints listening on the first line, answers with a minted token, and stops on SIGTERM', async () => {
     const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
-    const child = spawn(
-      process.execPath,
-      [cli, 'sandbox', 'serve', '--port', '0', '--secret', SECRET],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const firstLine = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        if (text.includes('\n')) resolve(text.split('\n')[0]!);
-      });
-      child.once('exit', (code) => reject(new Error(`exited with ${String(code)}`)));
-    });
-    expect(firstLine).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
-    const url = firstLine.replace('listening on ', '');
+    const sandboxProcess = spawnSandboxProcess(['--secret', SECRET]);
+    const url = await sandboxProcess.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const minted = await new Promise<string>((resolve) => {
       const tokenChild = spawn(process.execPath, [
         cli,
@@ -874,10 +863,7 @@ describe('sandbox serve and token (CLI)', () => {
       { headers: { authorization: `Bearer ${minted}` } },
     );
     expect(response.status).toBe(200);
-    const exitCode = await new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    });
+    const exitCode = await sandboxProcess.stop();
     expect(exitCode).toBe(0);
   });
 });
