@@ -183,6 +183,23 @@ describe('CatalogClient', () => {
     expect(normalizeCatalogUrl('http://x:8585/api/v1/').toString()).toBe('http://x:8585/api');
   });
 
+  it('preflight turns a wrong URL, an unreachable catalog and a bad token into one clear error each', async () => {
+    const routes = await serve((_q, r) => json(r, 404, { code: 404, message: 'Route not found' }));
+    await expect(client(`${routes.url}/wrong`).preflight()).rejects.toThrow(
+      `${routes.url}/wrong does not look like the catalog: GET /wrong/v1/tables answered 404`,
+    );
+    await expect(client('http://127.0.0.1:9', [], { retries: 0 }).preflight()).rejects.toThrow(
+      /^cannot reach the catalog at http:\/\/127\.0\.0\.1:9: /,
+    );
+    const denied = await serve((_q, r) =>
+      json(r, 401, { code: 401, message: 'Not Authorized! Invalid token.' }),
+    );
+    await expect(client(denied.url).preflight()).rejects.toBeInstanceOf(AuthError);
+    const fine = await serve((_q, r) => json(r, 200, { data: [], paging: { total: 0 } }));
+    await expect(client(fine.url).preflight()).resolves.toBeUndefined();
+    expect(fine.seen[0]!.url).toBe('/v1/tables?limit=1');
+  });
+
   it('reads Retry-After as seconds or as an HTTP date', () => {
     expect(retryAfterMs('3')).toBe(3000);
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);

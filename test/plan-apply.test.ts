@@ -188,6 +188,16 @@ describe('plan and apply on the demo catalog', () => {
       env: {},
     });
     expect(noToken.err).toMatch(/no token: set CATALOG_TOKEN/);
+    const { sandbox, env } = await catalog();
+    const wrongUrl = await cli(['plan', '--catalog-url', `${sandbox.url}/wrong`], {
+      cwd: dir.dir,
+      env,
+    });
+    expect(wrongUrl.code).toBe(1);
+    expect(wrongUrl.err).toBe(
+      `Error: ${sandbox.url}/wrong does not look like the catalog: GET /wrong/v1/tables answered 404. Check --catalog-url or CATALOG_URL (OpenMetadata's is http://HOST:8585/api).\n`,
+    );
+    expect(wrongUrl.out).toBe('');
   });
 });
 

@@ -163,12 +163,14 @@ describe('the token never shows', () => {
   it('on a redirect within the same origin: followed, with the token', async () => {
     const token = await mintToken('alice', SECRET);
     const moved = await server((_method, url) =>
-      url.startsWith('/api/')
-        ? {
-            status: 404,
-            body: JSON.stringify({ code: 404, message: 'dataContract instance not found' }),
-          }
-        : { status: 308, headers: { location: `/api${url}` }, body: '' },
+      url.startsWith('/api/v1/tables')
+        ? { status: 200, body: JSON.stringify({ data: [], paging: { total: 0 } }) }
+        : url.startsWith('/api/')
+          ? {
+              status: 404,
+              body: JSON.stringify({ code: 404, message: 'dataContract instance not found' }),
+            }
+          : { status: 308, headers: { location: `/api${url}` }, body: '' },
     );
     const dir = await workspace();
     const run = await cli(['plan', '--json'], {

@@ -3,9 +3,11 @@
 import { createHash } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import {
+  AuthError,
   CatalogError,
   ConfigError,
   NetworkError,
+  NotFoundError,
   TimeoutError,
   catalogErrorFor,
   errorTypeForStatus,
@@ -175,6 +177,30 @@ export class CatalogClient {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  /**
+   * One cheap read (`GET /v1/tables?limit=1`) before a command's real work, so that a wrong URL,
+   * an unreachable catalog or a bad token is one clear error instead of one per contract.
+   */
+  async preflight(): Promise<void> {
+    const base = catalogUrlText(this.baseUrl);
+    try {
+      await this.getJson('/tables', { limit: '1' });
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        throw new ConfigError(
+          `${base} does not look like the catalog: GET ${this.prefix}/tables answered 404. Check --catalog-url or CATALOG_URL (OpenMetadata's is http://HOST:8585/api).`,
+        );
+      }
+      if (error instanceof NetworkError && !(error instanceof TimeoutError)) {
+        throw new ConfigError(
+          `cannot reach the catalog at ${base}: ${error.message}. Is it running, and is --catalog-url or CATALOG_URL right?`,
+        );
+      }
+      // 401 says what it says; other answers leave the real requests to report for themselves.
+      if (error instanceof AuthError) throw error;
+    }
   }
 
   /** `GET /v1/dataContracts/name/{fqn}`; the FQN is one encoded path segment. */

@@ -64,6 +64,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
   try {
     if (planFile !== undefined) {
       const plan = await readPlanFile(planFile);
+      await client.preflight();
       if (plan.catalogUrl !== catalogUrl) {
         throw new ConfigError(
           `the plan was made against ${plan.catalogUrl}, not ${catalogUrl}; plan again against this catalog. Nothing was sent.`,

@@ -92,6 +92,7 @@ export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<
   }
   const { client, catalogUrl } = connect(options, io);
   try {
+    await client.preflight();
     const progress = progressLine(io.stderr, 'Checking tables', 50);
     const report = await collectCoverage(client, loaded.files, {
       ...(options.database === undefined ? {} : { database: options.database }),

@@ -79,6 +79,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
   const directory = path.resolve(io.cwd, options.out);
   const { client } = connect(options, io);
   try {
+    await client.preflight();
     const live = await Promise.all([
       ...[...new Set(options.fqns)].map((fqn) => client.getContractByName(fqn, CONTRACT_FIELDS)),
       ...entities.map((entity) => contractOfEntity(client, entity)),

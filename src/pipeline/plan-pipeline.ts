@@ -40,6 +40,8 @@ export async function planFromFiles(
     only === undefined
       ? loaded.files
       : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
+  // Only now, with every file valid, does anything go to the catalog.
+  await reader.preflight?.();
   const { changes, liveForUpdates } = await planContracts(files, reader, {
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
     strict: request.strict === true,

@@ -32,6 +32,8 @@ export interface CatalogReader {
     size?: number;
   }): Promise<SearchResponse>;
   redact(text: string): string;
+  /** One cheap read that turns a wrong URL or an unreachable catalog into one clear error. */
+  preflight?(): Promise<void>;
 }
 
 /** Fields a plan reads with each contract, so that owners, reviewers and extension can be managed. */

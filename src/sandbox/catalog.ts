@@ -544,8 +544,7 @@ export class Catalog {
       literal.prefix ? value.startsWith(wanted) : value === wanted;
     if (types.includes('user') || types.includes('dataProduct')) {
       return this.searchDocuments(index).filter(
-        (document) =>
-          typeof document[field] === 'string' && matches((document[field]).toLowerCase()),
+        (document) => typeof document[field] === 'string' && matches(document[field].toLowerCase()),
       );
     }
     const keys = this.assetIndex(index)[field];
