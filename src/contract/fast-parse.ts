@@ -16,6 +16,8 @@ const UNUSUAL = [
   /(?:^|[\s:[{,-])[-+]?(?:0[xob]|\.(?:inf|nan)|[0-9][0-9_]*_)/im, // hex, octal, binary, special floats, underscores
   /__proto__|constructor|prototype/,
   /(?:^|[\s:[{,])-(?:0+\.?0*|\.0+)(?:[eE][-+]?\d+)?(?=\s|$|[,\]}])/m, // negative zero: one parser keeps the sign
+  /(?:^|[\s:[{,])[-+]?[0-9.]*[0-9][eE][-+]?[0-9]/m, // exponents: read as numbers by one parser, strings (or overflow) by the other
+  /(?:^|[\s:[{,])[-+]\./m, // a sign before a bare fraction (+.5): likewise
 ];
 
 /** Block scalars are ordinary in contracts (termsOfUse: |); only their header is checked. */

@@ -136,7 +136,13 @@ function nodeStart(node: YamlNode | null): number {
  */
 export function fastParseContract(text: string, file: string): ContractFile | undefined {
   const fast = fastLoad(text);
-  if (fast === undefined || !matchesSchema(fast) || hasRepeatedItemKeys(fast)) return undefined;
+  if (
+    fast === undefined ||
+    !matchesSchema(fast) ||
+    hasRepeatedItemKeys(fast) ||
+    hasNonFiniteNumber(fast)
+  )
+    return undefined;
   const positions = scanPositions(text);
   if (!Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) return undefined;
   return { file, contract: fast as DesiredContract, positions };
@@ -388,6 +394,7 @@ export function parseContract(
   };
 
   problems.push(...schemaProblems(value, locateProblem));
+  problems.push(...nonFiniteNumberProblems(value, locateProblem));
   problems.push(
     ...duplicateItemProblems(value as Record<string, unknown>, first, pos, locateProblem),
   );
@@ -406,6 +413,37 @@ export function parseContract(
     }
   }
   return { ok: true, value: { file, contract: value as DesiredContract, positions } };
+}
+
+/** JSON has no Infinity or NaN: such a number would be sent as null and never converge. */
+function nonFiniteNumberProblems(
+  value: unknown,
+  locateProblem: (segments: readonly Segment[], pointAtKey: boolean, message: string) => Problem,
+): Problem[] {
+  const problems: Problem[] = [];
+  const walk = (node: unknown, segments: Segment[]): void => {
+    if (typeof node === 'number' && !Number.isFinite(node)) {
+      problems.push(
+        locateProblem(
+          segments,
+          false,
+          `${dottedPath(segments)} must be a finite number, got ${String(node)}; JSON cannot carry it`,
+        ),
+      );
+    } else if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...segments, i]));
+    else if (node !== null && typeof node === 'object')
+      for (const [key, item] of Object.entries(node)) walk(item, [...segments, key]);
+  };
+  walk(value, []);
+  return problems;
+}
+
+function hasNonFiniteNumber(node: unknown): boolean {
+  if (typeof node === 'number') return !Number.isFinite(node);
+  if (Array.isArray(node)) return node.some(hasNonFiniteNumber);
+  if (node !== null && typeof node === 'object')
+    return Object.values(node).some(hasNonFiniteNumber);
+  return false;
 }
 
 /** Whether a keyed array repeats a key (the positional path reports it with both places). */
