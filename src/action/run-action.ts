@@ -201,16 +201,9 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       runner.info('changed-only applies to pull requests; planning every contract file.');
     else only = await filesChangedBetween(pr.base, pr.head, settings.workspace);
   }
-  const env = { CATALOG_URL: settings.catalogUrl, CATALOG_TOKEN: settings.catalogToken };
   const { client, catalogUrl } = connect(
     {},
-    {
-      env,
-      cwd: settings.workspace,
-      stdout: { write: () => true },
-      stderr: { write: () => true },
-      stdinIsTTY: false,
-    },
+    { CATALOG_URL: settings.catalogUrl, CATALOG_TOKEN: settings.catalogToken },
   );
   try {
     const outcome = await planFromFiles(

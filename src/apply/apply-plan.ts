@@ -155,11 +155,10 @@ function failure(
 
 async function applyChange(
   change: PlannedChange,
-  live: LiveContract,
+  target: DesiredContract,
   catalog: CatalogWriter,
   attempts: number,
 ): Promise<ContractResult> {
-  const target = targetOf(live, change.patch);
   let operations: readonly Operation[] = change.patch;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -214,10 +213,15 @@ export async function applyPlan(
 ): Promise<ApplyReport> {
   assertApplicable(plan);
   const liveContracts = options.liveContracts ?? (await readLiveForPlan(plan, catalog));
+  // Each patch's target, before anything is sent: working it out also checks that a saved plan's
+  // patch (which could have been edited) still applies to the contract it was made for.
+  const targets = new Map<string, DesiredContract>();
   for (const change of plan.changes) {
-    // A saved plan could have been edited: its patch must still apply to the contract it was made for.
     if (change.action === 'update')
-      applyToCopy(liveContracts.get(change.fullyQualifiedName)!, change.patch);
+      targets.set(
+        change.fullyQualifiedName,
+        targetOf(liveContracts.get(change.fullyQualifiedName)!, change.patch),
+      );
   }
   const results = new Array<ContractResult>(plan.changes.length);
   let stoppedBy: ApplyReport['stoppedBy'] = null;
@@ -242,7 +246,7 @@ export async function applyPlan(
       }
       const result = await applyChange(
         change,
-        liveContracts.get(change.fullyQualifiedName)!,
+        targets.get(change.fullyQualifiedName)!,
         catalog,
         options.recoveryAttempts ?? 2,
       );

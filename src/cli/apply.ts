@@ -54,7 +54,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     throw new ConfigError('--changed-since does not apply to a saved plan');
   // PATCHes go one at a time unless --concurrency asks for more; reads use 8 by default.
   const patchConcurrency = options.concurrency ?? 1;
-  const { client, catalogUrl } = connect(options, io, Math.max(8, patchConcurrency));
+  const { client, catalogUrl } = connect(options, io.env, Math.max(8, patchConcurrency));
   const onResult = options.json
     ? undefined
     : (result: Parameters<typeof renderResult>[0]): void => {
@@ -131,8 +131,13 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
 
 function noChanges(plan: Plan, options: ApplyCliOptions, io: Io): number {
   if (options.json) {
+    const unchanged = plan.changes.map((c) => ({
+      status: 'unchanged' as const,
+      file: c.file,
+      fullyQualifiedName: c.fullyQualifiedName,
+    }));
     io.stdout.write(
-      `${JSON.stringify({ complete: true, stoppedBy: null, applied: [], failed: [], notAttempted: [], unchanged: plan.changes.map((c) => ({ status: 'unchanged', file: c.file, fullyQualifiedName: c.fullyQualifiedName })) }, null, 2)}\n`,
+      `${JSON.stringify(reportJson({ results: unchanged, stoppedBy: null }), null, 2)}\n`,
     );
   } else {
     io.stdout.write('Nothing to apply.\n');

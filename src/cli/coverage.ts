@@ -90,7 +90,7 @@ export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<
     );
     return EXIT_ERROR;
   }
-  const { client, catalogUrl } = connect(options, io);
+  const { client, catalogUrl } = connect(options, io.env);
   try {
     await client.preflight();
     const progress = progressLine(io.stderr, 'Checking tables', 50);

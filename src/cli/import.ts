@@ -77,7 +77,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     throw new ConfigError('name what to import with --fqn FQN or --entity TYPE:FQN');
   const entities = options.entities.map(parseEntityArgument);
   const directory = path.resolve(io.cwd, options.out);
-  const { client } = connect(options, io);
+  const { client } = connect(options, io.env);
   try {
     await client.preflight();
     const live = await Promise.all([

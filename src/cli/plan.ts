@@ -31,7 +31,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     options.changedSince === undefined
       ? undefined
       : await filesChangedSince(options.changedSince, io.cwd);
-  const { client, catalogUrl } = connect(options, io);
+  const { client, catalogUrl } = connect(options, io.env);
   try {
     const outcome = await planFilesForCommand(
       { paths: options.paths, json: options.json, strict: options.strict, only, keepLive: false },

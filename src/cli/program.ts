@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ContractsError, InternalError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
+import type { ServeOptions, TokenOptions } from './sandbox.js';
 import { parseConcurrency } from './parse-options.js';
 
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
@@ -264,19 +265,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       '--faults <spec>',
       'inject seeded faults, e.g. seed=7,latency=0-20,503=0.2,get.429=0.1,retry-after=1,reset=0.05,patch.commit-drop=0.1',
     )
-    .action(
-      async (options: {
-        host: string;
-        port: number;
-        seed?: string;
-        secret?: string;
-        data?: string;
-        faults?: string;
-      }) => {
-        const { runServe } = await import('./sandbox.js');
-        setExit(await runServe(options, io));
-      },
-    );
+    .action(async (options: ServeOptions) => {
+      const { runServe } = await import('./sandbox.js');
+      setExit(await runServe(options, io));
+    });
   sandbox
     .command('token')
     .description('print a JWT for a sandbox user')
@@ -286,7 +278,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       'HS256 secret the sandbox uses (default: SANDBOX_SECRET or the built-in local secret)',
     )
     .option('--expires-in <duration>', 'lifetime such as 30m, 1h or 7d', '1h')
-    .action(async (options: { user: string; secret?: string; expiresIn: string }) => {
+    .action(async (options: TokenOptions) => {
       const { runToken } = await import('./sandbox.js');
       setExit(await runToken(options, io));
     });

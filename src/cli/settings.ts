@@ -16,14 +16,18 @@ export interface Connection {
 }
 
 /** Checks the settings and builds a client; throws ConfigError before any request is sent. */
-export function connect(flags: ConnectionFlags, io: Io, defaultConcurrency = 8): Connection {
-  const url = flags.catalogUrl ?? io.env.CATALOG_URL;
+export function connect(
+  flags: ConnectionFlags,
+  env: Io['env'],
+  defaultConcurrency = 8,
+): Connection {
+  const url = flags.catalogUrl ?? env.CATALOG_URL;
   if (url === undefined || url.trim() === '') {
     throw new ConfigError(
       'no catalog: set --catalog-url or CATALOG_URL (for the embedded one, run `contracts sandbox serve`)',
     );
   }
-  const token = io.env.CATALOG_TOKEN;
+  const token = env.CATALOG_TOKEN;
   if (token === undefined || token.trim() === '') {
     throw new ConfigError(
       'no token: set CATALOG_TOKEN (for the sandbox: export CATALOG_TOKEN=$(contracts sandbox token --user alice))',
@@ -31,7 +35,7 @@ export function connect(flags: ConnectionFlags, io: Io, defaultConcurrency = 8):
   }
   const base = normalizeCatalogUrl(url.trim());
   const timeout = (name: string): number | undefined => {
-    const raw = io.env[name];
+    const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
     const ms = Number(raw);
     if (!Number.isFinite(ms) || ms <= 0)

@@ -1,5 +1,5 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
-// all reading happens before (readPlanInputs), all sending after (applyPlan).
+// all reading happens before (planContracts), all sending after (applyPlan).
 import { createHash } from 'node:crypto';
 import { RESPONSE_HASH } from '../catalog/response-hash.js';
 import type { ContractFile } from '../contract/parse.js';
@@ -94,25 +94,16 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     warnings,
     notes: [...(input.notes ?? [])],
   };
+  const unread = { ...base, id: null, liveVersion: null, liveHash: null };
   if (live.kind === 'missing') {
     return {
-      ...base,
-      id: null,
+      ...unread,
       action: 'missing',
-      liveVersion: null,
-      liveHash: null,
       error: `the catalog has no contract named ${file.contract.fullyQualifiedName}; this tool changes existing contracts and cannot create one, so create it in the catalog first`,
     };
   }
   if (live.kind === 'error') {
-    return {
-      ...base,
-      id: null,
-      action: 'error',
-      liveVersion: null,
-      liveHash: null,
-      error: live.message,
-    };
+    return { ...unread, action: 'error', error: live.message };
   }
   const contract = live.contract;
   const known = {

@@ -1,7 +1,7 @@
 // Reads what a plan needs from the catalog: each file's live contract by FQN, and for a contract
 // the catalog lacks, whether its asset inherits one from a data product. I/O only through the
 // reader passed in; the plan itself is made by createPlan.
-import type { LiveContract, SearchResponse } from '../catalog/client.js';
+import type { CatalogClient, LiveContract } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NetworkError, NotFoundError } from '../errors.js';
 import { planChange, type LiveResult, type PlanInput, type PlanOptions } from './create-plan.js';
@@ -17,24 +17,12 @@ import {
 export { exactFieldValue, searchIndexFor } from './live-assets.js';
 
 /** The catalog reads a plan needs. CatalogClient provides them. */
-export interface CatalogReader {
-  getContractByName(fqn: string, fields?: readonly string[]): Promise<LiveContract>;
-  getEffectiveContract(
-    entityId: string,
-    entityType: string,
-    fields?: readonly string[],
-  ): Promise<LiveContract>;
-  fieldQuery(query: {
-    fieldName: string;
-    fieldValue: string;
-    index: string;
-    from?: number;
-    size?: number;
-  }): Promise<SearchResponse>;
-  redact(text: string): string;
-  /** One cheap read that turns a wrong URL or an unreachable catalog into one clear error. */
-  preflight?(): Promise<void>;
-}
+/** The catalog reads a plan needs: CatalogClient's, so tests may pass any object that has them. */
+export type CatalogReader = Pick<
+  CatalogClient,
+  'getContractByName' | 'getEffectiveContract' | 'fieldQuery' | 'redact'
+> &
+  Partial<Pick<CatalogClient, 'preflight'>>;
 
 /** Fields a plan reads with each contract, so that owners, reviewers and extension can be managed. */
 export const CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;
@@ -233,20 +221,6 @@ function startReading(
   // Do not leave a rejection unobserved while the contract reads are still running.
   assetsReady.catch(() => undefined);
   return { read: (file) => readOne(file, reader, assetsReady, progress) };
-}
-
-/**
- * Reads the live contract of every file and looks up the assets they point at (concurrency is
- * bounded by the reader). For assets in exactly one data product it also reads the effective
- * contract, to say which fields are inherited.
- */
-export async function readPlanInputs(
-  files: readonly ContractFile[],
-  reader: CatalogReader,
-  options: ReadOptions = {},
-): Promise<PlanInput[]> {
-  const { read } = startReading(files, reader, options);
-  return Promise.all(files.map(read));
 }
 
 /** Contracts planned at once: enough to keep the reader's connections busy, few enough to stay small. */
