@@ -15,6 +15,7 @@ import {
 import { ARRAY_KEYS, type DesiredContract } from './model.js';
 import { dottedPath, type Problem, type Result } from './problem.js';
 import { fastLoad, scanPositions } from './fast-parse.js';
+import { readPlainYaml } from './plain-yaml.js';
 import { matchesSchema, schemaProblems } from './schema.js';
 
 /** Largest contract file accepted. */
@@ -135,7 +136,10 @@ function nodeStart(node: YamlNode | null): number {
  * no positional parse. Undefined means "parse positionally" (it never reports problems itself).
  */
 export function fastParseContract(text: string, file: string): ContractFile | undefined {
-  const fast = fastLoad(text);
+    // The plain reader first; js-yaml for plain-enough files it declines (flow collections across
+  // lines, folded blocks, and so on).
+  const plain = readPlainYaml(text);
+  const fast = plain === undefined ? fastLoad(text) : plain.value;
   if (
     fast === undefined ||
     !matchesSchema(fast) ||
@@ -143,7 +147,7 @@ export function fastParseContract(text: string, file: string): ContractFile | un
     hasNonFiniteNumber(fast)
   )
     return undefined;
-  const positions = scanPositions(text);
+    const positions = plain === undefined ? scanPositions(text) : plain.positions;
   if (!Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) return undefined;
   return { file, contract: fast as DesiredContract, positions };
 }
