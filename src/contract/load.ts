@@ -1,6 +1,7 @@
 // Reads contract files from disk: expands paths, loads every file, and checks what no single
 // file can see (two files for one contract, two contracts for one asset).
-import { open, readdir, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { MAX_FILE_BYTES, parseContract, positionOf, type ContractFile } from './parse.js';
@@ -40,8 +41,9 @@ export async function findContractFiles(paths: readonly string[], cwd: string): 
     } catch {
       throw new ConfigError(`${given}: no such file or directory`);
     }
-    if (info.isDirectory()) await walk(absolute, found);
-    else found.push(absolute);
+        if (info.isDirectory()) await walk(absolute, found);
+    else if (info.isFile()) found.push(absolute);
+    else throw new ConfigError(`${given}: not a regular file or directory`);
   }
   return [...new Set(found)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -55,24 +57,28 @@ export interface LoadedContracts {
   fileCount: number;
 }
 
-/** Loads one file from disk; problems are reported, never thrown. */
-export async function loadContractFile(
+/**
+ * Loads one file from disk; problems are reported, never thrown. Synchronous: nothing else can
+ * happen while contract files load (no request goes out before every file is valid), and for
+ * files of a few kilobytes four plain system calls cost a fraction of their asynchronous form.
+ */
+export function loadContractFile(
   absolute: string,
   shownAs: string,
-): Promise<ReturnType<typeof parseContract>> {
+): ReturnType<typeof parseContract> {
   const problem = (message: string): ReturnType<typeof parseContract> => ({
     ok: false,
     problems: [{ file: shownAs, line: 1, column: 1, path: '', message }],
   });
-  let handle;
+  let fd: number;
   try {
-    handle = await open(absolute, 'r');
+    fd = openSync(absolute, 'r');
   } catch (error) {
     return problem(`the file cannot be read: ${(error as Error).message}`);
   }
   try {
     // One open, one fstat, one read: the size is checked before anything large is read.
-    const { size } = await handle.stat();
+    const { size } = fstatSync(fd);
     if (size > MAX_FILE_BYTES) {
       return problem(
         `the file is ${size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`,
@@ -81,7 +87,7 @@ export async function loadContractFile(
     const bytes = Buffer.allocUnsafe(size);
     let read = 0;
     while (read < size) {
-      const { bytesRead } = await handle.read(bytes, read, size - read, read);
+      const bytesRead = readSync(fd, bytes, read, size - read, read);
       if (bytesRead === 0) break;
       read += bytesRead;
     }
@@ -89,7 +95,7 @@ export async function loadContractFile(
   } catch (error) {
     return problem(`the file cannot be read: ${(error as Error).message}`);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -132,26 +138,16 @@ export function crossFileProblems(files: readonly ContractFile[]): Problem[] {
   return problems;
 }
 
-/** Loads every contract file under `paths` with up to `concurrency` reads at a time. */
+/** Loads every contract file under `paths`, in path order. */
 export async function loadContracts(
   paths: readonly string[],
   cwd: string,
-  concurrency = 16,
 ): Promise<LoadedContracts> {
   const absolutePaths = await findContractFiles(paths, cwd);
-  const results = new Array<Awaited<ReturnType<typeof loadContractFile>>>(absolutePaths.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < absolutePaths.length) {
-      const index = next++;
-      const absolute = absolutePaths[index]!;
-      results[index] = await loadContractFile(absolute, displayPath(cwd, absolute));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, absolutePaths.length) }, worker));
   const files: ContractFile[] = [];
   const problems: Problem[] = [];
-  for (const result of results) {
+  for (const absolute of absolutePaths) {
+    const result = loadContractFile(absolute, displayPath(cwd, absolute));
     if (result.ok) files.push(result.value);
     else problems.push(...result.problems);
   }
