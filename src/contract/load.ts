@@ -41,7 +41,7 @@ export async function findContractFiles(paths: readonly string[], cwd: string): 
     } catch {
       throw new ConfigError(`${given}: no such file or directory`);
     }
-        if (info.isDirectory()) await walk(absolute, found);
+    if (info.isDirectory()) await walk(absolute, found);
     else if (info.isFile()) found.push(absolute);
     else throw new ConfigError(`${given}: not a regular file or directory`);
   }

@@ -136,7 +136,7 @@ function nodeStart(node: YamlNode | null): number {
  * no positional parse. Undefined means "parse positionally" (it never reports problems itself).
  */
 export function fastParseContract(text: string, file: string): ContractFile | undefined {
-    // The plain reader first; js-yaml for plain-enough files it declines (flow collections across
+  // The plain reader first; js-yaml for plain-enough files it declines (flow collections across
   // lines, folded blocks, and so on).
   const plain = readPlainYaml(text);
   const fast = plain === undefined ? fastLoad(text) : plain.value;
@@ -147,7 +147,7 @@ export function fastParseContract(text: string, file: string): ContractFile | un
     hasNonFiniteNumber(fast)
   )
     return undefined;
-    const positions = plain === undefined ? scanPositions(text) : plain.positions;
+  const positions = plain === undefined ? scanPositions(text) : plain.positions;
   if (!Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) return undefined;
   return { file, contract: fast as DesiredContract, positions };
 }
