@@ -265,8 +265,11 @@ describe('properties', () => {
   it('the patch gives the desired managed state, and nothing else changes', () => {
     fc.assert(
       fc.property(pairArb, ({ live, desired }) => {
-        const ops = diffContract(live, desired);
+                const ops = diffContract(live, desired);
+        const before = structuredClone(live);
         const after = verifyPatch(live, desired, ops);
+        // Verification applies the patch to a copy: the live contract is left as it was.
+        expect(JSON.stringify(live)).toBe(JSON.stringify(before));
         const independent = applyIndependently(live, ops);
         expect(jsonEqual(after, independent)).toBe(true);
         expect(managedState(independent, desired)).toEqual(wantedState(desired));

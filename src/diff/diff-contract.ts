@@ -7,10 +7,10 @@ import {
   type DesiredContract,
   type Shape,
 } from '../contract/model.js';
-import { escapeToken, isPlainObject, jsonEqual, type JsonObject } from './json-value.js';
+import { escapeToken, isPlainObject, type JsonObject } from './json-value.js';
 import { alignKeyedArray } from './keyed-array.js';
 import type { Operation } from './operation.js';
-import { project, withServerProperties } from './project.js';
+import { projectsTo, withServerProperties } from './project.js';
 
 function opSize(op: Operation): number {
   return JSON.stringify(op).length;
@@ -36,7 +36,7 @@ function diffValue(
   ) {
     if (diffKeyedArray(live, desired, shape, shape.key, path, ops)) return;
   }
-  if (!jsonEqual(project(live, shape), desired)) {
+  if (!projectsTo(live, desired, shape)) {
     ops.push({ op: 'replace', path, value: withServerProperties(live, desired, shape) });
   }
 }

@@ -30,3 +30,8 @@ export function escapeToken(token: string): string {
   if (!token.includes('~') && !token.includes('/')) return token;
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
+
+/** Reads one JSON Pointer reference token back: `~1` → `/`, `~0` → `~`. */
+export function unescapeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}

@@ -1,7 +1,7 @@
 // The managed projection of a value: only the properties the contract schema declares.
 // Whatever else a live value holds was added by the server and is neither compared nor removed.
 import type { Shape } from '../contract/model.js';
-import { isPlainObject, type JsonObject } from './json-value.js';
+import { isPlainObject, jsonEqual, type JsonObject } from './json-value.js';
 
 export function project(value: unknown, shape: Shape): unknown {
   if (shape.kind === 'object' && isPlainObject(value)) {
@@ -17,6 +17,31 @@ export function project(value: unknown, shape: Shape): unknown {
     return value.map((item) => project(item, shape.items));
   }
   return value;
+}
+
+/**
+ * Whether `project(value, shape)` equals `want` (jsonEqual), without building the projection:
+ * the common question of planning, asked of every contract.
+ */
+export function projectsTo(value: unknown, want: unknown, shape: Shape): boolean {
+  if (shape.kind === 'object' && isPlainObject(value)) {
+    if (!isPlainObject(want)) return false;
+    let present = 0;
+    for (const [name, child] of shape.properties) {
+      const inner = value[name];
+      if (inner === undefined || inner === null) continue;
+      present += 1;
+      if (!Object.hasOwn(want, name) || !projectsTo(inner, want[name], child)) return false;
+    }
+    return present === Object.keys(want).length;
+  }
+  if (shape.kind === 'array' && Array.isArray(value)) {
+    if (!Array.isArray(want) || want.length !== value.length) return false;
+    for (let i = 0; i < value.length; i++)
+      if (!projectsTo(value[i], want[i], shape.items)) return false;
+    return true;
+  }
+  return jsonEqual(value, want);
 }
 
 /** `desired` with the server-added properties of `live` kept, for replacing a whole object. */

@@ -9,16 +9,26 @@ import {
   type Shape,
 } from '../contract/model.js';
 import { InternalError } from '../errors.js';
-import { isPlainObject, jsonEqual, type JsonObject } from './json-value.js';
+import { isPlainObject, jsonEqual, unescapeToken, type JsonObject } from './json-value.js';
 import { itemKey } from './keyed-array.js';
 import type { Operation } from './operation.js';
-import { project } from './project.js';
+import { project, projectsTo } from './project.js';
 
 /** Applies `ops` to a deep copy of `live` with the rfc6902 library; throws on any failing op. */
 export function applyToCopy(live: Readonly<JsonObject>, ops: readonly Operation[]): JsonObject {
   // Nothing to apply: the live contract itself is the result (callers never modify it).
   if (ops.length === 0) return live;
-  const copy = structuredClone(live) as JsonObject;
+  // A copy deep only where the patch can reach: the top-level members its paths name. The rest
+  // is shared with `live`, which no operation addresses, so neither is modified.
+  const copy: JsonObject = { ...live };
+  for (const op of ops) {
+    for (const pointer of 'from' in op ? [op.path, op.from] : [op.path]) {
+      const end = pointer.indexOf('/', 1);
+      const member = unescapeToken(pointer.slice(1, end === -1 ? undefined : end));
+      if (Object.hasOwn(live, member) && copy[member] === live[member])
+        copy[member] = structuredClone(live[member]);
+    }
+  }
   const results = applyPatch(copy, ops as Parameters<typeof applyPatch>[1]);
   const failed = results.findIndex((result) => result !== null);
   if (failed !== -1) {
@@ -76,7 +86,7 @@ export function verifyPatch(
         throw new InternalError(`patch leaves ${field} in place, but the file removes it`);
       continue;
     }
-    if (!jsonEqual(project(after[field], shape), want)) {
+    if (!projectsTo(after[field], want, shape)) {
       throw new InternalError(
         `patch does not give the desired ${field}: got ${JSON.stringify(project(after[field], shape))}`,
       );

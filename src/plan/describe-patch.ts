@@ -4,12 +4,8 @@ import { applyPatch } from 'rfc6902';
 import { ARRAY_KEYS, FIELD_SHAPES } from '../contract/model.js';
 import { project } from '../diff/project.js';
 import type { Operation } from '../diff/operation.js';
-import type { JsonObject } from '../diff/json-value.js';
+import { unescapeToken, type JsonObject } from '../diff/json-value.js';
 import type { DiffLine } from './types.js';
-
-function unescapeToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
 
 function valueAt(document: unknown, segments: readonly string[]): unknown {
   let current = document;
