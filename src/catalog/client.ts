@@ -130,11 +130,7 @@ interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  /** The body as sent, for hashing without encoding the text again. */
-  bytes: Uint8Array;
 }
-
-const UTF8 = new TextDecoder();
 
 export class CatalogClient {
   readonly baseUrl: URL;
@@ -313,7 +309,9 @@ export class CatalogClient {
         const value = this.parse('GET', target, response!) as T;
         if (hashBody && value !== null && typeof value === 'object') {
           Object.defineProperty(value, RESPONSE_HASH, {
-            value: `sha256:${createHash('sha256').update(response!.bytes).digest('hex')}`,
+            // The body as UTF-8: the bytes the catalog sent (a body with malformed UTF-8 has
+            // them replaced, the same way every time).
+            value: `sha256:${createHash('sha256').update(response!.text, 'utf8').digest('hex')}`,
           });
         }
         return value;
@@ -382,10 +380,8 @@ export class CatalogClient {
         throw this.networkError(method, path, error);
       }
       let text: string;
-      let bytes: Uint8Array;
       try {
-        bytes = new Uint8Array(await response.body.arrayBuffer());
-        text = UTF8.decode(bytes);
+        text = await response.body.text();
       } catch (error) {
         throw this.networkError(method, path, error);
       }
@@ -404,7 +400,7 @@ export class CatalogClient {
         path = `${next.pathname}${next.search}`;
         continue;
       }
-      return { status: response.statusCode, headers: response.headers, text, bytes };
+      return { status: response.statusCode, headers: response.headers, text };
     }
   }
 

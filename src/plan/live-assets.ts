@@ -34,14 +34,16 @@ export interface AssetDocument {
   [field: string]: unknown;
 }
 
-export type AssetLookup =
-  | { kind: 'found'; asset: AssetDocument }
-  | { kind: 'absent' }
-  | { kind: 'unchecked'; reason: string };
+export type AssetLookup<Found = AssetDocument> =
+  { kind: 'found'; asset: Found } | { kind: 'absent' } | { kind: 'unchecked'; reason: string };
 
 /** Largest window of one field query (from + size). */
 const RESULT_WINDOW = 10_000;
-const PAGE_SIZE = 1000;
+/**
+ * Hits per query: a few dozen search documents, so each answer stays well under the size at which
+ * the engine keeps strings and buffers until a full collection (about 128 KiB).
+ */
+const PAGE_SIZE = 20;
 
 export function assetKey(type: string, fqn: string): string {
   return `${type}\u0000${fqn}`;
@@ -98,13 +100,16 @@ async function search(
 
 /**
  * Looks up every entity; returns `found`, `absent`, or `unchecked` (no search index for the type,
- * or the search failed, e.g. 403 for a token without SearchEntities).
+ * or the search failed, e.g. 403 for a token without SearchEntities). `keep` reduces each found
+ * document, by its asset key, as soon as its query has answered, so that the search documents of
+ * many assets are never all held at once.
  */
-export async function lookupAssets(
+export async function lookupAssets<Found = AssetDocument>(
   reader: CatalogReader,
   entities: readonly { type: string; fullyQualifiedName: string }[],
-): Promise<Map<string, AssetLookup>> {
-  const results = new Map<string, AssetLookup>();
+  keep: (asset: AssetDocument, key: string) => Found = (asset) => asset as Found,
+): Promise<Map<string, AssetLookup<Found>>> {
+  const results = new Map<string, AssetLookup<Found>>();
   const groups = new Map<
     string,
     { index: string; type: string; prefix: string; fqns: Set<string> }
@@ -146,9 +151,10 @@ export async function lookupAssets(
         }
         for (const fqn of group.fqns) {
           const asset = found.get(fqn);
+          const key = assetKey(group.type, fqn);
           results.set(
-            assetKey(group.type, fqn),
-            asset === undefined ? { kind: 'absent' } : { kind: 'found', asset },
+            key,
+            asset === undefined ? { kind: 'absent' } : { kind: 'found', asset: keep(asset, key) },
           );
         }
       } catch (error) {

@@ -113,40 +113,40 @@ function inheritanceNotes(
   return notes;
 }
 
-/** An asset lookup reduced to what planning needs, so search documents do not stay in memory. */
-type CheckedAsset =
-  | Exclude<AssetLookup, { kind: 'found' }>
-  | { kind: 'found'; id: string; products: string[]; warnings: string[] };
+/** What planning needs of a found asset: search documents do not stay in memory. */
+interface CheckedAsset {
+  id: string;
+  products: string[];
+  warnings: string[];
+}
 
+/** Looks every file's asset up and checks its columns as each answer arrives. */
 function checkAssets(
   files: readonly ContractFile[],
-  lookups: Map<string, AssetLookup>,
-): Map<string, CheckedAsset> {
-  const checked = new Map<string, CheckedAsset>();
-  for (const file of files) {
-    const key = assetKey(file.contract.entity.type, file.contract.entity.fullyQualifiedName);
-    const lookup = lookups.get(key);
-    if (lookup === undefined) continue;
-    checked.set(
-      key,
-      lookup.kind === 'found'
-        ? {
-            kind: 'found',
-            id: lookup.asset.id,
-            products: dataProductNames(lookup.asset),
-            warnings: columnWarnings(file, lookup.asset),
-          }
-        : lookup,
+  reader: CatalogReader,
+): Promise<Map<string, AssetLookup<CheckedAsset>>> {
+  const fileByAsset = new Map<string, ContractFile>();
+  for (const file of files)
+    fileByAsset.set(
+      assetKey(file.contract.entity.type, file.contract.entity.fullyQualifiedName),
+      file,
     );
-  }
-  return checked;
+  return lookupAssets(
+    reader,
+    files.map((file) => file.contract.entity),
+    (asset, key): CheckedAsset => ({
+      id: asset.id,
+      products: dataProductNames(asset),
+      warnings: columnWarnings(fileByAsset.get(key)!, asset),
+    }),
+  );
 }
 
 /** Reads one file's live contract and builds its plan input once the asset lookups are in. */
 async function readOne(
   file: ContractFile,
   reader: CatalogReader,
-  assetsReady: Promise<Map<string, CheckedAsset>>,
+  assetsReady: Promise<Map<string, AssetLookup<CheckedAsset>>>,
   progress: () => void,
 ): Promise<PlanInput> {
   let read: LiveResult;
@@ -179,11 +179,11 @@ async function readOne(
   } else if (lookup?.kind === 'unchecked') {
     notes.push(`live-asset check skipped: ${lookup.reason}`);
   } else if (lookup?.kind === 'found' && read.kind !== 'error') {
-    warnings.push(...lookup.warnings);
-    const products = lookup.products;
+    warnings.push(...lookup.asset.warnings);
+    const products = lookup.asset.products;
     if (products.length === 1) {
       try {
-        const effective = await reader.getEffectiveContract(lookup.id, type);
+        const effective = await reader.getEffectiveContract(lookup.asset.id, type);
         notes.push(
           ...inheritanceNotes(
             file,
@@ -211,13 +211,10 @@ function startReading(
     done += 1;
     options.onProgress?.(done, files.length);
   };
-  const assetsReady: Promise<Map<string, CheckedAsset>> =
+  const assetsReady =
     (options.checkAssets ?? true)
-      ? lookupAssets(
-          reader,
-          files.map((file) => file.contract.entity),
-        ).then((lookups) => checkAssets(files, lookups))
-      : Promise.resolve(new Map<string, CheckedAsset>());
+      ? checkAssets(files, reader)
+      : Promise.resolve(new Map<string, AssetLookup<CheckedAsset>>());
   // Do not leave a rejection unobserved while the contract reads are still running.
   assetsReady.catch(() => undefined);
   return { read: (file) => readOne(file, reader, assetsReady, progress) };
