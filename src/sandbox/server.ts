@@ -61,7 +61,14 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/** The request log keeps the latest requests; older ones are dropped in batches of a quarter. */
 const MAX_LOGGED_REQUESTS = 100_000;
+const LOG_TRIM_AT = MAX_LOGGED_REQUESTS + MAX_LOGGED_REQUESTS / 4;
+
+/** The latest requests, at most MAX_LOGGED_REQUESTS. */
+function latest(log: readonly RequestRecord[]): RequestRecord[] {
+  return log.slice(-MAX_LOGGED_REQUESTS);
+}
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const secret = options.secret ?? DEFAULT_SANDBOX_SECRET;
@@ -136,7 +143,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     record.status = status;
     record.finishedAt = performance.now();
     log.push(record);
-    if (log.length > MAX_LOGGED_REQUESTS) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
+    // Dropping the oldest one by one would move the whole log on every request once it is full.
+    if (log.length > LOG_TRIM_AT) log.splice(0, log.length - MAX_LOGGED_REQUESTS);
   };
 
   const serve = async (
@@ -212,7 +220,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url: `http://${host}:${address.port}`,
     store,
-    requests: () => [...log],
+    requests: () => latest(log),
     clearRequests: () => log.splice(0, log.length),
     get faults() {
       return faults;
@@ -243,7 +251,7 @@ async function handleAdmin(
   };
   const [resource, id] = route;
   if (resource === 'requests' && id === undefined) {
-    if (method === 'GET') return reply(200, { data: log });
+    if (method === 'GET') return reply(200, { data: latest(log) });
     if (method === 'DELETE') {
       log.splice(0, log.length);
       return reply(204, undefined);
