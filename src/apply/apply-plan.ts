@@ -3,6 +3,7 @@
 import type { ChangeDescription, LiveContract, PatchedContract } from '../catalog/client.js';
 import { FIELD_SHAPES, MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
 import { diffContract } from '../diff/diff-contract.js';
+import { topMember } from '../diff/json-value.js';
 import type { Operation } from '../diff/operation.js';
 import { project } from '../diff/project.js';
 import { applyToCopy, verifyPatch } from '../diff/verify.js';
@@ -110,8 +111,8 @@ export function targetOf(live: LiveContract, patch: readonly Operation[]): Desir
   const after = applyToCopy(live, patch);
   const touched = new Set<string>();
   for (const op of patch) {
-    touched.add(op.path.split('/')[1]!.replace(/~1/g, '/').replace(/~0/g, '~'));
-    if (op.op === 'move') touched.add(op.from.split('/')[1]!);
+    touched.add(topMember(op.path));
+    if (op.op === 'move') touched.add(topMember(op.from));
   }
   const target: DesiredContract = {
     name: live.name,

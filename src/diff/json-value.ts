@@ -35,3 +35,9 @@ export function escapeToken(token: string): string {
 export function unescapeToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
+
+/** The top-level member a JSON Pointer starts in (`/schema/3/name` → `schema`). */
+export function topMember(pointer: string): string {
+  const end = pointer.indexOf('/', 1);
+  return unescapeToken(pointer.slice(1, end === -1 ? undefined : end));
+}

@@ -9,7 +9,7 @@ import {
   type Shape,
 } from '../contract/model.js';
 import { InternalError } from '../errors.js';
-import { isPlainObject, jsonEqual, unescapeToken, type JsonObject } from './json-value.js';
+import { isPlainObject, jsonEqual, topMember, type JsonObject } from './json-value.js';
 import { itemKey } from './keyed-array.js';
 import type { Operation } from './operation.js';
 import { project, projectsTo } from './project.js';
@@ -23,8 +23,7 @@ export function applyToCopy(live: Readonly<JsonObject>, ops: readonly Operation[
   const copy: JsonObject = { ...live };
   for (const op of ops) {
     for (const pointer of 'from' in op ? [op.path, op.from] : [op.path]) {
-      const end = pointer.indexOf('/', 1);
-      const member = unescapeToken(pointer.slice(1, end === -1 ? undefined : end));
+      const member = topMember(pointer);
       if (Object.hasOwn(live, member) && copy[member] === live[member])
         copy[member] = structuredClone(live[member]);
     }
