@@ -1,5 +1,5 @@
-// The fast path of contract loading: most contract files are plain block YAML, and js-yaml parses
-// those about ten times faster than the positional parser. Anything unusual (anchors, aliases,
+// The second fast path of contract loading, for plain-enough files the plain reader
+// (plain-yaml.ts) declines: js-yaml parses them about ten times faster than the positional parser. Anything unusual (anchors, aliases,
 // tags, directives, several documents, complex keys, number forms the two parsers might read
 // differently, forbidden keys) and every file with a problem goes to the positional parser, which
 // reports problems with exact positions. So the fast path only ever says "valid, and here it is".

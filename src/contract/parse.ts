@@ -136,10 +136,14 @@ function nodeStart(node: YamlNode | null): number {
  * no positional parse. Undefined means "parse positionally" (it never reports problems itself).
  */
 export function fastParseContract(text: string, file: string): ContractFile | undefined {
-  // The plain reader first; js-yaml for plain-enough files it declines (flow collections across
-  // lines, folded blocks, and so on).
+  // The plain reader first: it locates every top-level key and reads only finite numbers.
   const plain = readPlainYaml(text);
-  const fast = plain === undefined ? fastLoad(text) : plain.value;
+  if (plain !== undefined) {
+    if (!matchesSchema(plain.value) || hasRepeatedItemKeys(plain.value)) return undefined;
+    return { file, contract: plain.value as DesiredContract, positions: plain.positions };
+  }
+  // js-yaml for plain-enough files it declines (flow collections across lines, folded blocks…).
+  const fast = fastLoad(text);
   if (
     fast === undefined ||
     !matchesSchema(fast) ||
@@ -147,7 +151,7 @@ export function fastParseContract(text: string, file: string): ContractFile | un
     hasNonFiniteNumber(fast)
   )
     return undefined;
-  const positions = plain === undefined ? scanPositions(text) : plain.positions;
+  const positions = scanPositions(text);
   if (!Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) return undefined;
   return { file, contract: fast as DesiredContract, positions };
 }

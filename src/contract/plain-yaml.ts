@@ -104,7 +104,11 @@ function topLevelPointer(name: string): string {
   return pointer;
 }
 
+/** Lines whose start position is shared; a key further down gets its own. */
+const MAX_SHARED_LINE = 10_000;
+
 function lineStart(line: number): Position {
+  if (line > MAX_SHARED_LINE) return { line, column: 1 };
   return (LINE_STARTS[line] ??= Object.freeze({ line, column: 1 }));
 }
 
