@@ -655,6 +655,36 @@ describe('field query search (4.5)', () => {
     ]);
   });
 
+  it('answers with the asset as it is now, after it is replaced, added or removed', async () => {
+    const own = await openSandbox({ seed: structuredClone(SEED) });
+    try {
+      const query = (fqn: string) =>
+        own.client.get(
+          `/v1/search/fieldQuery?fieldName=fullyQualifiedName&fieldValue=${encodeURIComponent(fqn)}&index=table_search_index`,
+        );
+      const before = (await query('warehouse.shop.public.orders')).body.hits.hits[0];
+      const columns = before._source.columns.map((c: { name: string }) => c.name);
+      expect(columns).toContain('amount');
+      const replaced = await own.client.admin('POST', '/sandbox/assets', {
+        ...own.sandbox.store.assets.get(before._id),
+        columns: [{ name: 'order_id', dataType: 'BIGINT' }],
+      });
+      expect(replaced.status).toBe(201);
+      const after = (await query('warehouse.shop.public.orders')).body.hits.hits[0];
+      expect(after._source.columns).toEqual([
+        {
+          name: 'order_id',
+          dataType: 'BIGINT',
+          fullyQualifiedName: 'warehouse.shop.public.orders.order_id',
+        },
+      ]);
+      expect((await own.client.admin('DELETE', `/sandbox/assets/${before._id}`)).status).toBe(204);
+      expect((await query('warehouse.shop.public.orders')).body.hits.total.value).toBe(0);
+    } finally {
+      await own.sandbox.close();
+    }
+  });
+
   it('the general search finds assets by text', async () => {
     const { status, body } = await client.get(
       '/v1/search/query?q=refunds&index=table_search_index',

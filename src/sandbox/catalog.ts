@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import jsonpatch from 'fast-json-patch';
 import { describeChange, nextVersion } from './change-description.js';
-import { ApiError, queryInteger } from './http.js';
+import { ApiError, JsonText, queryInteger } from './http.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 import { requirePermission } from './auth.js';
@@ -417,7 +417,7 @@ export class Catalog {
   }
 
   // 4.5
-  fieldQuery(user: SeedUser, query: URLSearchParams): Json {
+  fieldQuery(user: SeedUser, query: URLSearchParams): JsonText {
     requirePermission(user, 'SearchEntities', 'ViewBasic');
     const fieldName = query.get('fieldName');
     const fieldValue = query.get('fieldValue');
@@ -461,7 +461,7 @@ export class Catalog {
   }
 
   // 4.7: general search over name, FQN and description.
-  search(user: SeedUser, query: URLSearchParams): Json {
+  search(user: SeedUser, query: URLSearchParams): JsonText {
     requirePermission(user, 'SearchEntities', 'ViewBasic');
     const q = query.get('q') ?? '*';
     const index = query.get('index') ?? 'table_search_index';
@@ -526,7 +526,12 @@ export class Catalog {
           .filter((document) => typeof document[field] === 'string')
           .map((document): [string, Json] => [(document[field] as string).toLowerCase(), document])
           .sort((a, b) => compareText(a[0], b[0]));
-      built = { documents, name: keyed('name'), fullyQualifiedName: keyed('fullyQualifiedName') };
+      built = {
+        documents,
+        name: keyed('name'),
+        fullyQualifiedName: keyed('fullyQualifiedName'),
+        sources: new WeakMap(),
+      };
       this.assetIndexes.byIndex.set(index, built);
     }
     return built;
@@ -560,25 +565,33 @@ export class Catalog {
     return found.sort(answerOrder);
   }
 
-  /** `found` is in answer order (by FQN, then id), as searchDocuments gives it. */
-  private searchResponse(index: string, from: number, size: number, found: Json[]): Json {
+  /**
+   * `found` is in answer order (by FQN, then id), as searchDocuments gives it. Each hit's
+   * `_source` is the document as indexed: asset documents are serialized once per version of the
+   * store and kept, as a search engine stores `_source` and returns it without rebuilding it.
+   */
+  private searchResponse(index: string, from: number, size: number, found: Json[]): JsonText {
     const started = process.hrtime.bigint();
-    const hits = found.slice(from, from + size).map((document) => ({
-      _index: index,
-      _id: String(document.id),
-      _score: 1,
-      _source: searchSource(document),
-    }));
-    return {
-      took: Number((process.hrtime.bigint() - started) / 1_000_000n),
-      timed_out: false,
-      _shards: { total: 1, successful: 1, failed: 0, skipped: 0 },
-      hits: {
-        total: { value: found.length, relation: 'eq' },
-        max_score: found.length > 0 ? 1 : null,
-        hits,
-      },
-    };
+    const types = SEARCH_INDEXES[index]!;
+    const stored =
+      types.includes('user') || types.includes('dataProduct')
+        ? undefined
+        : this.assetIndex(index).sources;
+    const indexText = JSON.stringify(index);
+    const hits = found.slice(from, from + size).map((document) => {
+      let source = stored?.get(document);
+      if (source === undefined) {
+        source = JSON.stringify(searchSource(document));
+        stored?.set(document, source);
+      }
+      return `{"_index":${indexText},"_id":${JSON.stringify(String(document.id))},"_score":1,"_source":${source}}`;
+    });
+    const took = Number((process.hrtime.bigint() - started) / 1_000_000n);
+    return new JsonText(
+      `{"took":${took},"timed_out":false,"_shards":{"total":1,"successful":1,"failed":0,"skipped":0},` +
+        `"hits":{"total":{"value":${found.length},"relation":"eq"},"max_score":${found.length > 0 ? 1 : 'null'},` +
+        `"hits":[${hits.join(',')}]}}`,
+    );
   }
 
   // 4.6
@@ -664,6 +677,8 @@ interface AssetIndex {
   documents: Json[];
   name: [string, Json][];
   fullyQualifiedName: [string, Json][];
+  /** Each document's `_source` as JSON text, made when first answered. */
+  sources: WeakMap<Json, string>;
 }
 
 function answerOrder(a: Json, b: Json): number {

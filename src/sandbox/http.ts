@@ -33,13 +33,19 @@ export class ApiError extends Error {
   }
 }
 
+/** A body already serialized, sent as it is (a search engine's stored documents). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function sendJson(
   response: ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text =
+    body === undefined ? '' : body instanceof JsonText ? body.text : JSON.stringify(body);
   response.writeHead(status, {
     ...(text === '' ? {} : { 'content-type': 'application/json' }),
     'content-length': String(Buffer.byteLength(text)),
