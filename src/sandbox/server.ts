@@ -38,6 +38,8 @@ export interface RequestRecord {
   seq: number;
   method: string;
   path: string;
+  /** The query string, without its `?` ('' when there is none). */
+  query: string;
   status: number;
   /** `answered`, or a fault: `reset` (cut before any work), `dropped` (done and stored, answer cut). */
   outcome: 'answered' | 'reset' | 'dropped';
@@ -198,6 +200,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       seq: ++seq,
       method: request.method ?? 'GET',
       path: (request.url ?? '/').split('?')[0]!,
+      query: (request.url ?? '').split('?').slice(1).join('?'),
       status: 0,
       outcome: 'answered',
       user: null,
