@@ -265,7 +265,7 @@ describe('properties', () => {
   it('the patch gives the desired managed state, and nothing else changes', () => {
     fc.assert(
       fc.property(pairArb, ({ live, desired }) => {
-                const ops = diffContract(live, desired);
+        const ops = diffContract(live, desired);
         const before = structuredClone(live);
         const after = verifyPatch(live, desired, ops);
         // Verification applies the patch to a copy: the live contract is left as it was.
