@@ -53,7 +53,11 @@ function columnWarnings(file: ContractFile, asset: AssetDocument): string[] {
       warnings.push(
         `column ${column.name} is not among the columns of ${type} ${fullyQualifiedName} in the catalog`,
       );
-    else if (actual !== '' && actual.toUpperCase() !== column.dataType.toUpperCase()) {
+    else if (
+      actual !== '' &&
+      actual !== column.dataType &&
+      actual.toUpperCase() !== column.dataType.toUpperCase()
+    ) {
       warnings.push(
         `column ${column.name} is ${column.dataType} in the contract but ${actual} in ${type} ${fullyQualifiedName}`,
       );
