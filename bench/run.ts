@@ -230,17 +230,19 @@ try {
     const ownFloorMs: number[] = [];
     // The reads apply must finish before its first PATCH (a saved plan is checked whole), as logged.
     let rereads: FloorRequest[] = [];
+    // Those reads, then the PATCHes, on a fresh sandbox.
+    const ownFloor = async (): Promise<number> => {
+      const fresh = await startSandbox(workspace.seedFile);
+      const ms =
+        (await floor(fresh.url, token, rereads)) + (await floor(fresh.url, token, patches));
+      await fresh.stop();
+      return ms;
+    };
     for (let run = 0; run < RUNS; run++) {
       sandbox = await startSandbox(workspace.seedFile);
       floorMs.push(await floor(sandbox.url, token, patches));
       await sandbox.stop();
-      if (run > 0) {
-        sandbox = await startSandbox(workspace.seedFile);
-        ownFloorMs.push(
-          (await floor(sandbox.url, token, rereads)) + (await floor(sandbox.url, token, patches)),
-        );
-        await sandbox.stop();
-      }
+      if (run > 0) ownFloorMs.push(await ownFloor());
       sandbox = await startSandbox(workspace.seedFile);
       // The plan file names the catalog it was made for; point it at this sandbox.
       const moved = path.join(dir, `plan-${run}.json`);
@@ -256,13 +258,7 @@ try {
       applyMs.push(apply.ms);
       if (run === 0) rereads = await loggedGets(sandbox.url);
       await sandbox.stop();
-      if (run === 0) {
-        sandbox = await startSandbox(workspace.seedFile);
-        ownFloorMs.push(
-          (await floor(sandbox.url, token, rereads)) + (await floor(sandbox.url, token, patches)),
-        );
-        await sandbox.stop();
-      }
+      if (run === 0) ownFloorMs.push(await ownFloor());
     }
     const ratio = median(applyMs) / median(floorMs);
     const ownRatio = median(applyMs) / median(ownFloorMs);

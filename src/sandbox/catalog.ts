@@ -483,9 +483,7 @@ export class Catalog {
 
   /** The documents of an index, in answer order (by FQN, then id); asset indexes are cached. */
   private searchDocuments(index: string): Json[] {
-    const types = SEARCH_INDEXES[index]!;
-    if (!types.includes('user') && !types.includes('dataProduct'))
-      return this.assetIndex(index).documents;
+    if (isAssetIndex(index)) return this.assetIndex(index).documents;
     return this.documentsOf(index).sort(answerOrder);
   }
 
@@ -543,11 +541,10 @@ export class Catalog {
     field: 'name' | 'fullyQualifiedName',
     literal: { text: string; prefix: boolean },
   ): Json[] {
-    const types = SEARCH_INDEXES[index]!;
     const wanted = literal.text.toLowerCase();
     const matches = (value: string): boolean =>
       literal.prefix ? value.startsWith(wanted) : value === wanted;
-    if (types.includes('user') || types.includes('dataProduct')) {
+    if (!isAssetIndex(index)) {
       return this.searchDocuments(index).filter(
         (document) => typeof document[field] === 'string' && matches(document[field].toLowerCase()),
       );
@@ -572,11 +569,7 @@ export class Catalog {
    */
   private searchResponse(index: string, from: number, size: number, found: Json[]): JsonText {
     const started = process.hrtime.bigint();
-    const types = SEARCH_INDEXES[index]!;
-    const stored =
-      types.includes('user') || types.includes('dataProduct')
-        ? undefined
-        : this.assetIndex(index).sources;
+    const stored = isAssetIndex(index) ? this.assetIndex(index).sources : undefined;
     const indexText = JSON.stringify(index);
     const hits = found.slice(from, from + size).map((document) => {
       let source = stored?.get(document);
@@ -679,6 +672,12 @@ interface AssetIndex {
   fullyQualifiedName: [string, Json][];
   /** Each document's `_source` as JSON text, made when first answered. */
   sources: WeakMap<Json, string>;
+}
+
+/** Whether an index holds assets (kept in a cached index), not users or data products. */
+function isAssetIndex(index: string): boolean {
+  const types = SEARCH_INDEXES[index]!;
+  return !types.includes('user') && !types.includes('dataProduct');
 }
 
 function answerOrder(a: Json, b: Json): number {
