@@ -94,16 +94,15 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     warnings,
     notes: [...(input.notes ?? [])],
   };
-  const unread = { ...base, id: null, liveVersion: null, liveHash: null };
-  if (live.kind === 'missing') {
+  if (live.kind !== 'found') {
+    // Nothing was read: no id, version or hash to record.
+    const unread = { ...base, id: null, liveVersion: null, liveHash: null };
+    if (live.kind === 'error') return { ...unread, action: 'error', error: live.message };
     return {
       ...unread,
       action: 'missing',
       error: `the catalog has no contract named ${file.contract.fullyQualifiedName}; this tool changes existing contracts and cannot create one, so create it in the catalog first`,
     };
-  }
-  if (live.kind === 'error') {
-    return { ...unread, action: 'error', error: live.message };
   }
   const contract = live.contract;
   const known = {

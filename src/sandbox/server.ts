@@ -196,11 +196,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   const server = createServer({ keepAliveTimeout: 30_000 }, (request, response) => {
+    const target = request.url ?? '/';
+    const mark = target.indexOf('?');
     const record: RequestRecord = {
       seq: ++seq,
       method: request.method ?? 'GET',
-      path: (request.url ?? '/').split('?')[0]!,
-      query: (request.url ?? '').split('?').slice(1).join('?'),
+      path: mark === -1 ? target : target.slice(0, mark),
+      query: mark === -1 ? '' : target.slice(mark + 1),
       status: 0,
       outcome: 'answered',
       user: null,
