@@ -138,6 +138,27 @@ describe('CatalogClient', () => {
     expect(server.seen[0]!.headers['content-type']).toBe('application/json-patch+json');
   });
 
+  it('never has more requests at once than its concurrency, reads and PATCHes together', async () => {
+    let open = 0;
+    let peak = 0;
+    const server = await serve((_q, r) => {
+      open += 1;
+      peak = Math.max(peak, open);
+      setTimeout(() => {
+        open -= 1;
+        json(r, 200, { id: 'x', version: 0.2 });
+      }, 20);
+    });
+    const c = client(server.url, [], { concurrency: 3 });
+    await Promise.all([
+      ...Array.from({ length: 9 }, (_, i) => c.getContractById(`read-${i}`)),
+      ...Array.from({ length: 4 }, (_, i) => c.patchContract(`patch-${i}`, [])),
+    ]);
+    expect(server.seen).toHaveLength(13);
+    // Bounded, and the bound is used: three at once, never four.
+    expect(peak).toBe(3);
+  });
+
   it('reads both error body shapes, and survives bodies that are not JSON', async () => {
     const bodies: [number, string][] = [
       [401, JSON.stringify({ code: 401, errorType: 'UNAUTHORIZED', message: 'Expired token!' })],
@@ -181,6 +202,10 @@ describe('CatalogClient', () => {
       /CATALOG_TOKEN is empty/,
     );
     expect(normalizeCatalogUrl('http://x:8585/api/v1/').toString()).toBe('http://x:8585/api');
+    for (const concurrency of [0, -1, 1.5, Number.NaN])
+      expect(() => new CatalogClient({ baseUrl: 'http://x', token: 't', concurrency })).toThrow(
+        /concurrency must be a whole number of at least 1/,
+      );
   });
 
   it('preflight turns a wrong URL, an unreachable catalog and a bad token into one clear error each', async () => {

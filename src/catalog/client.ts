@@ -14,7 +14,6 @@ import {
 } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
-import { Limiter } from './limiter.js';
 import { RESPONSE_HASH } from './response-hash.js';
 
 /** A data contract as the catalog returns it. */
@@ -62,7 +61,10 @@ export interface CatalogClientOptions {
   baseUrl: string;
   /** Bearer token (JWT). Never logged, never put in an error. */
   token: string;
-  /** Requests at once (default 8). */
+  /**
+   * Requests at once (default 8): the pool's connections, one request each; further requests wait
+   * in the pool's queue, unsent, until a connection is free.
+   */
   concurrency?: number;
   /** Milliseconds to establish a connection (default 10 s). */
   connectTimeoutMs?: number;
@@ -135,7 +137,6 @@ interface RawResponse {
 export class CatalogClient {
   readonly baseUrl: URL;
   private readonly pool: Pool;
-  private readonly limiter: Limiter;
   private readonly prefix: string;
   private readonly retries: number;
   private readonly retryBaseMs: number;
@@ -150,7 +151,10 @@ export class CatalogClient {
       throw new ConfigError('CATALOG_TOKEN is empty; set it to a token for the catalog');
     this.token = options.token.trim();
     const concurrency = options.concurrency ?? 8;
-    this.limiter = new Limiter(concurrency);
+    // The pool is the only bound on requests at once, so it must be a real one (undici reads a
+    // missing or zero `connections` as "no limit").
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RangeError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
     this.pool = new Pool(this.baseUrl.origin, {
       connections: concurrency,
       connect: { timeout: options.connectTimeoutMs ?? 10_000 },
@@ -277,11 +281,9 @@ export class CatalogClient {
    */
   async patchContract(id: string, operations: readonly Operation[]): Promise<PatchedContract> {
     const path = `/dataContracts/${encodeURIComponent(id)}`;
-    const response = await this.limiter.run(() =>
-      this.send('PATCH', path, JSON.stringify(operations), {
-        'content-type': 'application/json-patch+json',
-      }),
-    );
+    const response = await this.send('PATCH', path, JSON.stringify(operations), {
+      'content-type': 'application/json-patch+json',
+    });
     return this.parse('PATCH', path, response) as PatchedContract;
   }
 
@@ -297,11 +299,15 @@ export class CatalogClient {
       let response: RawResponse | undefined;
       let failure: NetworkError | undefined;
       try {
-        response = await this.limiter.run(() => this.send('GET', target, undefined, {}));
+        response = await this.send('GET', target, undefined, {});
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;
       }
+      // Parse (and plan) only after the answers that have already arrived have been read and their
+      // connections have taken the next requests: this process's work then overlaps the catalog's,
+      // rather than the catalog waiting on it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const retryable =
         failure !== undefined || (response !== undefined && RETRYABLE_STATUS.has(response.status));
       if (!retryable || attempt >= this.retries) {
