@@ -17,6 +17,7 @@ const quick = process.argv.includes('--quick');
 const root = process.cwd();
 const CLI = path.join(root, 'dist', 'cli.js');
 const WRAPPER = path.join(root, 'bench', 'rss-wrapper.mjs');
+const FLOOR_LOOP = path.join(root, 'bench', 'floor-loop.mjs');
 const SECRET = 'bench-secret';
 const CONCURRENCY = 8;
 const RUNS = quick ? 1 : 3;
@@ -102,6 +103,38 @@ async function floor(
 
 type FloorRequest = { method: 'GET' | 'PATCH'; path: string; body?: string };
 
+/**
+ * The same loop as a process of its own (bench/floor-loop.mjs), timed from spawn to exit like the
+ * tool: it pays for Node's start-up and for undici's first requests, which the loop above, in
+ * this long-running process, does not.
+ */
+async function floorProcess(
+  url: string,
+  token: string,
+  requests: FloorRequest[],
+  dir: string,
+): Promise<number> {
+  const list = path.join(dir, `.floor-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(list, JSON.stringify(requests));
+  const started = performance.now();
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [FLOOR_LOOP, list], {
+      env: {
+        ...process.env,
+        CATALOG_URL: url,
+        CATALOG_TOKEN: token,
+        FLOOR_CONCURRENCY: String(CONCURRENCY),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+  const ms = performance.now() - started;
+  rmSync(list, { force: true });
+  if (code !== 0) throw new Error(`the floor process exited ${code}`);
+  return ms;
+}
+
 /** The GET by name plan sends for each contract. */
 function contractGets(fqns: readonly string[]): FloorRequest[] {
   return fqns.map((fqn) => ({
@@ -156,6 +189,7 @@ try {
     const gets = contractGets(workspace.fqns);
     const planMs: number[] = [];
     const floorMs: number[] = [];
+    const processFloorMs: number[] = [];
     const ownFloorMs: number[] = [];
     const rss: number[] = [];
     // Every request plan sends (the GETs, and the live-asset searches beside them), as logged.
@@ -165,6 +199,7 @@ try {
       // Untimed: lets a sandbox that just served a plan settle, so no floor pays for it.
       await floor(sandbox.url, token, gets.slice(0, Math.min(500, n)));
       floorMs.push(await floor(sandbox.url, token, gets));
+      processFloorMs.push(await floorProcess(sandbox.url, token, gets, dir));
       if (run > 0) ownFloorMs.push(await floor(sandbox.url, token, planRequests));
       await clearLog(sandbox.url);
       const plan = await timeCommand(
@@ -182,6 +217,7 @@ try {
     }
     await sandbox.stop();
     const ratio = median(planMs) / median(floorMs);
+    const processRatio = median(planMs) / median(processFloorMs);
     const ownRatio = median(planMs) / median(ownFloorMs);
     results[`plan${n}`] = {
       n,
@@ -189,6 +225,8 @@ try {
       planMs: median(planMs),
       fetchFloorMs: median(floorMs),
       ratio,
+      processFloorMs: median(processFloorMs),
+      processRatio,
       requests: planRequests.length,
       requestsFloorMs: median(ownFloorMs),
       requestsRatio: ownRatio,
@@ -199,6 +237,12 @@ try {
       `${median(planMs).toFixed(0)} ms`,
       `fetch floor ${median(floorMs).toFixed(0)} ms`,
       `${ratio.toFixed(2)}×`,
+    ]);
+    rows.push([
+      '  beside the same loop as a process of its own',
+      '',
+      `its time ${median(processFloorMs).toFixed(0)} ms`,
+      `${processRatio.toFixed(2)}×`,
     ]);
     rows.push([
       `  beside all ${planRequests.length.toLocaleString('en')} requests plan sends`,
@@ -219,7 +263,7 @@ try {
   // for the floor and for plan alike. Context for the target above, which is measured without it.
   {
     const n = PLAN_SIZES[PLAN_SIZES.length - 1]!;
-        const workspace = planWorkspaces.get(n)!;
+    const workspace = planWorkspaces.get(n)!;
     const dir = workspace.dir;
     const sandbox = await startSandbox(workspace.seedFile, [
       '--faults',
@@ -281,6 +325,7 @@ try {
       }));
     const applyMs: number[] = [];
     const floorMs: number[] = [];
+    const processFloorMs: number[] = [];
     const ownFloorMs: number[] = [];
     // The reads apply must finish before its first PATCH (a saved plan is checked whole), as logged.
     let rereads: FloorRequest[] = [];
@@ -295,6 +340,9 @@ try {
     for (let run = 0; run < RUNS; run++) {
       sandbox = await startSandbox(workspace.seedFile);
       floorMs.push(await floor(sandbox.url, token, patches));
+      await sandbox.stop();
+      sandbox = await startSandbox(workspace.seedFile);
+      processFloorMs.push(await floorProcess(sandbox.url, token, patches, dir));
       await sandbox.stop();
       if (run > 0) ownFloorMs.push(await ownFloor());
       sandbox = await startSandbox(workspace.seedFile);
@@ -315,12 +363,15 @@ try {
       if (run === 0) ownFloorMs.push(await ownFloor());
     }
     const ratio = median(applyMs) / median(floorMs);
+    const processRatio = median(applyMs) / median(processFloorMs);
     const ownRatio = median(applyMs) / median(ownFloorMs);
     results.apply = {
       n: patches.length,
       applyMs: median(applyMs),
       patchFloorMs: median(floorMs),
       ratio,
+      processFloorMs: median(processFloorMs),
+      processRatio,
       requests: rereads.length + patches.length,
       requestsFloorMs: median(ownFloorMs),
       requestsRatio: ownRatio,
@@ -330,6 +381,12 @@ try {
       `${median(applyMs).toFixed(0)} ms`,
       `patch floor ${median(floorMs).toFixed(0)} ms`,
       `${ratio.toFixed(2)}×`,
+    ]);
+    rows.push([
+      '  beside the same loop as a process of its own',
+      '',
+      `its time ${median(processFloorMs).toFixed(0)} ms`,
+      `${processRatio.toFixed(2)}×`,
     ]);
     rows.push([
       `  beside its ${rereads.length.toLocaleString('en')} reads, then the PATCHes`,
