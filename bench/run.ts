@@ -10,6 +10,7 @@ import { Pool } from 'undici';
 import { mintToken } from '../src/sandbox/auth.js';
 import { spawnSandboxProcess } from '../test/helpers/sandbox-process.js';
 import { generateWorkspace } from './generate.js';
+import { sendAll, type FloorRequest } from './send-all.mjs';
 import { median } from './timing.js';
 
 const quick = process.argv.includes('--quick');
@@ -66,42 +67,19 @@ async function timeCommand(
   return { ms, code, rssKiB };
 }
 
-/** The same requests as the tool, from the smallest loop undici allows, at the same concurrency. */
-async function floor(
-  url: string,
-  token: string,
-  requests: { method: 'GET' | 'PATCH'; path: string; body?: string }[],
-): Promise<number> {
+/**
+ * The same requests as the tool, from the smallest loop undici allows (bench/send-all.mjs), at the
+ * same concurrency, in this long-running process.
+ */
+async function floor(url: string, token: string, requests: FloorRequest[]): Promise<number> {
   const pool = new Pool(new URL(url).origin, { connections: CONCURRENCY });
   const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < requests.length) {
-        const request = requests[next++]!;
-        const response = await pool.request({
-          path: request.path,
-          method: request.method,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(request.body === undefined
-              ? {}
-              : { 'content-type': 'application/json-patch+json' }),
-          },
-          ...(request.body === undefined ? {} : { body: request.body }),
-        });
-        await response.body.text();
-        if (response.statusCode !== 200)
-          throw new Error(`floor request failed with ${response.statusCode}`);
-      }
-    }),
-  );
+  const failure = await sendAll(pool, token, requests, CONCURRENCY);
   const ms = performance.now() - started;
   await pool.close();
+  if (failure !== null) throw new Error(`floor: ${failure}`);
   return ms;
 }
-
-type FloorRequest = { method: 'GET' | 'PATCH'; path: string; body?: string };
 
 /**
  * The same loop as a process of its own (bench/floor-loop.mjs), timed from spawn to exit like the
@@ -175,7 +153,6 @@ const results: Record<string, unknown> = {
 };
 const rows: [string, string, string, string][] = [];
 const planWorkspaces = new Map<number, ReturnType<typeof generateWorkspace>>();
-
 const token = await mintToken('alice', SECRET, '2h');
 
 try {
@@ -271,7 +248,6 @@ try {
     ]);
     const env = { CATALOG_URL: sandbox.url, CATALOG_TOKEN: token };
     const gets = contractGets(workspace.fqns);
-
     const planMs: number[] = [];
     const floorMs: number[] = [];
     for (let run = 0; run < RUNS; run++) {

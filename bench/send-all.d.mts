@@ -1,0 +1,14 @@
+import type { Pool } from 'undici';
+
+export interface FloorRequest {
+  method: 'GET' | 'PATCH';
+  path: string;
+  body?: string;
+}
+
+export function sendAll(
+  pool: Pool,
+  token: string,
+  requests: readonly FloorRequest[],
+  concurrency: number,
+): Promise<string | null>;
