@@ -67,6 +67,20 @@ async function timeCommand(
   return { ms, code, rssKiB };
 }
 
+/** `contracts plan` over the workspace's contracts at the bench's concurrency; it must succeed. */
+async function timePlan(
+  dir: string,
+  env: Record<string, string>,
+): Promise<{ ms: number; rssKiB: number }> {
+  const plan = await timeCommand(
+    ['plan', 'contracts', '--concurrency', String(CONCURRENCY)],
+    dir,
+    env,
+  );
+  if (plan.code !== 0) throw new Error(`plan exited ${plan.code}`);
+  return plan;
+}
+
 /**
  * The same requests as the tool, from the smallest loop undici allows (bench/send-all.mjs), at the
  * same concurrency, in this long-running process.
@@ -178,7 +192,11 @@ function pushBesideFloors(
     ]);
 }
 
-const planWorkspaces = new Map<number, ReturnType<typeof generateWorkspace>>();
+/** Each plan size's workspace and the GET by name plan sends for each of its contracts. */
+const planWorkspaces = new Map<
+  number,
+  { workspace: ReturnType<typeof generateWorkspace>; gets: FloorRequest[] }
+>();
 const token = await mintToken('alice', SECRET, '2h');
 
 try {
@@ -188,8 +206,8 @@ try {
     const workspace = generateWorkspace(dir, n);
     const sandbox = await startSandbox(workspace.seedFile);
     const env = { CATALOG_URL: sandbox.url, CATALOG_TOKEN: token };
-    planWorkspaces.set(n, workspace);
     const gets = contractGets(workspace.fqns);
+    planWorkspaces.set(n, { workspace, gets });
     const planMs: number[] = [];
     const floorMs: number[] = [];
     const processFloorMs: number[] = [];
@@ -205,12 +223,7 @@ try {
       processFloorMs.push(await floorProcess(sandbox.url, token, gets, dir));
       if (run > 0) ownFloorMs.push(await floor(sandbox.url, token, planRequests));
       await clearLog(sandbox.url);
-      const plan = await timeCommand(
-        ['plan', 'contracts', '--concurrency', String(CONCURRENCY)],
-        dir,
-        env,
-      );
-      if (plan.code !== 0) throw new Error(`plan exited ${plan.code}`);
+      const plan = await timePlan(dir, env);
       planMs.push(plan.ms);
       rss.push(plan.rssKiB);
       if (run === 0) {
@@ -261,25 +274,18 @@ try {
   // for the floor and for plan alike. Context for the target above, which is measured without it.
   {
     const n = PLAN_SIZES[PLAN_SIZES.length - 1]!;
-    const workspace = planWorkspaces.get(n)!;
+    const { workspace, gets } = planWorkspaces.get(n)!;
     const dir = workspace.dir;
     const sandbox = await startSandbox(workspace.seedFile, [
       '--faults',
       `latency=${SLOW_CATALOG_MS}`,
     ]);
     const env = { CATALOG_URL: sandbox.url, CATALOG_TOKEN: token };
-    const gets = contractGets(workspace.fqns);
     const planMs: number[] = [];
     const floorMs: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       floorMs.push(await floor(sandbox.url, token, gets));
-      const plan = await timeCommand(
-        ['plan', 'contracts', '--concurrency', String(CONCURRENCY)],
-        dir,
-        env,
-      );
-      if (plan.code !== 0) throw new Error(`plan exited ${plan.code}`);
-      planMs.push(plan.ms);
+      planMs.push((await timePlan(dir, env)).ms);
     }
     await sandbox.stop();
     const ratio = median(planMs) / median(floorMs);
