@@ -3,7 +3,12 @@
 // the CLI: load and validate, plan, apply.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPlan, type ApplyReport, type ContractResult } from '../apply/apply-plan.js';
+import {
+  applyPlan,
+  desiredByFqn,
+  type ApplyReport,
+  type ContractResult,
+} from '../apply/apply-plan.js';
 import { connect } from '../cli/settings.js';
 import { loadContracts } from '../contract/load.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
@@ -283,7 +288,10 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       );
       return { failed: null };
     }
-    const report = await applyPlan(plan, client, { liveContracts: outcome.liveContracts });
+    const report = await applyPlan(plan, client, {
+      liveContracts: outcome.liveContracts,
+      desired: desiredByFqn(files),
+    });
     const applied = report.results.filter((r) => r.status === 'applied').length;
     runner.setOutput('applied', String(applied));
     await summary(appliedMarkdown(report));

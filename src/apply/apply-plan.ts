@@ -1,13 +1,22 @@
-// Executes a plan: PATCHes in file order, stops on 400/401/403, and after a timeout or 5xx
-// re-reads the contract and re-diffs instead of sending the same patch again.
+// Executes a plan: guarded PATCHes in file order, stops on 400/401/403. After a lost answer it
+// reads the contract back and reports what is true; a guard the catalog refused (the contract
+// moved since the plan) re-plans that contract once against its file, or fails it as stale.
 import type { ChangeDescription, LiveContract, PatchedContract } from '../catalog/client.js';
+import type { ContractFile } from '../contract/parse.js';
 import { FIELD_SHAPES, MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
 import { diffContract } from '../diff/diff-contract.js';
+import { guardPatch } from '../diff/guard.js';
 import { topMember } from '../diff/json-value.js';
 import type { Operation } from '../diff/operation.js';
 import { project } from '../diff/project.js';
 import { applyToCopy, verifyPatch } from '../diff/verify.js';
-import { CatalogError, ConfigError, NetworkError, StalePlanError } from '../errors.js';
+import {
+  CatalogError,
+  ConfigError,
+  InternalError,
+  NetworkError,
+  StalePlanError,
+} from '../errors.js';
 import { hashContract } from '../plan/create-plan.js';
 import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
@@ -31,6 +40,11 @@ export type ContractResult =
       changeDescription: ChangeDescription | null;
       /** The response was lost; reading the contract back showed the change in place. */
       confirmedByReread: boolean;
+      /**
+       * The contract moved after the plan was made; the patch sent was planned again against it
+       * (its live version then), from the contract file.
+       */
+      replannedAt: number | null;
     }
   | {
       status: 'failed';
@@ -41,7 +55,13 @@ export type ContractResult =
       message: string;
     }
   | { status: 'not-attempted'; file: string; fullyQualifiedName: string }
-  | { status: 'unchanged'; file: string; fullyQualifiedName: string };
+  | {
+      status: 'unchanged';
+      file: string;
+      fullyQualifiedName: string;
+      /** Why a contract the plan would change needed nothing after all. */
+      reason?: string;
+    };
 
 export interface ApplyReport {
   /** One result per change of the plan, in file order. */
@@ -60,8 +80,27 @@ export interface ApplyOptions {
    * run). Without them every contract is read again and the plan refused if any moved.
    */
   liveContracts?: ReadonlyMap<string, LiveContract>;
+  /**
+   * The files' desired contracts by FQN (plan and apply in one run). A contract that moved after
+   * the plan was made is then planned again, once, against its file; without them (a saved plan)
+   * it fails as stale.
+   */
+  desired?: ReadonlyMap<string, DesiredContract>;
   /** Called as each contract's result is known. */
   onResult?: (result: ContractResult) => void;
+}
+
+/** The desired contracts of `files` by FQN, for planning a contract again when it moved. */
+export function desiredByFqn(files: readonly ContractFile[]): Map<string, DesiredContract> {
+  return new Map(files.map((file) => [file.contract.fullyQualifiedName, file.contract]));
+}
+
+/** A failure after which no further PATCH is sent: 400, 401, 403, or a contract that moved. */
+function stops(result: Extract<ContractResult, { status: 'failed' }>): boolean {
+  return (
+    result.errorType === 'CONFLICT' ||
+    (result.httpStatus !== null && STOP_STATUSES.has(result.httpStatus))
+  );
 }
 
 /** Refuses plans that cannot be applied whole: errors or missing contracts. */
@@ -92,6 +131,11 @@ export async function readLiveForPlan(
   planned.forEach((change, i) => {
     const contract = live[i]!;
     byFqn.set(change.fullyQualifiedName, contract);
+    if (change.id !== null && contract.id !== change.id) {
+      throw new ConfigError(
+        `the plan names contract id ${change.id} for ${change.fullyQualifiedName}, but the catalog's contract of that name has id ${contract.id}; the plan was edited or made against other contracts. Make a new plan. Nothing was sent.`,
+      );
+    }
     if (contract.version !== change.liveVersion || hashContract(contract) !== change.liveHash) {
       moved.push(
         `${change.fullyQualifiedName} (version ${String(change.liveVersion)} when planned, ${String(contract.version)} now${contract.version === change.liveVersion ? ', content changed' : ''})`,
@@ -154,52 +198,132 @@ function failure(
   throw error;
 }
 
-async function applyChange(
-  change: PlannedChange,
-  target: DesiredContract,
-  catalog: CatalogWriter,
-  attempts: number,
-): Promise<ContractResult> {
+/** Whether `ops` (guards included) apply to `contract`: false when a guard no longer holds. */
+function applies(contract: LiveContract, ops: readonly Operation[]): boolean {
+  try {
+    applyToCopy(contract, ops);
+    return true;
+  } catch (error) {
+    if (error instanceof InternalError) return false;
+    throw error;
+  }
+}
+
+/** Whether `contract` already has the target's managed fields. */
+function reached(contract: LiveContract, target: DesiredContract): boolean {
+  return diffContract(contract, target).length === 0;
+}
+
+/** Statuses a catalog answers when a guard of the patch (a `test`, or If-Match) failed. */
+const GUARD_STATUSES: ReadonlySet<number> = new Set([400, 409, 412]);
+
+interface ChangeContext {
+  change: PlannedChange;
+  /** What the planned patch leads to, for the fields it touches. */
+  target: DesiredContract;
+  /** The file's desired contract, when the contract may be planned again after it moved. */
+  desired: DesiredContract | undefined;
+  catalog: CatalogWriter;
+  attempts: number;
+}
+
+async function applyChange(context: ChangeContext): Promise<ContractResult> {
+  const { change, catalog } = context;
+  const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
+  const redact = catalog.redact.bind(catalog);
   let operations: readonly Operation[] = change.patch;
-  for (let attempt = 0; ; attempt++) {
+  let target = context.target;
+  let replannedAt: number | null = null;
+  let lostAnswers = 0;
+  for (;;) {
+    let failed: unknown;
     try {
       const patched = await catalog.patchContract(change.id!, operations);
       return {
         status: 'applied',
-        file: change.file,
-        fullyQualifiedName: change.fullyQualifiedName,
+        ...names,
         oldVersion: change.liveVersion,
         newVersion: typeof patched.version === 'number' ? patched.version : null,
         changeDescription: patched.changeDescription ?? null,
         confirmedByReread: false,
+        replannedAt,
       };
     } catch (error) {
-      const lost =
-        error instanceof NetworkError || (error instanceof CatalogError && error.status >= 500);
-      if (!lost || attempt >= attempts) return failure(change, error, catalog.redact.bind(catalog));
+      failed = error;
     }
-    // The PATCH may or may not have landed: read the contract back and diff again, so an
-    // `add /semantics/-` can never be applied twice.
+    const lost =
+      failed instanceof NetworkError || (failed instanceof CatalogError && failed.status >= 500);
+    const refused = failed instanceof CatalogError && GUARD_STATUSES.has(failed.status);
+    if (!lost && !refused) return failure(change, failed, redact);
+    if (lost) lostAnswers += 1;
+    // Whether the PATCH landed, or why it was refused, is learnt from the contract as it is now.
     let fresh: LiveContract;
     try {
       fresh = await catalog.getContractById(change.id!, CONTRACT_FIELDS);
     } catch (error) {
-      return failure(change, error, catalog.redact.bind(catalog));
+      if (!lost) return failure(change, failed, redact);
+      const why = redact(error instanceof Error ? error.message : String(error));
+      return {
+        status: 'failed',
+        ...names,
+        httpStatus: null,
+        errorType: 'OUTCOME_UNKNOWN',
+        message: `the answer to the PATCH was lost (${failureText(failed, redact)}) and reading the contract back failed (${why}): the change may or may not be in place; run plan to see`,
+      };
     }
-    operations = diffContract(fresh, target);
-    verifyPatch(fresh, target, operations);
-    if (operations.length === 0) {
+    if (lost && reached(fresh, target)) {
       return {
         status: 'applied',
-        file: change.file,
-        fullyQualifiedName: change.fullyQualifiedName,
+        ...names,
         oldVersion: change.liveVersion,
         newVersion: fresh.version,
         changeDescription: null,
         confirmedByReread: true,
+        replannedAt,
       };
     }
+    if (applies(fresh, operations)) {
+      // The guards still hold, so the contract is as the patch expects and it did not land.
+      if (refused) return failure(change, failed, redact);
+      if (lostAnswers > context.attempts) {
+        const result = failure(change, failed, redact);
+        return {
+          ...result,
+          message: `${result.message}; not applied: read back, the contract (version ${String(fresh.version)}) does not have the change`,
+        };
+      }
+      continue; // The same guarded patch again: if it did land after all, its guards refuse it.
+    }
+    // A guard no longer holds: the contract moved since the patch was made.
+    const moved = `the contract changed since ${replannedAt === null ? 'the plan was made' : 'it was planned again'} (version ${String(replannedAt ?? change.liveVersion)} then, ${String(fresh.version)} now)`;
+    if (context.desired === undefined || replannedAt !== null) {
+      return {
+        status: 'failed',
+        ...names,
+        httpStatus: failed instanceof CatalogError ? failed.status : null,
+        errorType: 'CONFLICT',
+        message: `${moved}; nothing was applied to it. ${context.desired === undefined ? 'Make a new plan and apply that.' : 'Run apply again.'}`,
+      };
+    }
+    // Plan this contract again, once, from its file against the contract as it is now.
+    const changes = diffContract(fresh, context.desired);
+    if (changes.length === 0) {
+      return {
+        status: 'unchanged',
+        ...names,
+        reason: `${moved}, and it is now as the file says`,
+      };
+    }
+    operations = guardPatch(fresh, changes);
+    verifyPatch(fresh, context.desired, operations);
+    target = context.desired;
+    replannedAt = fresh.version;
   }
+}
+
+function failureText(error: unknown, redact: (text: string) => string): string {
+  if (error instanceof CatalogError) return `${error.status} ${error.errorType}`;
+  return redact(error instanceof Error ? error.message : String(error));
 }
 
 /**
@@ -245,18 +369,14 @@ export async function applyPlan(
         record(index, { status: 'not-attempted', ...names });
         continue;
       }
-      const result = await applyChange(
+      const result = await applyChange({
         change,
-        targets.get(change.fullyQualifiedName)!,
+        target: targets.get(change.fullyQualifiedName)!,
+        desired: options.desired?.get(change.fullyQualifiedName),
         catalog,
-        options.recoveryAttempts ?? 2,
-      );
-      if (
-        result.status === 'failed' &&
-        result.httpStatus !== null &&
-        STOP_STATUSES.has(result.httpStatus)
-      )
-        stoppedBy ??= result;
+        attempts: options.recoveryAttempts ?? 2,
+      });
+      if (result.status === 'failed' && stops(result)) stoppedBy ??= result;
       record(index, result);
     }
   };

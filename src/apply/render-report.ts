@@ -39,6 +39,12 @@ export function appliedLines(result: Applied, c: Colors): string[] {
     lines.push(
       c.dim('    (the response was lost; reading the contract back showed the change in place)'),
     );
+  if (result.replannedAt !== null)
+    lines.push(
+      c.dim(
+        `    (the contract changed after the plan was made; the change was planned again from the file against version ${String(result.replannedAt)})`,
+      ),
+    );
   return lines;
 }
 
@@ -52,6 +58,8 @@ export function failedLine(result: Failed, c: Colors): string {
 export function renderResult(result: ContractResult, c: Colors): string | null {
   if (result.status === 'applied') return appliedLines(result, c).join('\n');
   if (result.status === 'failed') return failedLine(result, c);
+  if (result.status === 'unchanged' && result.reason !== undefined)
+    return `${c.dim('=')} ${c.bold(result.fullyQualifiedName)}  ${c.dim(`unchanged: ${result.reason}  (${result.file})`)}`;
   return null;
 }
 
@@ -74,7 +82,7 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
     lines.push(
       c.red(
         c.bold(
-          `Apply stopped: ${stop.fullyQualifiedName} failed with ${String(stop.httpStatus)} ${stop.errorType}; no further changes were sent.`,
+          `Apply stopped: ${stop.fullyQualifiedName} failed with ${stop.httpStatus === null ? '' : `${stop.httpStatus} `}${stop.errorType}; no further changes were sent.`,
         ),
       ),
     );

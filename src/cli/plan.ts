@@ -4,7 +4,7 @@ import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
 import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
-import { writePlanFile } from '../plan/plan-file.js';
+import { planOutputTarget, writePlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import type { Plan } from '../plan/types.js';
@@ -31,6 +31,8 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     options.changedSince === undefined
       ? undefined
       : await filesChangedSince(options.changedSince, io.cwd);
+  // A place the plan cannot be saved is refused before anything is read from the catalog.
+  if (options.out !== undefined) await planOutputTarget(path.resolve(io.cwd, options.out));
   const { client, catalogUrl } = connect(options, io.env);
   try {
     const outcome = await planFilesForCommand(

@@ -9,7 +9,7 @@ import {
 } from '../contract/model.js';
 import { escapeToken, isPlainObject, type JsonObject } from './json-value.js';
 import { alignKeyedArray } from './keyed-array.js';
-import type { Operation } from './operation.js';
+import type { ChangeOperation as Operation } from './operation.js';
 import { projectsTo, withServerProperties } from './project.js';
 
 function opSize(op: Operation): number {

@@ -5,6 +5,7 @@ import { RESPONSE_HASH } from '../catalog/response-hash.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingChanges } from '../diff/breaking.js';
 import { diffContract } from '../diff/diff-contract.js';
+import { guardPatch } from '../diff/guard.js';
 import type { JsonObject } from '../diff/json-value.js';
 import { verifyPatch } from '../diff/verify.js';
 import { InternalError } from '../errors.js';
@@ -34,7 +35,8 @@ export interface PlanMeta {
   createdAt: string;
 }
 
-function canonical(value: unknown): string {
+/** JSON with object keys in a fixed order: the same value, the same text. */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const record = value as JsonObject;
@@ -121,16 +123,21 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     };
   }
   try {
-    const patch = diffContract(contract, file.contract);
+    const changes = diffContract(contract, file.contract);
+    if (changes.length === 0) {
+      verifyPatch(contract, file.contract, changes);
+      return { ...base, ...known, action: 'noop', error: null };
+    }
+    // What apply sends: the minimal patch behind guards, verified as a whole.
+    const patch = guardPatch(contract, changes);
     verifyPatch(contract, file.contract, patch);
-    if (patch.length === 0) return { ...base, ...known, action: 'noop', error: null };
     return {
       ...base,
       ...known,
       action: 'update',
       patch,
       breaking: breakingChanges(contract, file.contract),
-      diff: describePatch(contract, patch),
+      diff: describePatch(contract, changes),
       error: null,
     };
   } catch (error) {
@@ -155,7 +162,19 @@ export function createPlan(
   );
 }
 
-/** A plan from changes already planned one by one. */
+/** A plan from changes already planned one by one, sealed with its checksum. */
 export function assemblePlan(changes: PlannedChange[], meta: PlanMeta): Plan {
-  return { formatVersion: PLAN_FORMAT_VERSION, ...meta, summary: summarize(changes), changes };
+  const content: Omit<Plan, 'checksum'> = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    ...meta,
+    summary: summarize(changes),
+    changes,
+  };
+  return { ...content, checksum: planChecksum(content) };
+}
+
+/** `sha256:` over everything a plan says but its checksum, so an edited plan file is noticed. */
+export function planChecksum(plan: Omit<Plan, 'checksum'> & { checksum?: string }): string {
+  const { checksum: _ignored, ...content } = plan;
+  return `sha256:${createHash('sha256').update(canonical(content)).digest('hex')}`;
 }

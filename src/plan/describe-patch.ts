@@ -64,7 +64,7 @@ function managedView(segments: readonly string[], value: unknown): unknown {
   return value;
 }
 
-/** Readable lines for `ops` applied in order to `live` (which is not modified). */
+/** Readable lines for `ops` applied in order to `live` (which is not modified); guards show nothing. */
 export function describePatch(live: Readonly<JsonObject>, ops: readonly Operation[]): DiffLine[] {
   if (ops.length === 0) return [];
   const working = structuredClone(live) as JsonObject;
@@ -90,6 +90,8 @@ export function describePatch(live: Readonly<JsonObject>, ops: readonly Operatio
           after: op.value,
         });
         break;
+      case 'test':
+        continue;
       case 'move': {
         const from = op.from.split('/');
         lines.push({

@@ -1,20 +1,77 @@
-// Saved plans: written whole or not at all, and checked against schemas/plan.schema.json when read.
+// Saved plans: written whole or not at all, only ever as a regular file, and checked against
+// schemas/plan.schema.json and their own checksum when read.
 import { Ajv } from 'ajv';
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import { ConfigError } from '../errors.js';
+import { planChecksum } from './create-plan.js';
 import type { Plan } from './types.js';
 
+function kindOf(stats: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * The file a plan saved at `file` is written to: `file` itself when it is a regular file or does
+ * not exist yet, the file a symbolic link points to when that is a regular file. Anything else
+ * (a FIFO, a device, a directory, a link to one of them) is refused before anything is written.
+ */
+export async function planOutputTarget(file: string): Promise<string> {
+  let linked: string = file;
+  try {
+    const own = await lstat(file);
+    if (own.isFile()) return file;
+    if (own.isSymbolicLink()) {
+      linked = await realpath(file).catch(() => {
+        throw new ConfigError(
+          `cannot save the plan to ${file}: it is a symbolic link to a path that does not exist; give a regular file`,
+        );
+      });
+      const target = await stat(linked);
+      if (target.isFile()) return linked;
+      throw new ConfigError(
+        `cannot save the plan to ${file}: it links to ${linked}, which is ${kindOf(target)}; give a regular file`,
+      );
+    }
+    throw new ConfigError(
+      `cannot save the plan to ${file}: it is ${kindOf(own)}, not a regular file; give a regular file`,
+    );
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ConfigError(`cannot save the plan to ${file}: ${(error as Error).message}`);
+    }
+  }
+  const folder = path.dirname(file);
+  const parent = await stat(folder).catch(() => undefined);
+  if (parent === undefined || !parent.isDirectory())
+    throw new ConfigError(
+      `cannot save the plan to ${file}: the folder ${folder} does not exist; create it first`,
+    );
+  return file;
+}
+
 export async function writePlanFile(file: string, plan: Plan): Promise<void> {
+  const target = await planOutputTarget(file);
   const temp = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`,
+    path.dirname(target),
+    `.${path.basename(target)}.${randomBytes(4).toString('hex')}.tmp`,
   );
   try {
     await writeFile(temp, `${JSON.stringify(plan, null, 2)}\n`, { flag: 'wx' });
-    await rename(temp, file);
+    await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
     throw new ConfigError(`cannot write the plan to ${file}: ${(error as Error).message}`);
@@ -41,5 +98,11 @@ export async function readPlanFile(file: string): Promise<Plan> {
       `${file} is not a plan this version can apply: ${first?.instancePath ?? ''} ${first?.message ?? ''}`.trim(),
     );
   }
-  return value as unknown as Plan;
+  const plan = value as unknown as Plan;
+  if (planChecksum(plan) !== plan.checksum) {
+    throw new ConfigError(
+      `${file} does not match its checksum: the plan was changed after it was made; make a new plan. Nothing was sent.`,
+    );
+  }
+  return plan;
 }

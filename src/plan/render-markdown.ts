@@ -1,4 +1,5 @@
 // The plan as GitHub-flavoured markdown, for job summaries and pull request comments.
+import { changesOf } from '../diff/operation.js';
 import { closingLine, diffLineText } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
 
@@ -21,7 +22,8 @@ function fence(text: string, language: string): string {
 
 export function renderChangeDetails(change: PlannedChange): string {
   const parts: string[] = [];
-  const title = `${ACTION_LABEL[change.action]} <code>${cell(change.fullyQualifiedName)}</code> (${change.patch.length} operation${change.patch.length === 1 ? '' : 's'})${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
+  const operations = changesOf(change.patch).length;
+  const title = `${ACTION_LABEL[change.action]} <code>${cell(change.fullyQualifiedName)}</code> (${operations} operation${operations === 1 ? '' : 's'})${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
   parts.push(`<details><summary>${title}</summary>`, '');
   parts.push(`File: \`${change.file}\` · live version ${String(change.liveVersion ?? '–')}`, '');
   if (change.error !== null)
@@ -34,7 +36,7 @@ export function renderChangeDetails(change: PlannedChange): string {
     parts.push(fence(change.diff.map(diffLineText).join('\n'), 'diff'), '');
   if (change.patch.length > 0)
     parts.push(
-      'RFC 6902 patch that apply will send:',
+      `RFC 6902 patch that apply will send (its \`test\` operations are guards: the catalog refuses the whole patch if the contract moved since this plan):`,
       '',
       fence(JSON.stringify(change.patch, null, 2), 'json'),
       '',
@@ -70,7 +72,7 @@ export function renderPlanMarkdown(
   );
   for (const change of listed) {
     lines.push(
-      `| \`${cell(change.fullyQualifiedName)}\` | \`${cell(change.file)}\` | ${ACTION_LABEL[change.action]} | ${change.breaking.length > 0 ? `⚠️ ${change.breaking.length}` : ''} | ${change.warnings.length > 0 ? String(change.warnings.length) : ''} | ${change.patch.length} |`,
+      `| \`${cell(change.fullyQualifiedName)}\` | \`${cell(change.file)}\` | ${ACTION_LABEL[change.action]} | ${change.breaking.length > 0 ? `⚠️ ${change.breaking.length}` : ''} | ${change.warnings.length > 0 ? String(change.warnings.length) : ''} | ${changesOf(change.patch).length} |`,
     );
   }
   lines.push('');

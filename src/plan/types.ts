@@ -25,7 +25,10 @@ export interface PlannedChange {
   liveVersion: number | null;
   /** `sha256:` of the live contract as fetched; apply refuses the plan when it moved. */
   liveHash: string | null;
-  /** Exactly what apply sends. */
+  /**
+   * Exactly what apply sends: the minimal changes, each keyed array item they address by index
+   * guarded by a `test` of its key, after a `test` of the version the plan was made against.
+   */
   patch: Operation[];
   /** Breaking changes in the patch (column removed, SLA weakened, ...). */
   breaking: string[];
@@ -52,6 +55,8 @@ export interface Plan {
   createdAt: string;
   summary: PlanSummary;
   changes: PlannedChange[];
+  /** `sha256:` over the rest of the plan; apply refuses a plan file whose content does not match. */
+  checksum: string;
 }
 
 export function summarize(changes: readonly PlannedChange[]): PlanSummary {
