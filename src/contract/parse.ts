@@ -23,6 +23,9 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** Aliases one document may resolve; a handful is plenty for a contract, a bomb needs thousands. */
 const MAX_ALIAS_COUNT = 50;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Deepest nesting of mappings and lists a contract file may have, in every command. */
+export const MAX_NESTING = 64;
+const NESTING_MESSAGE = `nesting deeper than ${MAX_NESTING} levels; a contract file needs only a few`;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export interface Position {
@@ -102,6 +105,26 @@ interface Located {
   keyNode: YamlNode | null;
 }
 
+/** The pairs of each mapping by key, built once per mapping the first time it is searched. */
+const pairIndexes = new WeakMap<object, Map<string, { key: unknown; value: unknown }>>();
+
+function pairByKey(
+  map: { items: { key: unknown; value: unknown }[] },
+  key: string,
+): { key: unknown; value: unknown } | undefined {
+  let index = pairIndexes.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const item of map.items) {
+      if (!isScalar(item.key)) continue;
+      const name = String(item.key.value);
+      if (!index.has(name)) index.set(name, item);
+    }
+    pairIndexes.set(map, index);
+  }
+  return index.get(key);
+}
+
 /** Finds the YAML node at a path of segments (and the key node of its pair, when in a map). */
 function locate(doc: Document, segments: readonly Segment[]): { found: Located; depth: number } {
   let found: Located = { node: doc.contents, keyNode: null };
@@ -109,9 +132,7 @@ function locate(doc: Document, segments: readonly Segment[]): { found: Located; 
   for (const segment of segments) {
     const node = found.node;
     if (isMap(node)) {
-      const pair = node.items.find(
-        (item) => isScalar(item.key) && String(item.key.value) === String(segment),
-      );
+      const pair = pairByKey(node, String(segment));
       if (pair === undefined) break;
       found = {
         node: (pair.value as YamlNode | null) ?? (pair.key as YamlNode),
@@ -139,17 +160,13 @@ export function fastParseContract(text: string, file: string): ContractFile | un
   // The plain reader first: it locates every top-level key and reads only finite numbers.
   const plain = readPlainYaml(text);
   if (plain !== undefined) {
-    if (!matchesSchema(plain.value) || hasRepeatedItemKeys(plain.value)) return undefined;
+    if (!matchesSchema(plain.value) || hasRepeatedItemKeys(plain.value) || hasOddNode(plain.value))
+      return undefined;
     return { file, contract: plain.value as DesiredContract, positions: plain.positions };
   }
   // js-yaml for plain-enough files it declines (flow collections across lines, folded blocks…).
   const fast = fastLoad(text);
-  if (
-    fast === undefined ||
-    !matchesSchema(fast) ||
-    hasRepeatedItemKeys(fast) ||
-    hasNonFiniteNumber(fast)
-  )
+  if (fast === undefined || !matchesSchema(fast) || hasRepeatedItemKeys(fast) || hasOddNode(fast))
     return undefined;
   const positions = scanPositions(text);
   if (!Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) return undefined;
@@ -243,7 +260,8 @@ export function parseContract(
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, {
     lineCounter,
-    uniqueKeys: true,
+    // The yaml package checks unique keys in quadratic time; the visit below does it in linear.
+    uniqueKeys: false,
     prettyErrors: false,
     strict: true,
     schema: 'core',
@@ -294,7 +312,9 @@ export function parseContract(
       const message =
         error.code === 'DUPLICATE_KEY'
           ? 'duplicate key: each key may appear once in a mapping'
-          : `YAML ${error.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${reason}`;
+          : /call stack/i.test(reason)
+            ? NESTING_MESSAGE
+            : `YAML ${error.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${reason}`;
       problems.push(at(p.line, p.column, '', message));
     }
   }
@@ -322,6 +342,22 @@ export function parseContract(
             '',
             `the tag ${shown} is not allowed; write plain YAML values without tags`,
           ),
+        );
+      }
+      return undefined;
+    },
+    Map(_key, map) {
+      const seen = new Set<string>();
+      for (const item of map.items) {
+        if (!isScalar(item.key)) continue;
+        const name = String(item.key.value);
+        if (!seen.has(name)) {
+          seen.add(name);
+          continue;
+        }
+        const p = pos(nodeStart(item.key));
+        problems.push(
+          at(p.line, p.column, '', 'duplicate key: each key may appear once in a mapping'),
         );
       }
       return undefined;
@@ -366,7 +402,9 @@ export function parseContract(
     const reason = error instanceof Error ? error.message : String(error);
     const message = /alias/i.test(reason)
       ? 'the aliases in this file expand to far too much data (a YAML alias bomb); write the values out'
-      : `the file could not be read as data: ${reason}`;
+      : error instanceof RangeError
+        ? NESTING_MESSAGE
+        : `the file could not be read as data: ${reason}`;
     return { ok: false, problems: [at(aliasAt.line, aliasAt.column, '', message)] };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -402,7 +440,7 @@ export function parseContract(
   };
 
   problems.push(...schemaProblems(value, locateProblem));
-  problems.push(...nonFiniteNumberProblems(value, locateProblem));
+  problems.push(...oddNodeProblems(value, locateProblem));
   problems.push(
     ...duplicateItemProblems(value as Record<string, unknown>, first, pos, locateProblem),
   );
@@ -423,35 +461,80 @@ export function parseContract(
   return { ok: true, value: { file, contract: value as DesiredContract, positions } };
 }
 
-/** JSON has no Infinity or NaN: such a number would be sent as null and never converge. */
-function nonFiniteNumberProblems(
+type OddNode = {
+  segments: Segment[];
+  kind: 'non-finite' | 'forbidden-key' | 'too-deep';
+  value: unknown;
+};
+
+/**
+ * Values a contract may not hold, however the YAML wrote them, in document order and at most
+ * `max`: numbers JSON cannot carry (Infinity, NaN), forbidden keys (`__proto__`, also when written
+ * with escapes), and nesting deeper than MAX_NESTING. Iterative, so no input can exhaust the stack.
+ */
+function oddNodes(value: unknown, max: number): OddNode[] {
+  const found: OddNode[] = [];
+  const stack: { node: unknown; segments: Segment[] }[] = [{ node: value, segments: [] }];
+  while (stack.length > 0 && found.length < max) {
+    const { node, segments } = stack.pop()!;
+    if (typeof node === 'number') {
+      if (!Number.isFinite(node)) found.push({ segments, kind: 'non-finite', value: node });
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (segments.length >= MAX_NESTING) {
+      found.push({ segments, kind: 'too-deep', value: node });
+      continue;
+    }
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--)
+        stack.push({ node: node[i], segments: [...segments, i] });
+      continue;
+    }
+    if (Object.getPrototypeOf(node) !== Object.prototype) {
+      found.push({ segments: [...segments, '__proto__'], kind: 'forbidden-key', value: node });
+      continue;
+    }
+    const keys = Object.keys(node);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      if (FORBIDDEN_KEYS.has(key))
+        found.push({ segments: [...segments, key], kind: 'forbidden-key', value: node });
+      else
+        stack.push({ node: (node as Record<string, unknown>)[key], segments: [...segments, key] });
+    }
+  }
+  return found;
+}
+
+/** Whether `value` holds anything oddNodes finds. */
+function hasOddNode(value: unknown): boolean {
+  return oddNodes(value, 1).length > 0;
+}
+
+/** Every value of `value` a contract may not hold (see oddNodes), at its position. */
+function oddNodeProblems(
   value: unknown,
   locateProblem: (segments: readonly Segment[], pointAtKey: boolean, message: string) => Problem,
 ): Problem[] {
-  const problems: Problem[] = [];
-  const walk = (node: unknown, segments: Segment[]): void => {
-    if (typeof node === 'number' && !Number.isFinite(node)) {
-      problems.push(
-        locateProblem(
+  return oddNodes(value, 100).map(({ segments, kind, value: node }) => {
+    switch (kind) {
+      case 'non-finite':
+        return locateProblem(
           segments,
           false,
           `${dottedPath(segments)} must be a finite number, got ${String(node)}; JSON cannot carry it`,
-        ),
-      );
-    } else if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...segments, i]));
-    else if (node !== null && typeof node === 'object')
-      for (const [key, item] of Object.entries(node)) walk(item, [...segments, key]);
-  };
-  walk(value, []);
-  return problems;
-}
-
-function hasNonFiniteNumber(node: unknown): boolean {
-  if (typeof node === 'number') return !Number.isFinite(node);
-  if (Array.isArray(node)) return node.some(hasNonFiniteNumber);
-  if (node !== null && typeof node === 'object')
-    return Object.values(node).some(hasNonFiniteNumber);
-  return false;
+        );
+      case 'forbidden-key':
+        return locateProblem(
+          segments,
+          true,
+          `the key ${String(segments[segments.length - 1])} is not allowed in a contract file`,
+        );
+      case 'too-deep':
+        return locateProblem(segments, false, NESTING_MESSAGE);
+    }
+  });
 }
 
 /** Whether a keyed array repeats a key (the positional path reports it with both places). */

@@ -180,10 +180,25 @@ export function matchesSchema(value: unknown): boolean {
 }
 
 /** Every schema problem of a parsed document, located in the source. */
+/** Schema problems described per file, at most; the rest are counted in one more problem. */
+export const MAX_SCHEMA_PROBLEMS = 100;
+
 export function schemaProblems(value: unknown, locate: LocateProblem): Problem[] {
   const validate = validator();
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) =>
-    sentence(error, segmentsOf(error.instancePath), locate),
-  );
+  const errors = validate.errors ?? [];
+  const problems = errors
+    .slice(0, MAX_SCHEMA_PROBLEMS)
+    .map((error) => sentence(error, segmentsOf(error.instancePath), locate));
+  if (errors.length > MAX_SCHEMA_PROBLEMS) {
+    const next = errors[MAX_SCHEMA_PROBLEMS]!;
+    problems.push(
+      locate(
+        segmentsOf(next.instancePath),
+        false,
+        `${errors.length - MAX_SCHEMA_PROBLEMS} more problems like the ones above are not listed; fix those and validate again`,
+      ),
+    );
+  }
+  return problems;
 }
