@@ -3,6 +3,7 @@
 import type { Colors } from '../cli/io.js';
 import type { FieldChange } from '../catalog/client.js';
 import { formatValue } from '../plan/format-value.js';
+import { printable } from '../printable.js';
 import type { ApplyReport, ContractResult } from './apply-plan.js';
 
 type Applied = Extract<ContractResult, { status: 'applied' }>;
@@ -22,7 +23,21 @@ function changeValue(value: unknown): string {
     : formatValue(value, 120);
 }
 
-export function appliedLines(result: Applied, c: Colors): string[] {
+/** `result` with the texts it shows made printable. */
+function shown<T extends ContractResult>(result: T): T {
+  const names = {
+    ...result,
+    file: printable(result.file),
+    fullyQualifiedName: printable(result.fullyQualifiedName),
+  };
+  if (names.status === 'failed') return { ...names, message: printable(names.message) };
+  if (names.status === 'unchanged' && names.reason !== undefined)
+    return { ...names, reason: printable(names.reason) };
+  return names;
+}
+
+export function appliedLines(given: Applied, c: Colors): string[] {
+  const result = shown(given);
   const lines = [
     `${c.green('✓')} ${c.bold(result.fullyQualifiedName)}  ${String(result.oldVersion)} → ${String(result.newVersion)}  ${c.dim(`(${result.file})`)}`,
   ];
@@ -48,14 +63,16 @@ export function appliedLines(result: Applied, c: Colors): string[] {
   return lines;
 }
 
-export function failedLine(result: Failed, c: Colors): string {
+export function failedLine(given: Failed, c: Colors): string {
+  const result = shown(given);
   const status =
     result.httpStatus === null ? result.errorType : `${result.httpStatus} ${result.errorType}`;
   return `${c.red('✗')} ${c.bold(result.fullyQualifiedName)}  ${c.red(`failed: ${status}: ${result.message}`)}  ${c.dim(`(${result.file})`)}`;
 }
 
 /** One result as it happens (streamed while applying). */
-export function renderResult(result: ContractResult, c: Colors): string | null {
+export function renderResult(given: ContractResult, c: Colors): string | null {
+  const result = shown(given);
   if (result.status === 'applied') return appliedLines(result, c).join('\n');
   if (result.status === 'failed') return failedLine(result, c);
   if (result.status === 'unchanged' && result.reason !== undefined)
@@ -65,7 +82,7 @@ export function renderResult(result: ContractResult, c: Colors): string | null {
 
 export function renderReportSummary(report: ApplyReport, c: Colors): string {
   const by = (status: ContractResult['status']) =>
-    report.results.filter((r) => r.status === status);
+    report.results.filter((r) => r.status === status).map(shown);
   const applied = by('applied') as Applied[];
   const failed = by('failed') as Failed[];
   const notAttempted = by('not-attempted');
@@ -78,7 +95,7 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
     return `${lines.join('\n')}\n`;
   }
   if (report.stoppedBy !== null) {
-    const stop = report.stoppedBy;
+    const stop = shown(report.stoppedBy);
     lines.push(
       c.red(
         c.bold(

@@ -93,7 +93,7 @@ export function normalizeCatalogUrl(raw: string): URL {
     url = new URL(raw);
   } catch {
     throw new ConfigError(
-      `the catalog URL '${raw.replace(/\/\/[^@/]*@/, '//***@')}' is not a valid URL; give a base URL such as http://localhost:8585/api`,
+      `the catalog URL '${raw.replace(/\/\/.*@/, '//***@')}' is not a valid URL; give a base URL such as http://localhost:8585/api`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -110,6 +110,15 @@ export function normalizeCatalogUrl(raw: string): URL {
 
 export function catalogUrlText(url: URL): string {
   return `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
+/**
+ * One path segment, percent-encoded; `.` and `..` too, which URL handling anywhere on the way
+ * would otherwise read as "this folder" and "the folder above".
+ */
+export function pathSegment(value: string): string {
+  if (value === '.' || value === '..') return value.replace(/\./g, '%2E');
+  return encodeURIComponent(value);
 }
 
 function defaultSleep(ms: number): Promise<void> {
@@ -206,7 +215,7 @@ export class CatalogClient {
   /** `GET /v1/dataContracts/name/{fqn}`; the FQN is one encoded path segment. */
   getContractByName(fqn: string, fields: readonly string[] = []): Promise<LiveContract> {
     return this.getJson<LiveContract>(
-      `/dataContracts/name/${encodeURIComponent(fqn)}`,
+      `/dataContracts/name/${pathSegment(fqn)}`,
       fields.length > 0 ? { fields: fields.join(',') } : {},
       true,
     );
@@ -214,7 +223,7 @@ export class CatalogClient {
 
   getContractById(id: string, fields: readonly string[] = []): Promise<LiveContract> {
     return this.getJson<LiveContract>(
-      `/dataContracts/${encodeURIComponent(id)}`,
+      `/dataContracts/${pathSegment(id)}`,
       fields.length > 0 ? { fields: fields.join(',') } : {},
       true,
     );
@@ -276,15 +285,29 @@ export class CatalogClient {
   }
 
   /**
-   * `PATCH /v1/dataContracts/{id}` with `application/json-patch+json`. Never retried here: after
-   * a timeout or a 5xx the caller re-reads the contract and decides again.
+   * `PATCH /v1/dataContracts/{id}` with `application/json-patch+json`. Only a 429 is sent again
+   * (the catalog did not take the request), after the Retry-After it asks for, bounded: after a
+   * timeout or a 5xx the caller re-reads the contract and decides again.
    */
   async patchContract(id: string, operations: readonly Operation[]): Promise<PatchedContract> {
-    const path = `/dataContracts/${encodeURIComponent(id)}`;
-    const response = await this.send('PATCH', path, JSON.stringify(operations), {
-      'content-type': 'application/json-patch+json',
-    });
-    return this.parse('PATCH', path, response) as PatchedContract;
+    const path = `/dataContracts/${pathSegment(id)}`;
+    const body = JSON.stringify(operations);
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.send('PATCH', path, body, {
+        'content-type': 'application/json-patch+json',
+      });
+      if (response.status !== 429 || attempt >= this.retries)
+        return this.parse('PATCH', path, response) as PatchedContract;
+      await this.sleep(this.backoffMs(attempt, response));
+    }
+  }
+
+  /** How long to wait before retry `attempt`: exponential with full jitter, or what the catalog asks. */
+  private backoffMs(attempt: number, response: RawResponse | undefined): number {
+    const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** attempt) * this.random();
+    const asked =
+      response === undefined ? undefined : retryAfterMs(response.headers['retry-after']);
+    return Math.min(this.retryMaxMs, Math.max(backoff, asked ?? 0));
   }
 
   private async getJson<T>(
@@ -322,10 +345,7 @@ export class CatalogClient {
         }
         return value;
       }
-      const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** attempt) * this.random();
-      const asked =
-        response === undefined ? undefined : retryAfterMs(response.headers['retry-after']);
-      await this.sleep(Math.min(this.retryMaxMs, Math.max(backoff, asked ?? 0)));
+      await this.sleep(this.backoffMs(attempt, response));
       attempt += 1;
     }
   }

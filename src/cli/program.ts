@@ -1,4 +1,5 @@
 // Wires commands to commander. The only place that turns outcomes and errors into exit codes.
+import { printable } from '../printable.js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ContractsError, InternalError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -310,7 +311,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
     const debug = argv.includes('--debug') || (io.env.CONTRACTS_DEBUG ?? '') !== '';
     if (error instanceof ContractsError && !(error instanceof InternalError)) {
-      io.stderr.write(`Error: ${error.message}\n`);
+      io.stderr.write(`Error: ${printable(error.message)}\n`);
     } else {
       const text =
         error instanceof Error
@@ -319,7 +320,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
             : error.message
           : String(error);
       io.stderr.write(
-        `Internal error: ${text}\n${debug ? '' : 'Run again with --debug for details, and please report it.\n'}`,
+        `Internal error: ${debug ? text : printable(text)}\n${debug ? '' : 'Run again with --debug for details, and please report it.\n'}`,
       );
     }
     return EXIT_ERROR;

@@ -1,7 +1,7 @@
 // Reads contract files from disk: expands paths, loads every file, and checks what no single
 // file can see (two files for one contract, two contracts for one asset).
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { MAX_FILE_BYTES, parseContract, positionOf, type ContractFile } from './parse.js';
@@ -15,13 +15,36 @@ function displayPath(cwd: string, absolute: string): string {
   return shown.split(path.sep).join('/');
 }
 
-async function walk(directory: string, found: string[]): Promise<void> {
+/**
+ * Adds the contract files below `directory` to `found`. Symbolic links are followed, to a file
+ * or a directory (each directory once, so a link loop ends); a link to nothing that names a
+ * contract file is an error, never skipped silently.
+ */
+async function walk(directory: string, found: string[], seen: Set<string>): Promise<void> {
+  const real = await realpath(directory);
+  if (seen.has(real)) return;
+  seen.add(real);
   const entries = await readdir(directory, { withFileTypes: true });
   for (const entry of entries) {
     const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(full, found);
-    } else if (entry.isFile() && /\.ya?ml$/i.test(entry.name)) {
+    const contractName = /\.ya?ml$/i.test(entry.name);
+    let isDirectory = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      const target = await stat(full).catch(() => undefined);
+      if (target === undefined) {
+        if (contractName)
+          throw new ConfigError(
+            `${full} is a symbolic link to a file that does not exist; fix or remove the link`,
+          );
+        continue;
+      }
+      isDirectory = target.isDirectory();
+      isFile = target.isFile();
+    }
+    if (isDirectory) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(full, found, seen);
+    } else if (isFile && contractName) {
       found.push(full);
     }
   }
@@ -41,7 +64,7 @@ export async function findContractFiles(paths: readonly string[], cwd: string): 
     } catch {
       throw new ConfigError(`${given}: no such file or directory`);
     }
-    if (info.isDirectory()) await walk(absolute, found);
+    if (info.isDirectory()) await walk(absolute, found, new Set());
     else if (info.isFile()) found.push(absolute);
     else throw new ConfigError(`${given}: not a regular file or directory`);
   }

@@ -1,5 +1,7 @@
 // A problem found in a contract file: where it is and a sentence that says what to do.
 
+import { printable } from '../printable.js';
+
 export interface Problem {
   /** File path as the user gave it (relative to the working directory, forward slashes). */
   file: string;
@@ -16,7 +18,7 @@ export interface Problem {
 export type Result<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
 
 export function formatProblem(problem: Problem): string {
-  return `${problem.file}:${problem.line}:${problem.column} ${problem.message}`;
+  return `${printable(problem.file)}:${problem.line}:${problem.column} ${printable(problem.message)}`;
 }
 
 /** `['schema', 1, 'dataType']` → `schema[1].dataType`. */

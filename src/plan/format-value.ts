@@ -1,4 +1,26 @@
-// Short, one-line renderings of JSON values for plans and apply reports.
+// Short, one-line renderings of JSON values for plans and apply reports; plans made printable.
+import { printable } from '../printable.js';
+
+import type { Plan } from './types.js';
+
+/** `plan` with every text it shows made printable, for the human and markdown renderings. */
+export function printablePlan(plan: Plan): Plan {
+  const list = (texts: readonly string[]): string[] => texts.map(printable);
+  return {
+    ...plan,
+    catalogUrl: printable(plan.catalogUrl),
+    changes: plan.changes.map((change) => ({
+      ...change,
+      file: printable(change.file),
+      fullyQualifiedName: printable(change.fullyQualifiedName),
+      error: change.error === null ? null : printable(change.error),
+      breaking: list(change.breaking),
+      warnings: list(change.warnings),
+      notes: list(change.notes),
+      diff: change.diff.map((line) => ({ ...line, field: printable(line.field) })),
+    })),
+  };
+}
 
 /** A value on one line: strings quoted, long text cut with an ellipsis. */
 export function formatValue(value: unknown, max = 100): string {
@@ -12,5 +34,6 @@ export function formatValue(value: unknown, max = 100): string {
   } else {
     text = JSON.stringify(value);
   }
+  text = printable(text);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

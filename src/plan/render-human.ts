@@ -1,6 +1,6 @@
 // The plan as a person reads it in a terminal, in the manner of Terraform.
 import type { Colors } from '../cli/io.js';
-import { formatValue } from './format-value.js';
+import { formatValue, printablePlan } from './format-value.js';
 import type { DiffLine, Plan, PlannedChange } from './types.js';
 
 export function diffLineText(line: DiffLine): string {
@@ -47,7 +47,8 @@ function renderChange(change: PlannedChange, c: Colors): string {
   return lines.join('\n');
 }
 
-export function renderPlanHuman(plan: Plan, c: Colors): string {
+export function renderPlanHuman(given: Plan, c: Colors): string {
+  const plan = printablePlan(given);
   const shown = plan.changes.filter(
     (change) => change.action !== 'noop' || change.notes.length + change.warnings.length > 0,
   );

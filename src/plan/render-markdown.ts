@@ -1,5 +1,7 @@
 // The plan as GitHub-flavoured markdown, for job summaries and pull request comments.
 import { changesOf } from '../diff/operation.js';
+import { printable } from '../printable.js';
+import { printablePlan } from './format-value.js';
 import { closingLine, diffLineText } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
 
@@ -38,7 +40,7 @@ export function renderChangeDetails(change: PlannedChange): string {
     parts.push(
       `RFC 6902 patch that apply will send (its \`test\` operations are guards: the catalog refuses the whole patch if the contract moved since this plan):`,
       '',
-      fence(JSON.stringify(change.patch, null, 2), 'json'),
+      fence(printable(JSON.stringify(change.patch, null, 2)), 'json'),
       '',
     );
   parts.push('</details>');
@@ -47,9 +49,10 @@ export function renderChangeDetails(change: PlannedChange): string {
 
 /** Title, table of contracts and one collapsible block per change. */
 export function renderPlanMarkdown(
-  plan: Plan,
+  given: Plan,
   options: { title?: string; includeNoop?: boolean } = {},
 ): string {
+  const plan = printablePlan(given);
   const lines: string[] = [];
   lines.push(`### ${options.title ?? 'Data contracts plan'}`, '');
   lines.push(

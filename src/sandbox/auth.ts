@@ -41,6 +41,8 @@ export async function authenticate(
     const { payload } = await jwtVerify(match[1]!, keyOf(secret), {
       algorithms: ['HS256'],
       issuer: 'contracts-sandbox',
+      // A token without an expiry would be good forever: refused, as the real server does.
+      requiredClaims: ['exp'],
     });
     subject = payload.sub;
   } catch (error) {

@@ -1,6 +1,14 @@
 // The sandbox's state: users, assets, products and contracts in memory, optionally kept in a
 // file. Every change is on disk (temp file, fsync, rename) before it is acknowledged.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import {
   checkSeed,
@@ -97,35 +105,70 @@ export class Store {
 
   putContract(contract: ContractResource, persist = true): void {
     const previous = this.contracts.get(contract.id);
-    if (previous !== undefined) {
-      this.contractIdByFqn.delete(previous.fullyQualifiedName);
-      for (const key of this.entityKeys(previous)) this.contractIdByEntity.delete(key);
-    }
-    this.contracts.set(contract.id, contract);
-    this.contractIdByFqn.set(contract.fullyQualifiedName, contract.id);
-    for (const key of this.entityKeys(contract)) this.contractIdByEntity.set(key, contract.id);
-    if (persist) this.persist();
+    const put = (next: ContractResource | undefined, replaced: ContractResource | undefined) => {
+      if (replaced !== undefined) this.unindexContract(replaced);
+      if (next === undefined) {
+        this.contracts.delete(contract.id);
+        return;
+      }
+      this.contracts.set(next.id, next);
+      this.contractIdByFqn.set(next.fullyQualifiedName, next.id);
+      for (const key of this.entityKeys(next)) this.contractIdByEntity.set(key, next.id);
+    };
+    put(contract, previous);
+    if (persist)
+      this.committed(() => {
+        put(previous, contract);
+      });
   }
 
   removeContract(id: string): boolean {
     const previous = this.contracts.get(id);
     if (previous === undefined) return false;
     this.contracts.delete(id);
-    this.contractIdByFqn.delete(previous.fullyQualifiedName);
-    for (const key of this.entityKeys(previous)) this.contractIdByEntity.delete(key);
-    this.persist();
+    this.unindexContract(previous);
+    this.committed(() => {
+      this.putContract(previous, false);
+    });
     return true;
   }
 
+  private unindexContract(contract: ContractResource): void {
+    this.contractIdByFqn.delete(contract.fullyQualifiedName);
+    for (const key of this.entityKeys(contract)) this.contractIdByEntity.delete(key);
+  }
+
   putAsset(asset: SeedAsset): void {
+    const previous = this.assets.get(asset.id);
     this.assets.set(asset.id, asset);
-    this.persist();
+    this.committed(() => {
+      if (previous === undefined) this.assets.delete(asset.id);
+      else this.assets.set(asset.id, previous);
+    });
   }
 
   removeAsset(id: string): boolean {
-    const removed = this.assets.delete(id);
-    if (removed) this.persist();
-    return removed;
+    const previous = this.assets.get(id);
+    if (previous === undefined) return false;
+    this.assets.delete(id);
+    this.committed(() => {
+      this.assets.set(id, previous);
+    });
+    return true;
+  }
+
+  /**
+   * Writes the state with the change just made in memory; when the write fails, `undo` takes the
+   * change back out of memory before the error goes on, so nothing unsaved is ever served. (All
+   * of it runs synchronously: no request sees the change before it is on disk.)
+   */
+  private committed(undo: () => void): void {
+    try {
+      this.persist();
+    } catch (error) {
+      undo();
+      throw error;
+    }
   }
 
   snapshot(): Seed {
@@ -143,12 +186,17 @@ export class Store {
     const temp = `${this.dataFile}.${process.pid}.tmp`;
     const fd = openSync(temp, 'w');
     try {
-      writeSync(fd, JSON.stringify(this.snapshot()));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      try {
+        writeSync(fd, JSON.stringify(this.snapshot()));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, this.dataFile);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
     }
-    renameSync(temp, this.dataFile);
     const dir = openSync(path.dirname(path.resolve(this.dataFile)), 'r');
     try {
       fsyncSync(dir);

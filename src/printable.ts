@@ -1,0 +1,14 @@
+// Text made safe to print: no control character can start a line of its own (a workflow command
+// in a CI log) or move the cursor, and no bidirectional-text control can reorder what a reviewer
+// reads.
+
+/** C0 and C1 controls, and the Unicode bidirectional formatting characters. */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every control and bidi character written as an escape (`\n`, `\u202e`). */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (ch) =>
+    ch === '\n' ? '\\n' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
