@@ -131,7 +131,50 @@ describe('CatalogClient', () => {
     expect(waits).toHaveLength(3);
   });
 
-  it('never retries a PATCH', async () => {
+  it('sends a PATCH again only after a 429, waiting as Retry-After asks, bounded', async () => {
+    const server = await serve((_q, r, index) =>
+      index < 2
+        ? json(
+            r,
+            429,
+            { code: 429, message: 'slow down' },
+            { 'retry-after': index === 0 ? '2' : '600' },
+          )
+        : json(r, 200, { id: 'id', version: 0.2 }),
+    );
+    const waits: number[] = [];
+    await expect(client(server.url, waits).patchContract('id', [])).resolves.toMatchObject({
+      version: 0.2,
+    });
+    expect(server.seen.map((s) => s.method)).toEqual(['PATCH', 'PATCH', 'PATCH']);
+    // 2 s as asked; 600 s is cut to the longest wait (5 s here).
+    expect(waits).toEqual([2000, 5000]);
+    const always = await serve((_q, r) => json(r, 429, { code: 429, message: 'slow down' }));
+    await expect(client(always.url).patchContract('id', [])).rejects.toMatchObject({ status: 429 });
+    expect(always.seen).toHaveLength(4);
+  });
+
+  it('percent-encodes the FQNs . and .., which would otherwise name other paths', async () => {
+    const server = await serve((_q, r) => json(r, 200, { id: 'x', version: 0.1 }));
+    await client(server.url).getContractByName('..');
+    await client(server.url).getContractByName('.');
+    expect(server.seen.map((s) => s.url)).toEqual([
+      '/v1/dataContracts/name/%2E%2E',
+      '/v1/dataContracts/name/%2E',
+    ]);
+  });
+
+  it('masks a password in a URL it cannot read up to the last @', () => {
+    expect(() => normalizeCatalogUrl('http://me:pa@ss@word@host:99999/api')).toThrow(ConfigError);
+    try {
+      normalizeCatalogUrl('http://me:pa@ss@word@host:99999/api');
+    } catch (error) {
+      expect((error as Error).message).toContain("'http://***@host:99999/api'");
+      expect((error as Error).message).not.toMatch(/pa|ss|word/);
+    }
+  });
+
+  it('never retries a PATCH after a 5xx', async () => {
     const server = await serve((_q, r) => json(r, 503, { code: 503, message: 'busy' }));
     await expect(client(server.url).patchContract('id', [])).rejects.toBeInstanceOf(CatalogError);
     expect(server.seen.map((s) => s.method)).toEqual(['PATCH']);

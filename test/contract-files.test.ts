@@ -2,6 +2,7 @@
 // survive a YAML round trip, and the schema compiles strictly and accepts the examples.
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -301,6 +302,44 @@ describe('contracts validate', () => {
     const report = JSON.parse(io.out());
     expect(report).toMatchObject({ valid: false, fileCount: 1, validCount: 0 });
     expect(report.problems[0]).toMatchObject({ line: 7, column: 15, path: 'entityStatus' });
+  });
+
+  it('follows symbolic links to files and folders, once each, and reports a broken one', async () => {
+    const contract =
+      'name: a\nfullyQualifiedName: a.c\nentity: {type: table, fullyQualifiedName: t}\n';
+    const dir = await tempDir({ 'elsewhere/a.yaml': contract, 'c/readme.txt': 'x' });
+    try {
+      await symlink(path.join(dir.dir, 'elsewhere/a.yaml'), path.join(dir.dir, 'c/linked.yaml'));
+      await symlink(path.join(dir.dir, 'c'), path.join(dir.dir, 'c/loop'));
+      const io = captureIo(dir.dir);
+      expect(await runCli(['validate', 'c'], io)).toBe(0);
+      expect(io.out()).toBe('✓ 1 contract file is valid.\n');
+      await symlink(path.join(dir.dir, 'gone.yaml'), path.join(dir.dir, 'c/broken.yaml'));
+      const broken = captureIo(dir.dir);
+      expect(await runCli(['validate', 'c'], broken)).toBe(1);
+      expect(broken.err()).toContain(
+        'c/broken.yaml is a symbolic link to a file that does not exist',
+      );
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('escapes control and bidi characters of file names and values: no line becomes a workflow command', async () => {
+    const dir = await tempDir({
+      'c/x\n::error::pwned\u202e.yaml':
+        'name: a\nfullyQualifiedName: a.c\nentity: {type: table, fullyQualifiedName: t}\nentityStatus: "\\n::warning::x\\u202e"\n',
+    });
+    try {
+      const io = captureIo(dir.dir);
+      expect(await runCli(['validate', 'c'], io)).toBe(1);
+      const out = io.out();
+      expect(out).toContain('c/x\\n::error::pwned\\u202e.yaml:4:15 ');
+      expect(out).not.toContain('\u202e');
+      for (const line of out.split('\n')) expect(line).not.toMatch(/^::/);
+    } finally {
+      await dir.remove();
+    }
   });
 
   it('reports a missing path as an error', async () => {

@@ -8,9 +8,10 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { applyPlan, type ApplyReport } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
-import { ARRAY_KEYS } from '../src/contract/model.js';
+import { ARRAY_KEYS, type DesiredContract } from '../src/contract/model.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { diffContract } from '../src/diff/diff-contract.js';
+import { applyToCopy } from '../src/diff/verify.js';
 import { itemKey } from '../src/diff/keyed-array.js';
 import { NetworkError, CatalogError, StalePlanError } from '../src/errors.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
@@ -23,6 +24,8 @@ import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { seed as checkedSeed } from './helpers/sandbox.js';
 
 const RUNS = Number(process.env.SOAK_RUNS ?? 200);
+/** Runs of concurrent appliers (SOAK_CONCURRENT_RUNS, default 100). */
+const CONCURRENT_RUNS = Number(process.env.SOAK_CONCURRENT_RUNS ?? 100);
 const FIRST_SEED = Number(process.env.SOAK_SEED ?? 20261121);
 const SECRET = 'convergence-secret';
 const CONTRACTS = 4;
@@ -198,5 +201,118 @@ describe('convergence under faults', () => {
     }
     // The runs must really have been faulty, or they prove nothing.
     expect(faults).toBeGreaterThan(RUNS);
+  }, 600_000);
+});
+
+/**
+ * Three appliers at once on one contract: the same saved plan twice and a different plan. The
+ * contract must end exactly as one plan's patch leaves it, with exactly one applier reporting it
+ * applied; the others fail as stale or as changed since their plan, and nothing is doubled.
+ */
+async function concurrentRun(seed: number): Promise<{ conflicts: number }> {
+  const [live, first, second] = fc.sample(arbitraryContract(), { seed, numRuns: 3 }) as [
+    DesiredContract,
+    DesiredContract,
+    DesiredContract,
+  ];
+  const { assets, contracts, desired } = catalogFromPairs([[live, first]], 'db.s');
+  // The table has the columns of the second plan too, so neither plan is refused for its schema.
+  const asset = assets[0] as { columns: { name: string; dataType: string }[] };
+  const names = new Set(asset.columns.map((c) => c.name));
+  for (const column of (second.schema as { name: string }[] | null | undefined) ?? [])
+    if (!names.has(column.name)) asset.columns.push({ name: column.name, dataType: 'VARCHAR' });
+  const other: DesiredContract = {
+    ...second,
+    name: desired[0]!.name,
+    fullyQualifiedName: desired[0]!.fullyQualifiedName,
+    entity: desired[0]!.entity,
+  };
+  const sandbox = await startSandbox({
+    seed: checkedSeed({
+      users: [
+        { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
+      ],
+      assets,
+      dataProducts: [],
+      dataContracts: contracts,
+    }),
+    secret: SECRET,
+    faults: { seed, latencyMs: [0, 3], rules: [] },
+  });
+  const token = await mintToken('alice', SECRET);
+  const clients = [0, 1, 2].map(() => client(sandbox, token));
+  try {
+    const fqn = desired[0]!.fullyQualifiedName;
+    const start = structuredClone(sandbox.store.contractByFqn(fqn)!);
+    const planFor = async (contract: DesiredContract) => {
+      const parsed = parseContract(stringify(contract), 'contracts/c.yaml');
+      if (!parsed.ok)
+        throw new Error(`generated contract is invalid: ${parsed.problems[0]!.message}`);
+      const { changes } = await planContracts([parsed.value], clients[0]!, { checkAssets: false });
+      return assemblePlan(changes, { catalogUrl: sandbox.url, gitCommit: null, createdAt: '' });
+    };
+    const plans = [await planFor(desired[0]!), await planFor(other)];
+    const runs = [plans[0]!, plans[0]!, plans[1]!];
+    const outcomes = await Promise.all(
+      runs.map((plan, i) =>
+        plan.summary.update === 0
+          ? Promise.resolve('noop' as const)
+          : applyPlan(plan, clients[i]!).then(
+              (report) => report.results[0]!,
+              (error: unknown) => {
+                if (error instanceof StalePlanError) return 'stale' as const;
+                throw error;
+              },
+            ),
+      ),
+    );
+    const end = sandbox.store.contractByFqn(fqn)!;
+    const applied = outcomes.flatMap((outcome, i) =>
+      typeof outcome === 'object' && outcome.status === 'applied' ? [i] : [],
+    );
+    const changing = runs.filter((plan) => plan.summary.update > 0).length;
+    if (changing > 0) expect(applied, JSON.stringify(outcomes)).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (typeof outcome === 'object' && outcome.status === 'failed')
+        expect(outcome.errorType, outcome.message).toBe('CONFLICT');
+    }
+    // Exactly one plan's patch, applied to the contract as it started, and nothing else.
+    const expected =
+      applied.length === 0 ? start : applyToCopy(start, runs[applied[0]!]!.changes[0]!.patch);
+    const { version: _v, updatedAt: _u, updatedBy: _b, changeDescription: _c, ...state } = end;
+    const {
+      version: _v2,
+      updatedAt: _u2,
+      updatedBy: _b2,
+      changeDescription: _c2,
+      ...wanted
+    } = expected as typeof end;
+    expect(state).toEqual(wanted);
+    expectNoDoubledItems(sandbox);
+    return {
+      conflicts: outcomes.filter((o) => typeof o === 'object' && o.status === 'failed').length,
+    };
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    await sandbox.close();
+  }
+}
+
+describe('concurrent appliers', () => {
+  it(`${CONCURRENT_RUNS} runs of three appliers on one contract lose and corrupt nothing`, async () => {
+    let conflicts = 0;
+    for (let run = 0; run < CONCURRENT_RUNS; run++) {
+      const seed = FIRST_SEED + run;
+      try {
+        conflicts += (await concurrentRun(seed)).conflicts;
+      } catch (error) {
+        throw new Error(
+          `concurrent run with seed ${seed} failed (replay: SOAK_SEED=${seed} SOAK_CONCURRENT_RUNS=1): ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    }
+    // The guards must really have been tried, or the runs prove nothing.
+    expect(conflicts).toBeGreaterThan(CONCURRENT_RUNS / 2);
   }, 600_000);
 });

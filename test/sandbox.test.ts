@@ -194,6 +194,15 @@ describe('authentication (spec 5)', () => {
       `Bearer ${await craftedToken({ sub: 'alice', nbf: Math.floor(Date.now() / 1000) + 3600 })}`,
       /Invalid token/,
     ));
+  it('401 for a token without an expiry, which would be good forever', async () => {
+    const unbounded = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('alice')
+      .setIssuer('contracts-sandbox')
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(SECRET));
+    await expect401(`Bearer ${unbounded}`, /Invalid token/);
+  });
   it('401 for an unknown user', async () =>
     expect401(`Bearer ${await craftedToken({ sub: 'mallory' })}`, /Invalid token/));
 });
@@ -456,6 +465,28 @@ describe('PATCH (4.4)', () => {
       [[{ op: 'replace', path: '/description' }], /operation 0 is invalid: replace needs a value/],
       [[{ op: 'move', path: '/description' }], /operation 0 is invalid: move needs from/],
       [[{ op: 'add', path: '/__proto__/x', value: 1 }], /must not name __proto__/],
+      [
+        [{ op: 'replace', path: '/description~2', value: 'a' }],
+        /operation 0 is invalid: \/description~2 is not a JSON Pointer: ~ must be followed by 0 or 1/,
+      ],
+      [
+        [{ op: 'move', from: '/schema', path: '/schema/0/inner' }],
+        /operation 0 \(move from \/schema to \/schema\/0\/inner\): a value cannot be moved into itself/,
+      ],
+      [
+        [{ op: 'move', from: '/nothing', path: '/description' }],
+        /operation 0 \(move from \/nothing\): there is no value at \/nothing/,
+      ],
+      [
+        [
+          {
+            op: 'add',
+            path: '/extension',
+            value: JSON.parse(`${'{"a":'.repeat(100)}1${'}'.repeat(100)}`),
+          },
+        ],
+        /operation 0 is invalid: its value nests deeper than 64 levels/,
+      ],
     ];
     for (const [body, message] of cases) {
       const response = await patchOrders(body);

@@ -191,14 +191,12 @@ export function schemaProblems(value: unknown, locate: LocateProblem): Problem[]
     .slice(0, MAX_SCHEMA_PROBLEMS)
     .map((error) => sentence(error, segmentsOf(error.instancePath), locate));
   if (errors.length > MAX_SCHEMA_PROBLEMS) {
+    // Said where the first problem not described is.
     const next = errors[MAX_SCHEMA_PROBLEMS]!;
-    problems.push(
-      locate(
-        segmentsOf(next.instancePath),
-        false,
-        `${errors.length - MAX_SCHEMA_PROBLEMS} more problems like the ones above are not listed; fix those and validate again`,
-      ),
-    );
+    problems.push({
+      ...sentence(next, segmentsOf(next.instancePath), locate),
+      message: `${errors.length - MAX_SCHEMA_PROBLEMS} more problems like the ones above are not listed; fix those and validate again`,
+    });
   }
   return problems;
 }

@@ -1,0 +1,133 @@
+// Guards: a patch sent to the catalog tests the version it was planned against and the key of
+// every keyed array item it addresses by index, so it applies exactly as planned or not at all.
+import fc from 'fast-check';
+import jsonpatch from 'fast-json-patch';
+import { describe, expect, it } from 'vitest';
+import { editCases } from '../bench/edit-kinds.js';
+import { changesOf, diffContract, guardPatch, type Operation } from '../src/diff/index.js';
+import { arbitraryContract } from './helpers/arbitraries.js';
+
+/** fast-json-patch, an implementation of its own: the document after `ops`, or the error. */
+function applied(live: object, ops: readonly Operation[]): { doc?: unknown; error?: string } {
+  try {
+    return {
+      doc: jsonpatch.applyPatch(structuredClone(live), ops as jsonpatch.Operation[], true, false)
+        .newDocument,
+    };
+  } catch (error) {
+    return { error: (error as Error).name };
+  }
+}
+
+const live = {
+  id: 'c1',
+  name: 'shipments',
+  version: 0.3,
+  schema: [
+    { name: 'id', dataType: 'BIGINT' },
+    { name: 'carrier', dataType: 'VARCHAR' },
+    { name: 'eta', dataType: 'DATE' },
+  ],
+  semantics: [{ name: 'hasOwner' }],
+};
+const desired = {
+  name: 'shipments',
+  fullyQualifiedName: 'db.s.shipments.contract',
+  entity: { type: 'table', fullyQualifiedName: 'db.s.shipments' },
+  schema: [
+    { name: 'id', dataType: 'BIGINT' },
+    { name: 'eta', dataType: 'TIMESTAMP' },
+  ],
+  semantics: [{ name: 'hasOwner' }, { name: 'hasDescription' }],
+};
+
+describe('guarded patches', () => {
+  it('test the version first and the key of each item before the operation that addresses it by index', () => {
+    const changes = diffContract(live, desired);
+    expect(guardPatch(live, changes)).toEqual([
+      { op: 'test', path: '/version', value: 0.3 },
+      { op: 'test', path: '/schema/1/name', value: 'carrier' },
+      { op: 'remove', path: '/schema/1' },
+      { op: 'test', path: '/schema/1/name', value: 'eta' },
+      { op: 'replace', path: '/schema/1/dataType', value: 'TIMESTAMP' },
+      { op: 'add', path: '/semantics/-', value: { name: 'hasDescription' } },
+    ]);
+    expect(changesOf(guardPatch(live, changes))).toEqual(changes);
+  });
+
+  it('the same guarded patch a second time is refused, where the bare patch would delete a column nobody named', () => {
+    // The plan of the report: remove the middle column, append a rule.
+    const plan = {
+      ...desired,
+      schema: [live.schema[0], live.schema[2]],
+    };
+    const patch = guardPatch(live, diffContract(live, plan));
+    const once = applied(live, patch).doc as typeof live;
+    expect(once.schema.map((c) => c.name)).toEqual(['id', 'eta']);
+    const twice = applied({ ...once, version: 0.3 }, patch);
+    expect(twice.error).toBe('TEST_OPERATION_FAILED');
+    // Without guards the second application removes 'eta' and appends the rule again.
+    const bare = applied({ ...once }, changesOf(patch)).doc as typeof live;
+    expect(bare.schema.map((c) => c.name)).toEqual(['id']);
+    expect(bare.semantics).toHaveLength(3);
+  });
+
+  it('a contract whose version moved refuses the whole patch', () => {
+    const patch = guardPatch(live, diffContract(live, desired));
+    expect(applied({ ...live, version: 0.4 }, patch).error).toBe('TEST_OPERATION_FAILED');
+  });
+
+  it('keys of owners and reviewers are both tested', () => {
+    const withOwners = {
+      ...live,
+      owners: [
+        { type: 'user', name: 'ann' },
+        { type: 'team', name: 'data' },
+      ],
+    };
+    const patch = guardPatch(withOwners, [{ op: 'remove', path: '/owners/0' }]);
+    expect(patch).toEqual([
+      { op: 'test', path: '/version', value: 0.3 },
+      { op: 'test', path: '/owners/0/type', value: 'user' },
+      { op: 'test', path: '/owners/0/name', value: 'ann' },
+      { op: 'remove', path: '/owners/0' },
+    ]);
+  });
+
+  it('every edit kind: the guarded patch applies to the live contract exactly as the bare one', () => {
+    for (const edit of editCases(20)) {
+      const changes = diffContract(edit.live, edit.desired);
+      const guarded = guardPatch(edit.live, changes);
+      expect(changesOf(guarded), edit.kind).toEqual(changes);
+      expect(applied(edit.live, guarded), edit.kind).toEqual(applied(edit.live, changes));
+    }
+  });
+
+  it('property: guards hold on the contract they were made for, and do not change its result', () => {
+    fc.assert(
+      fc.property(
+        arbitraryContract(),
+        arbitraryContract(),
+        fc.double({ min: 0.1, max: 9, noNaN: true }),
+        (a, b, version) => {
+          const base = Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null));
+          const start = { ...base, version };
+          const target = {
+            ...b,
+            name: a.name,
+            fullyQualifiedName: a.fullyQualifiedName,
+            entity: a.entity,
+          };
+          const changes = diffContract(start, target);
+          const guarded = guardPatch(start, changes);
+          expect(applied(start, guarded)).toEqual(applied(start, changes));
+          if (changes.length > 0)
+            expect(applied({ ...start, version: version + 1 }, guarded).error).toBe(
+              'TEST_OPERATION_FAILED',
+            );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

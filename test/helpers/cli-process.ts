@@ -1,0 +1,31 @@
+// Runs the built CLI (dist/cli.js) as a process of its own, as a user or CI would.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { CliRun } from './cli.js';
+
+const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
+
+/** Only the variables given, with PATH and HOME, so nothing of the test's environment leaks in. */
+export function cliProcess(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliRun> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NO_COLOR: '1',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}

@@ -1,0 +1,490 @@
+// No lost update: guarded PATCHes against concurrent appliers, the truth after lost answers,
+// plans that cannot be swapped or edited, and the hostile inputs of the same report. Each runs
+// the built CLI as a process against a sandbox process, as users and CI do.
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyPlan, desiredByFqn } from '../src/apply/apply-plan.js';
+import { CatalogClient } from '../src/catalog/client.js';
+import { parseContract } from '../src/contract/parse.js';
+import type { Operation } from '../src/diff/operation.js';
+import { NetworkError } from '../src/errors.js';
+import { assemblePlan, planChecksum } from '../src/plan/create-plan.js';
+import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { mintToken } from '../src/sandbox/auth.js';
+import { seededRandom } from '../src/sandbox/faults.js';
+import { cliProcess } from './helpers/cli-process.js';
+import { openSandbox, seed } from './helpers/sandbox.js';
+import { spawnSandboxProcess, type SandboxProcess } from './helpers/sandbox-process.js';
+import { tempDir } from './helpers/temp-dir.js';
+import { threeFiles, threeSeed } from './helpers/three-tables.js';
+
+const SECRET = 'lost-update-secret';
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const FQN = 'db.s.shipments.dataContract_shipments';
+const CONTRACT_ID = '5c000000-0000-4000-8000-000000000001';
+const shipmentsSeed = () =>
+  seed({
+    users: [
+      { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
+    ],
+    assets: [
+      {
+        id: '5a000000-0000-4000-8000-000000000001',
+        entityType: 'table',
+        name: 'shipments',
+        fullyQualifiedName: 'db.s.shipments',
+        columns: ['id', 'carrier', 'eta'].map((name) => ({ name, dataType: 'VARCHAR' })),
+      },
+    ],
+    dataProducts: [],
+    dataContracts: [
+      {
+        id: CONTRACT_ID,
+        name: 'shipments',
+        fullyQualifiedName: FQN,
+        entity: {
+          id: '5a000000-0000-4000-8000-000000000001',
+          type: 'table',
+          fullyQualifiedName: 'db.s.shipments',
+        },
+        description: 'Shipments.',
+        schema: ['id', 'carrier', 'eta'].map((name) => ({ name, dataType: 'VARCHAR' })),
+        semantics: [{ name: 'hasOwner' }],
+        version: 0.1,
+      },
+    ],
+  });
+
+/** A contract file for the shipments table with these columns, rules and description. */
+function shipmentsFile(columns: string[], rules: string[], description = 'Shipments.'): string {
+  return stringify({
+    name: 'shipments',
+    fullyQualifiedName: FQN,
+    entity: { type: 'table', fullyQualifiedName: 'db.s.shipments' },
+    description,
+    schema: columns.map((name) => ({ name, dataType: 'VARCHAR' })),
+    semantics: rules.map((name) => ({ name })),
+  });
+}
+
+interface Catalog {
+  sandbox: SandboxProcess;
+  url: string;
+  env: Record<string, string>;
+  dir: string;
+  /** GET a path of the catalog interface as alice. */
+  get(route: string): Promise<any>;
+  /** The methods of the catalog requests handled so far (admin routes excluded). */
+  methods(): Promise<string[]>;
+}
+
+async function catalog(
+  seedValue: unknown,
+  args: string[] = [],
+  files: Record<string, string> = {},
+): Promise<Catalog> {
+  const dir = await tempDir({ 'seed.json': JSON.stringify(seedValue), ...files });
+  cleanups.push(() => dir.remove());
+  const sandbox = spawnSandboxProcess([
+    '--seed',
+    path.join(dir.dir, 'seed.json'),
+    '--secret',
+    SECRET,
+    ...args,
+  ]);
+  cleanups.push(() => sandbox.stop());
+  const url = await sandbox.url;
+  const token = await mintToken('alice', SECRET);
+  return {
+    sandbox,
+    url,
+    env: { CATALOG_URL: url, CATALOG_TOKEN: token },
+    dir: dir.dir,
+    get: async (route) =>
+      (await fetch(`${url}${route}`, { headers: { authorization: `Bearer ${token}` } })).json(),
+    methods: async () =>
+      (
+        (await (await fetch(`${url}/sandbox/requests`)).json()) as { data: { method: string }[] }
+      ).data.map((r) => r.method),
+  };
+}
+
+async function shipments(
+  c: Catalog,
+): Promise<{ version: number; description: string; columns: string[]; rules: string[] }> {
+  const live = await c.get(`/v1/dataContracts/name/${FQN}`);
+  return {
+    version: live.version,
+    description: live.description,
+    columns: live.schema.map((column: { name: string }) => column.name),
+    rules: live.semantics.map((rule: { name: string }) => rule.name),
+  };
+}
+
+/** Writes `content` as contracts/shipments.yaml in a folder of its own and saves its plan there. */
+async function savedPlan(c: Catalog, name: string, content: string): Promise<string> {
+  const folder = path.join(c.dir, name);
+  await mkdir(path.join(folder, 'contracts'), { recursive: true });
+  await writeFile(path.join(folder, 'contracts', 'shipments.yaml'), content);
+  const plan = await cliProcess(['plan', '--out', 'plan.json', '--detailed-exitcode'], {
+    cwd: folder,
+    env: c.env,
+  });
+  expect(plan.code, plan.out + plan.err).toBe(2);
+  return path.join(folder, 'plan.json');
+}
+
+describe('concurrent applies never corrupt a contract', () => {
+  it('the same saved plan applied twice at once: the plan lands once, the loser exits 1 saying why', async () => {
+    for (let round = 0; round < 3; round++) {
+      // Each request takes 30 ms, so both applies read the contract before either writes.
+      const c = await catalog(shipmentsSeed(), ['--faults', 'latency=30']);
+      const plan = await savedPlan(
+        c,
+        'a',
+        shipmentsFile(['id', 'eta'], ['hasOwner', 'hasDescription']),
+      );
+      const runs = await Promise.all(
+        [0, 1].map(() => cliProcess(['apply', plan], { cwd: c.dir, env: c.env })),
+      );
+      const codes = runs.map((r) => r.code).sort();
+      expect(codes, runs.map((r) => r.out + r.err).join('\n---\n')).toEqual([0, 1]);
+      const loser = runs.find((r) => r.code === 1)!;
+      expect(loser.out + loser.err).toMatch(/changed since the plan was made|plan is stale/);
+      expect(await shipments(c)).toMatchObject({
+        columns: ['id', 'eta'],
+        rules: ['hasOwner', 'hasDescription'],
+      });
+      await c.sandbox.stop();
+    }
+  }, 60_000);
+
+  it('two different plans applied at once: the contract ends as one of them asked, nothing else removed', async () => {
+    const c = await catalog(shipmentsSeed(), ['--faults', 'latency=30']);
+    const first = await savedPlan(
+      c,
+      'a',
+      shipmentsFile(['id', 'eta'], ['hasOwner', 'hasDescription']),
+    );
+    const second = await savedPlan(
+      c,
+      'b',
+      shipmentsFile(['id', 'carrier'], ['hasOwner'], 'Parcels.'),
+    );
+    const runs = await Promise.all(
+      [first, second].map((plan) => cliProcess(['apply', plan], { cwd: c.dir, env: c.env })),
+    );
+    expect(runs.map((r) => r.code).sort()).toEqual([0, 1]);
+    const after = await shipments(c);
+    const wanted =
+      runs[0]!.code === 0
+        ? {
+            columns: ['id', 'eta'],
+            rules: ['hasOwner', 'hasDescription'],
+            description: 'Shipments.',
+          }
+        : { columns: ['id', 'carrier'], rules: ['hasOwner'], description: 'Parcels.' };
+    expect(after).toMatchObject({ ...wanted, version: 0.2 });
+    const loser = runs.find((r) => r.code === 1)!;
+    expect(loser.out + loser.err).toMatch(/changed since the plan was made|plan is stale/);
+  }, 30_000);
+
+  it('a plan whose contract moved after apply read it is refused by the catalog, not applied to the wrong column', async () => {
+    const c = await catalog(shipmentsSeed());
+    const plan = JSON.parse(
+      await readFile(await savedPlan(c, 'a', shipmentsFile(['id', 'eta'], ['hasOwner'])), 'utf8'),
+    );
+    // The patch is guarded by the version and by the name of the column it removes by index.
+    expect(plan.changes[0].patch).toEqual([
+      { op: 'test', path: '/version', value: 0.1 },
+      { op: 'test', path: '/schema/1/name', value: 'carrier' },
+      { op: 'remove', path: '/schema/1' },
+    ]);
+    // Someone removes 'id' in between: the same index now names 'eta'.
+    const token = c.env.CATALOG_TOKEN!;
+    const moved = await fetch(`${c.url}/v1/dataContracts/${CONTRACT_ID}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json-patch+json' },
+      body: JSON.stringify(
+        plan.changes[0].patch.slice(2).map(() => ({ op: 'remove', path: '/schema/0' })),
+      ),
+    });
+    expect(moved.status).toBe(200);
+    const refused = await fetch(`${c.url}/v1/dataContracts/${CONTRACT_ID}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json-patch+json' },
+      body: JSON.stringify(plan.changes[0].patch),
+    });
+    expect(refused.status).toBe(400);
+    expect(await shipments(c)).toMatchObject({ columns: ['carrier', 'eta'] });
+  }, 30_000);
+});
+
+/** The first fault seed at which the sandbox answers successive PATCHes with `wanted` (true: 503). */
+function seedFor(wanted: boolean[], rate: number): number {
+  for (let s = 1; ; s++) {
+    const next = seededRandom(s);
+    // Each PATCH draws once for the 503 rule; one that is not 503 draws once more (commit-drop).
+    if (wanted.every((fail) => next() < rate === fail && (fail || next() >= 0))) return s;
+  }
+}
+
+describe('lost answers are read back, and the report says what is true', () => {
+  it('two 503s and then a stored change whose answer was cut: applied, confirmed by reading it back', async () => {
+    const faults = `seed=${seedFor([true, true, false], 0.5)},patch.503=0.5,patch.commit-drop=1`;
+    const c = await catalog(shipmentsSeed(), ['--faults', faults], {
+      'contracts/shipments.yaml': shipmentsFile(['id', 'carrier', 'eta'], ['hasOwner'], 'Changed.'),
+    });
+    const run = await cliProcess(['apply', '--auto-approve'], { cwd: c.dir, env: c.env });
+    expect(run.out + run.err).toContain('reading the contract back showed the change in place');
+    expect(run.code).toBe(0);
+    expect((await c.methods()).filter((m) => m === 'PATCH')).toHaveLength(3);
+    expect(await shipments(c)).toMatchObject({ description: 'Changed.', version: 0.2 });
+  }, 30_000);
+
+  it('a PATCH that never lands is reported as not applied, after reading the contract back', async () => {
+    const c = await catalog(shipmentsSeed(), ['--faults', 'patch.503=1'], {
+      'contracts/shipments.yaml': shipmentsFile(['id', 'carrier', 'eta'], ['hasOwner'], 'Changed.'),
+    });
+    const run = await cliProcess(['apply', '--auto-approve'], { cwd: c.dir, env: c.env });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(
+      'not applied: read back, the contract (version 0.1) does not have the change',
+    );
+    expect(await shipments(c)).toMatchObject({ description: 'Shipments.', version: 0.1 });
+  }, 30_000);
+});
+
+describe('a saved plan is not trusted blindly', () => {
+  async function threePlan(): Promise<{ c: Catalog; file: string; plan: any }> {
+    const c = await catalog(threeSeed(), [], threeFiles(false));
+    const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(planned.code, planned.err).toBe(0);
+    const file = path.join(c.dir, 'plan.json');
+    return { c, file, plan: JSON.parse(await readFile(file, 'utf8')) };
+  }
+
+  it("refuses a plan whose change names another contract's id, even with its checksum made again; nothing is sent", async () => {
+    const { c, file, plan } = await threePlan();
+    plan.changes[0].id = plan.changes[1].id;
+    await writeFile(file, JSON.stringify(plan));
+    const edited = await cliProcess(['apply', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(edited.code).toBe(1);
+    expect(edited.err).toContain('does not match its checksum');
+    plan.checksum = planChecksum(plan);
+    await writeFile(file, JSON.stringify(plan));
+    const resealed = await cliProcess(['apply', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(resealed.code).toBe(1);
+    expect(resealed.err).toContain(
+      `the plan names contract id ${plan.changes[1].id} for db.s.a.dataContract_a`,
+    );
+    expect(resealed.err).toContain('Nothing was sent');
+    expect(await c.methods()).not.toContain('PATCH');
+  }, 30_000);
+
+  it('refuses a plan whose patch was edited', async () => {
+    const { c, file, plan } = await threePlan();
+    plan.changes[2].patch.push({ op: 'remove', path: '/schema/0' });
+    await writeFile(file, JSON.stringify(plan));
+    const run = await cliProcess(['apply', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('plan.json does not match its checksum');
+    expect(await c.methods()).not.toContain('PATCH');
+  }, 30_000);
+});
+
+describe('hostile and slow contract files', () => {
+  const head = 'name: x\nfullyQualifiedName: a.b\nentity: {type: table, fullyQualifiedName: a.b}\n';
+
+  it('30,000 keys the schema refuses load in linear time, with the first hundred described', async () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => `k${i}: v`);
+    const dir = await tempDir({ 'wide.yaml': `${head}${lines.join('\n')}\n` });
+    cleanups.push(() => dir.remove());
+    const run = await cliProcess(['validate', 'wide.yaml'], { cwd: dir.dir });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain("wide.yaml:4:1 unknown key 'k0' at the top level");
+    expect(run.out).toContain(
+      'wide.yaml:104:1 29900 more problems like the ones above are not listed',
+    );
+    expect(run.out).toContain('29900 more problems like the ones above are not listed');
+  }, 15_000);
+
+  it('an escaped __proto__ key is refused at its position by validate and by plan, nothing sent', async () => {
+    const file = `${head}extension:\n  "\\u005f_proto__": {polluted: true}\n`;
+    const c = await catalog(shipmentsSeed(), [], { 'contracts/proto.yaml': file });
+    const validate = await cliProcess(['validate'], { cwd: c.dir });
+    expect(validate.code).toBe(1);
+    expect(validate.out).toContain(
+      'contracts/proto.yaml:5:3 the key __proto__ is not allowed in a contract file',
+    );
+    const plan = await cliProcess(['plan'], { cwd: c.dir, env: c.env });
+    expect(plan.code).toBe(1);
+    expect(plan.out).toContain('contracts/proto.yaml:5:3 the key __proto__ is not allowed');
+    expect(plan.err).not.toContain('Internal error');
+    expect(await c.methods()).toEqual([]);
+  }, 30_000);
+
+  it('nesting past the limit is one sentence in validate and in plan, never a stack overflow', async () => {
+    const file = `${head}extension: ${'['.repeat(5000)}${']'.repeat(5000)}\n`;
+    const c = await catalog(shipmentsSeed(), [], { 'contracts/deep.yaml': file });
+    for (const args of [['validate'], ['plan']]) {
+      const run = await cliProcess(args, { cwd: c.dir, env: c.env });
+      expect(run.code).toBe(1);
+      expect(run.out).toMatch(/contracts\/deep\.yaml:4:\d+ nesting deeper than 64 levels/);
+      expect(run.out + run.err).not.toMatch(/call stack|Internal error/);
+    }
+  }, 30_000);
+});
+
+describe('the sandbox acknowledges only what it saved', () => {
+  it('a PATCH whose --data write fails answers 500, changes nothing, and a restart shows the same state', async () => {
+    const c = await catalog(shipmentsSeed(), [], {
+      'contracts/shipments.yaml': shipmentsFile(['id', 'carrier', 'eta'], ['hasOwner'], 'Changed.'),
+    });
+    await c.sandbox.stop();
+    const data = path.join(c.dir, 'state.json');
+    const args = ['--seed', path.join(c.dir, 'seed.json'), '--secret', SECRET, '--data', data];
+    const first = spawnSandboxProcess(args);
+    cleanups.push(() => first.stop());
+    const env = { ...c.env, CATALOG_URL: await first.url };
+    // The sandbox writes a temporary file beside the data file first: a folder there fails it.
+    const blocker = `${data}.${first.child.pid}.tmp`;
+    await mkdir(blocker);
+    const run = await cliProcess(['apply', '--auto-approve'], { cwd: c.dir, env });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(
+      'not applied: read back, the contract (version 0.1) does not have the change',
+    );
+    const live = async (url: string) =>
+      (await (
+        await fetch(`${url}/v1/dataContracts/name/${FQN}`, {
+          headers: { authorization: `Bearer ${c.env.CATALOG_TOKEN!}` },
+        })
+      ).json()) as { description: string; version: number };
+    expect(await live(env.CATALOG_URL)).toMatchObject({ description: 'Shipments.', version: 0.1 });
+    await first.stop();
+    await rm(blocker, { recursive: true });
+    const second = spawnSandboxProcess(args);
+    cleanups.push(() => second.stop());
+    expect(await live(await second.url)).toMatchObject({ description: 'Shipments.', version: 0.1 });
+  }, 30_000);
+});
+
+describe('plan --out writes only regular files', () => {
+  it('refuses a FIFO and a link to a device, writes through a link to a regular file', async () => {
+    const c = await catalog(threeSeed(), [], threeFiles(false));
+    execFileSync('mkfifo', [path.join(c.dir, 'fifo')]);
+    await symlink('/dev/null', path.join(c.dir, 'null-link'));
+    await writeFile(path.join(c.dir, 'real.json'), '');
+    await symlink(path.join(c.dir, 'real.json'), path.join(c.dir, 'plan-link'));
+    const fifo = await cliProcess(['plan', '--out', 'fifo'], { cwd: c.dir, env: c.env });
+    expect(fifo.code).toBe(1);
+    expect(fifo.err).toContain('cannot save the plan to');
+    expect(fifo.err).toContain('is a FIFO, not a regular file');
+    expect(fifo.out).not.toContain('Saved');
+    expect((await stat(path.join(c.dir, 'fifo'))).isFIFO()).toBe(true);
+    const device = await cliProcess(['plan', '--out', 'null-link'], { cwd: c.dir, env: c.env });
+    expect(device.code).toBe(1);
+    expect(device.err).toContain('links to /dev/null, which is a device');
+    // Refused before the catalog is asked anything.
+    expect(await c.methods()).toEqual([]);
+    const linked = await cliProcess(['plan', '--out', 'plan-link'], { cwd: c.dir, env: c.env });
+    expect(linked.code).toBe(0);
+    expect(JSON.parse(await readFile(path.join(c.dir, 'real.json'), 'utf8')).formatVersion).toBe(1);
+    const missing = await cliProcess(['plan', '--out', 'nowhere/plan.json'], {
+      cwd: c.dir,
+      env: c.env,
+    });
+    expect(missing.err).toContain(`the folder ${path.join(c.dir, 'nowhere')} does not exist`);
+  }, 30_000);
+});
+
+describe('a guard the catalog refuses during apply', () => {
+  async function racedPlan() {
+    const opened = await openSandbox({ seed: shipmentsSeed() });
+    cleanups.push(() => opened.sandbox.close());
+    const client = new CatalogClient({ baseUrl: opened.sandbox.url, token: await opened.token() });
+    cleanups.push(() => client.close());
+    const parsed = parseContract(
+      shipmentsFile(['id', 'eta'], ['hasOwner', 'hasDescription']),
+      'contracts/shipments.yaml',
+    );
+    if (!parsed.ok) throw new Error('bad test contract');
+    const { changes, liveForUpdates } = await planContracts([parsed.value], client, {
+      checkAssets: false,
+      keepLive: true,
+    });
+    const plan = assemblePlan(changes, {
+      catalogUrl: opened.sandbox.url,
+      gitCommit: null,
+      createdAt: '',
+    });
+    // Another writer removes the first column after apply read the contract, before its PATCH.
+    let raced = false;
+    const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
+      patchContract: async (id: string, ops: Operation[]) => {
+        if (!raced) {
+          raced = true;
+          await client.patchContract(id, [{ op: 'remove', path: '/schema/0' }]);
+        }
+        return client.patchContract(id, ops);
+      },
+    });
+    const live = () => opened.sandbox.store.contractByFqn(FQN)!;
+    return { plan, liveForUpdates, racing, live, file: parsed.value, client };
+  }
+
+  it('a saved plan: the contract fails as changed since the plan, nothing else is sent for it, apply stops', async () => {
+    const { plan, liveForUpdates, racing, live } = await racedPlan();
+    const report = await applyPlan(plan, racing, { liveContracts: liveForUpdates });
+    expect(report.results[0]).toMatchObject({
+      status: 'failed',
+      httpStatus: 400,
+      errorType: 'CONFLICT',
+    });
+    expect((report.results[0] as { message: string }).message).toContain(
+      'the contract changed since the plan was made (version 0.1 then, 0.2 now); nothing was applied to it',
+    );
+    expect(report.stoppedBy).not.toBeNull();
+    expect((live().schema as { name: string }[]).map((c) => c.name)).toEqual(['carrier', 'eta']);
+    expect(live().semantics).toEqual([{ name: 'hasOwner' }]);
+  });
+
+  it('plan and apply in one run: planned again from the file once, against the contract as it is now', async () => {
+    const { plan, liveForUpdates, racing, live, file } = await racedPlan();
+    const report = await applyPlan(plan, racing, {
+      liveContracts: liveForUpdates,
+      desired: desiredByFqn([file]),
+    });
+    expect(report.results[0]).toMatchObject({
+      status: 'applied',
+      replannedAt: 0.2,
+      newVersion: 0.3,
+    });
+    expect((live().schema as { name: string }[]).map((c) => c.name)).toEqual(['id', 'eta']);
+    expect(live().semantics).toEqual([{ name: 'hasOwner' }, { name: 'hasDescription' }]);
+  });
+
+  it('a lost answer whose contract cannot be read back is an outcome unknown, never a failure or a success', async () => {
+    const { plan, liveForUpdates, client } = await racedPlan();
+    const blind: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
+      patchContract: async (id: string, ops: Operation[]) => {
+        await client.patchContract(id, ops);
+        throw new NetworkError('PATCH /v1/dataContracts/x failed: socket hang up');
+      },
+      getContractById: () => Promise.reject(new NetworkError('GET failed: connection refused')),
+    });
+    const report = await applyPlan(plan, blind, { liveContracts: liveForUpdates });
+    expect(report.results[0]).toMatchObject({ status: 'failed', errorType: 'OUTCOME_UNKNOWN' });
+    expect((report.results[0] as { message: string }).message).toContain(
+      'the change may or may not be in place; run plan to see',
+    );
+  });
+});
