@@ -316,6 +316,18 @@ describe('hostile and slow contract files', () => {
     expect(run.out).toContain('29900 more problems like the ones above are not listed');
   }, 15_000);
 
+  it('a file of 1 MiB of duplicate keys lists a hundred problems and counts the rest, no crash', async () => {
+    const dir = await tempDir({ 'dup.yaml': `${head}extension:\n${'  k: 1\n'.repeat(149_000)}` });
+    cleanups.push(() => dir.remove());
+    const run = await cliProcess(['validate', 'dup.yaml'], { cwd: dir.dir });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('dup.yaml:6:3 duplicate key: each key may appear once in a mapping');
+    expect(run.out).toContain(
+      'dup.yaml:106:3 148899 more problems like the ones above are not listed',
+    );
+    expect(run.err).not.toContain('Internal error');
+  }, 15_000);
+
   it('an escaped __proto__ key is refused at its position by validate and by plan, nothing sent', async () => {
     const file = `${head}extension:\n  "\\u005f_proto__": {polluted: true}\n`;
     const c = await catalog(shipmentsSeed(), [], { 'contracts/proto.yaml': file });

@@ -172,8 +172,8 @@ export async function loadContracts(
   for (const absolute of absolutePaths) {
     const result = loadContractFile(absolute, displayPath(cwd, absolute));
     if (result.ok) files.push(result.value);
-    else problems.push(...result.problems);
+    else for (const problem of result.problems) problems.push(problem);
   }
-  problems.push(...crossFileProblems(files));
+  for (const problem of crossFileProblems(files)) problems.push(problem);
   return { files, problems, fileCount: absolutePaths.length };
 }

@@ -13,7 +13,7 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import { ARRAY_KEYS, type DesiredContract } from './model.js';
-import { dottedPath, type Problem, type Result } from './problem.js';
+import { dottedPath, notListed, type Problem, type Result } from './problem.js';
 import { fastLoad, scanPositions } from './fast-parse.js';
 import { readPlainYaml } from './plain-yaml.js';
 import { matchesSchema, schemaProblems } from './schema.js';
@@ -179,10 +179,31 @@ export interface ParseOptions {
   fastPath?: boolean;
 }
 
+/** Problems listed per file; the rest are counted in one more problem. */
+export const MAX_PROBLEMS_PER_FILE = 100;
+
 export function parseContract(
   input: string | Uint8Array,
   file: string,
   options: ParseOptions = {},
+): Result<ContractFile> {
+  const result = parseAndCheck(input, file, options);
+  if (result.ok || result.problems.length <= MAX_PROBLEMS_PER_FILE + 1) return result;
+  const problems = result.problems.slice(0, MAX_PROBLEMS_PER_FILE);
+  // Said where the first problem not listed is.
+  problems.push(
+    notListed(
+      result.problems.length - MAX_PROBLEMS_PER_FILE,
+      result.problems[MAX_PROBLEMS_PER_FILE]!,
+    ),
+  );
+  return { ok: false, problems };
+}
+
+function parseAndCheck(
+  input: string | Uint8Array,
+  file: string,
+  options: ParseOptions,
 ): Result<ContractFile> {
   const at = (line: number, column: number, path: string, message: string): Problem => ({
     file,

@@ -15,6 +15,15 @@ export interface Problem {
   message: string;
 }
 
+/** The note that stands, at `where`, for `count` problems not listed. */
+export function notListed(count: number, where: Problem): Problem {
+  return {
+    ...where,
+    path: '',
+    message: `${count} more problems like the ones above are not listed; fix those and validate again`,
+  };
+}
+
 export type Result<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
 
 export function formatProblem(problem: Problem): string {

@@ -2,7 +2,7 @@
 // ajv's errors into sentences a person can act on.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { contractSchema } from './model.js';
-import { dottedPath, type Problem } from './problem.js';
+import { dottedPath, notListed, type Problem } from './problem.js';
 
 type Segment = string | number;
 type LocateProblem = (
@@ -193,10 +193,12 @@ export function schemaProblems(value: unknown, locate: LocateProblem): Problem[]
   if (errors.length > MAX_SCHEMA_PROBLEMS) {
     // Said where the first problem not described is.
     const next = errors[MAX_SCHEMA_PROBLEMS]!;
-    problems.push({
-      ...sentence(next, segmentsOf(next.instancePath), locate),
-      message: `${errors.length - MAX_SCHEMA_PROBLEMS} more problems like the ones above are not listed; fix those and validate again`,
-    });
+    problems.push(
+      notListed(
+        errors.length - MAX_SCHEMA_PROBLEMS,
+        sentence(next, segmentsOf(next.instancePath), locate),
+      ),
+    );
   }
   return problems;
 }
