@@ -14,6 +14,7 @@ import {
   NotFoundError,
   TimeoutError,
 } from '../src/errors.js';
+import { etagOf } from '../src/catalog/response-hash.js';
 import { VERSION } from '../src/version.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -152,6 +153,22 @@ describe('CatalogClient', () => {
     const always = await serve((_q, r) => json(r, 429, { code: 429, message: 'slow down' }));
     await expect(client(always.url).patchContract('id', [])).rejects.toMatchObject({ status: 429 });
     expect(always.seen).toHaveLength(4);
+  });
+
+  it('keeps the ETag a contract was read with, and sends it as If-Match on a PATCH', async () => {
+    const server = await serve((q, r) =>
+      q.method === 'GET'
+        ? json(r, 200, { id: 'x', version: 0.3 }, { etag: 'W/"0.3"' })
+        : json(r, 200, { id: 'x', version: 0.4 }),
+    );
+    const c = client(server.url);
+    const live = await c.getContractByName('a.b');
+    expect(etagOf(live)).toBe('W/"0.3"');
+    expect(JSON.stringify(live)).toBe('{"id":"x","version":0.3}');
+    await c.patchContract('x', [], { ifMatch: etagOf(live)! });
+    await c.patchContract('x', []);
+    expect(server.seen[1]!.headers['if-match']).toBe('W/"0.3"');
+    expect(server.seen[2]!.headers['if-match']).toBeUndefined();
   });
 
   it('percent-encodes the FQNs . and .., which would otherwise name other paths', async () => {

@@ -10,7 +10,7 @@ import { applyPlan, desiredByFqn } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { parseContract } from '../src/contract/parse.js';
 import type { Operation } from '../src/diff/operation.js';
-import { NetworkError } from '../src/errors.js';
+import { CatalogError, NetworkError } from '../src/errors.js';
 import { assemblePlan, planChecksum } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { mintToken } from '../src/sandbox/auth.js';
@@ -482,6 +482,22 @@ describe('a guard the catalog refuses during apply', () => {
     });
     expect((live().schema as { name: string }[]).map((c) => c.name)).toEqual(['id', 'eta']);
     expect(live().semantics).toEqual([{ name: 'hasOwner' }, { name: 'hasDescription' }]);
+  });
+
+  it('a 412 while the contract is still as planned: sent once more, with the ETag read back', async () => {
+    const { plan, liveForUpdates, client, live } = await racedPlan();
+    let refusals = 0;
+    const etagged: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
+      patchContract: async (id: string, ops: Operation[]) => {
+        if (refusals++ === 0)
+          throw new CatalogError(412, 'PRECONDITION_FAILED', 'ETag moved', 'PATCH /v1/x');
+        return client.patchContract(id, ops);
+      },
+    });
+    const report = await applyPlan(plan, etagged, { liveContracts: liveForUpdates });
+    expect(report.results[0]).toMatchObject({ status: 'applied', newVersion: 0.2 });
+    expect(refusals).toBe(2);
+    expect((live().schema as { name: string }[]).map((c) => c.name)).toEqual(['id', 'eta']);
   });
 
   it('a lost answer whose contract cannot be read back is an outcome unknown, never a failure or a success', async () => {

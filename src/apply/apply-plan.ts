@@ -2,6 +2,7 @@
 // reads the contract back and reports what is true; a guard the catalog refused (the contract
 // moved since the plan) re-plans that contract once against its file, or fails it as stale.
 import type { ChangeDescription, LiveContract, PatchedContract } from '../catalog/client.js';
+import { etagOf } from '../catalog/response-hash.js';
 import type { ContractFile } from '../contract/parse.js';
 import { FIELD_SHAPES, MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
 import { diffContract } from '../diff/diff-contract.js';
@@ -24,7 +25,11 @@ import type { Plan, PlannedChange } from '../plan/types.js';
 /** The catalog calls apply needs. CatalogClient provides them. */
 export interface CatalogWriter extends CatalogReader {
   getContractById(id: string, fields?: readonly string[]): Promise<LiveContract>;
-  patchContract(id: string, operations: readonly Operation[]): Promise<PatchedContract>;
+  patchContract(
+    id: string,
+    operations: readonly Operation[],
+    options?: { ifMatch?: string },
+  ): Promise<PatchedContract>;
 }
 
 /** Statuses after which no further PATCH is sent. */
@@ -219,6 +224,8 @@ const GUARD_STATUSES: ReadonlySet<number> = new Set([400, 409, 412]);
 
 interface ChangeContext {
   change: PlannedChange;
+  /** The contract as read for this apply: its ETag, if the catalog sent one, goes as If-Match. */
+  live: LiveContract;
   /** What the planned patch leads to, for the fields it touches. */
   target: DesiredContract;
   /** The file's desired contract, when the contract may be planned again after it moved. */
@@ -232,13 +239,19 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
   const redact = catalog.redact.bind(catalog);
   let operations: readonly Operation[] = change.patch;
+  let ifMatch = etagOf(context.live);
   let target = context.target;
   let replannedAt: number | null = null;
   let lostAnswers = 0;
+  let etagRetried = false;
   for (;;) {
     let failed: unknown;
     try {
-      const patched = await catalog.patchContract(change.id!, operations);
+      const patched = await catalog.patchContract(
+        change.id!,
+        operations,
+        ifMatch === undefined ? {} : { ifMatch },
+      );
       return {
         status: 'applied',
         ...names,
@@ -282,8 +295,16 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         replannedAt,
       };
     }
+    ifMatch = etagOf(fresh);
     if (applies(fresh, operations)) {
       // The guards still hold, so the contract is as the patch expects and it did not land.
+      if (failed instanceof CatalogError && failed.status === 412) {
+        // Only the ETag moved (the contract was touched without a change the patch minds):
+        // once more, with the ETag just read.
+        if (etagRetried) return failure(change, failed, redact);
+        etagRetried = true;
+        continue;
+      }
       if (refused) return failure(change, failed, redact);
       if (lostAnswers > context.attempts) {
         const result = failure(change, failed, redact);
@@ -371,6 +392,7 @@ export async function applyPlan(
       }
       const result = await applyChange({
         change,
+        live: liveContracts.get(change.fullyQualifiedName)!,
         target: targets.get(change.fullyQualifiedName)!,
         desired: options.desired?.get(change.fullyQualifiedName),
         catalog,

@@ -14,7 +14,7 @@ import {
 } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
-import { RESPONSE_HASH } from './response-hash.js';
+import { RESPONSE_ETAG, RESPONSE_HASH } from './response-hash.js';
 
 /** A data contract as the catalog returns it. */
 export type LiveContract = Record<string, unknown> & {
@@ -285,16 +285,23 @@ export class CatalogClient {
   }
 
   /**
-   * `PATCH /v1/dataContracts/{id}` with `application/json-patch+json`. Only a 429 is sent again
+   * `PATCH /v1/dataContracts/{id}` with `application/json-patch+json`, and `If-Match` with the
+   * ETag the contract was read with, when the catalog sent one. Only a 429 is sent again
    * (the catalog did not take the request), after the Retry-After it asks for, bounded: after a
    * timeout or a 5xx the caller re-reads the contract and decides again.
    */
-  async patchContract(id: string, operations: readonly Operation[]): Promise<PatchedContract> {
+  async patchContract(
+    id: string,
+    operations: readonly Operation[],
+    options: { ifMatch?: string } = {},
+  ): Promise<PatchedContract> {
     const path = `/dataContracts/${pathSegment(id)}`;
     const body = JSON.stringify(operations);
     for (let attempt = 0; ; attempt++) {
       const response = await this.send('PATCH', path, body, {
         'content-type': 'application/json-patch+json',
+        // The catalog refuses the PATCH (412) if the contract is no longer the one read.
+        ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
       });
       if (response.status !== 429 || attempt >= this.retries)
         return this.parse('PATCH', path, response) as PatchedContract;
@@ -337,6 +344,9 @@ export class CatalogClient {
         if (failure !== undefined) throw failure;
         const value = this.parse('GET', target, response!) as T;
         if (hashBody && value !== null && typeof value === 'object') {
+          const etag = response!.headers.etag;
+          if (typeof etag === 'string' && etag !== '')
+            Object.defineProperty(value, RESPONSE_ETAG, { value: etag });
           Object.defineProperty(value, RESPONSE_HASH, {
             // The body as UTF-8: the bytes the catalog sent (a body with malformed UTF-8 has
             // them replaced, the same way every time).

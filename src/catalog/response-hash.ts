@@ -1,3 +1,14 @@
-// Where a contract read through the client keeps the SHA-256 of the bytes the catalog sent
-// (a symbol, so it never shows in JSON). Plans use it as the live hash.
+// What a contract read through the client keeps of its answer, under symbols so it never shows
+// in JSON: the SHA-256 of the bytes the catalog sent (plans use it as the live hash) and the
+// answer's ETag (apply sends it as If-Match).
 export const RESPONSE_HASH: unique symbol = Symbol('contracts-gitops.responseHash');
+
+/** Where a contract read through the client keeps the ETag the catalog sent with it, if any. */
+export const RESPONSE_ETAG: unique symbol = Symbol('contracts-gitops.responseEtag');
+
+/** The ETag a contract was read with, for `If-Match` on a PATCH of it. */
+export function etagOf(contract: unknown): string | undefined {
+  if (contract === null || typeof contract !== 'object') return undefined;
+  const etag = (contract as { [RESPONSE_ETAG]?: unknown })[RESPONSE_ETAG];
+  return typeof etag === 'string' ? etag : undefined;
+}
