@@ -263,7 +263,7 @@ describe('the Action on pull requests (plan)', () => {
     const run = await runAction(s, { COMMAND: 'plan' });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      "::error title=invalid contract,file=contracts/zz-bad.yaml,line=4,col=15::entityStatus must be one of Draft, Active or Deprecated, got 'Live'",
+      "::error title=invalid contract,file=contracts/zz-bad.yaml,line=4,col=15::entityStatus must be one of Draft, Active, Deprecated, In Review, Approved, Archived, Rejected or Unprocessed, got 'Live'",
     );
     expect(run.summary).toContain('| `contracts/zz-bad.yaml:4:15` |');
     expect(s.sandbox.requests()).toEqual([]);

@@ -287,7 +287,7 @@ describe('contracts validate', () => {
       const io = captureIo(dir.dir);
       expect(await runCli(['validate', 'a,b.yaml', '--format', 'github'], io)).toBe(1);
       expect(io.out()).toBe(
-        "::error file=a%2Cb.yaml,line=4,col=15,title=invalid contract::entityStatus must be one of Draft, Active or Deprecated, got 'x:%0Ay'\n",
+        "::error file=a%2Cb.yaml,line=4,col=15,title=invalid contract::entityStatus must be one of Draft, Active, Deprecated, In Review, Approved, Archived, Rejected or Unprocessed, got 'x:%0Ay'\n",
       );
     } finally {
       await dir.remove();

@@ -107,7 +107,7 @@ describe('diffContract', () => {
   });
 
   it('ignores properties only the server adds and keeps them on a whole replace', () => {
-    const serverSla = { refreshFrequency: 'PT1H', availability: 99, timezone: 'UTC' };
+    const serverSla = { refreshFrequency: 'PT1H', availability: 99, inherited: false };
     expect(
       diffContract(
         { ...live, sla: serverSla },
@@ -122,7 +122,7 @@ describe('diffContract', () => {
       {
         op: 'replace',
         path: '/sla',
-        value: { refreshFrequency: 'P1D', availability: 98, timezone: 'UTC' },
+        value: { refreshFrequency: 'P1D', availability: 98, inherited: false },
       },
     ]);
   });

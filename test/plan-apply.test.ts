@@ -161,7 +161,7 @@ describe('plan and apply on the demo catalog', () => {
       const run = await cli(args, { cwd: dir.dir, env });
       expect(run.code).toBe(1);
       expect(run.out).toContain(
-        'contracts/zz-bad.yaml:4:15 entityStatus must be one of Draft, Active or Deprecated',
+        'contracts/zz-bad.yaml:4:15 entityStatus must be one of Draft, Active, Deprecated, In Review, Approved, Archived, Rejected or Unprocessed',
       );
     }
     expect(sandbox.requests()).toEqual([]);
