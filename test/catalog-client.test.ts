@@ -14,7 +14,7 @@ import {
   NotFoundError,
   TimeoutError,
 } from '../src/errors.js';
-import { etagOf } from '../src/catalog/response-hash.js';
+import { etagOf } from '../src/catalog/etag.js';
 import { VERSION } from '../src/version.js';
 
 const cleanups: (() => Promise<void>)[] = [];

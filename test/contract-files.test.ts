@@ -91,14 +91,14 @@ describe('parseContract', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('keeps positions of top-level keys, on both paths', () => {
+  it('keeps positions of top-level keys, and finds nested ones, on both paths', () => {
     const text = `${minimal}schema:\n  - { name: id, dataType: INT }\n  - { name: b, dataType: INT }\n`;
     for (const options of [{}, { fastPath: false }]) {
       const result = parseContract(text, 'c.yaml', options);
       expect(result.ok).toBe(true);
       if (result.ok) {
         expect(result.value.positions.get('/schema')).toEqual({ line: 4, column: 1 });
-        expect(positionOf(result.value, '/schema/1/name')).toEqual({ line: 4, column: 1 });
+        expect(positionOf(result.value, '/schema/1/name')).toEqual({ line: 6, column: 13 });
       }
     }
   });

@@ -104,6 +104,7 @@ async function attempt(
     });
     const plan = assemblePlan(changes, {
       catalogUrl: sandbox.url,
+      catalogProfile: 'spec',
       gitCommit: null,
       createdAt: new Date().toISOString(),
     });
@@ -249,7 +250,12 @@ async function concurrentRun(seed: number): Promise<{ conflicts: number }> {
       if (!parsed.ok)
         throw new Error(`generated contract is invalid: ${parsed.problems[0]!.message}`);
       const { changes } = await planContracts([parsed.value], clients[0]!, { checkAssets: false });
-      return assemblePlan(changes, { catalogUrl: sandbox.url, gitCommit: null, createdAt: '' });
+      return assemblePlan(changes, {
+        catalogUrl: sandbox.url,
+        catalogProfile: 'spec',
+        gitCommit: null,
+        createdAt: '',
+      });
     };
     const plans = [await planFor(desired[0]!), await planFor(other)];
     const runs = [plans[0]!, plans[0]!, plans[1]!];

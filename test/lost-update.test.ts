@@ -435,6 +435,7 @@ describe('a guard the catalog refuses during apply', () => {
     });
     const plan = assemblePlan(changes, {
       catalogUrl: opened.sandbox.url,
+      catalogProfile: 'spec',
       gitCommit: null,
       createdAt: '',
     });

@@ -91,6 +91,7 @@ describe('stop means stop under concurrency', () => {
       });
       const plan = assemblePlan(changes, {
         catalogUrl: opened.sandbox.url,
+        catalogProfile: 'spec',
         gitCommit: null,
         createdAt: new Date().toISOString(),
       });

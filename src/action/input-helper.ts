@@ -13,6 +13,8 @@ export interface ActionSettings {
   paths: string[];
   /** Catalog base URL (`catalog-url`, else CATALOG_URL). */
   catalogUrl: string | undefined;
+  /** Catalog profile (`catalog-profile`, else CATALOG_PROFILE, else auto). */
+  catalogProfile: string | undefined;
   /** Catalog token (`catalog-token`, else CATALOG_TOKEN); masked before anything is logged. */
   catalogToken: string | undefined;
   /** Token for the issue-comments API (`github-token`, default the workflow token). */
@@ -62,6 +64,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
       .map((p) => p.trim())
       .filter((p) => p !== ''),
     catalogUrl: optional(getInput('catalog-url')) ?? optional(env.CATALOG_URL),
+    catalogProfile: optional(getInput('catalog-profile')) ?? optional(env.CATALOG_PROFILE),
     catalogToken: optional(getInput('catalog-token')) ?? optional(env.CATALOG_TOKEN),
     githubToken: optional(getInput('github-token')) ?? optional(env.GITHUB_TOKEN),
     changedOnly: boolean('changed-only', false),

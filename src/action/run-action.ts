@@ -206,8 +206,8 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       runner.info('changed-only applies to pull requests; planning every contract file.');
     else only = await filesChangedBetween(pr.base, pr.head, settings.workspace);
   }
-  const { client, catalogUrl } = connect(
-    {},
+  const { client, catalogUrl, profile } = connect(
+    settings.catalogProfile === undefined ? {} : { catalogProfile: settings.catalogProfile },
     { CATALOG_URL: settings.catalogUrl, CATALOG_TOKEN: settings.catalogToken },
   );
   try {
@@ -219,6 +219,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         gitCommit: settings.sha ?? (await currentCommit(settings.workspace, {})),
         ...(only === undefined ? {} : { only }),
         keepLive: settings.command === 'apply',
+        profile,
       },
       client,
     );
@@ -290,7 +291,8 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     }
     const report = await applyPlan(plan, client, {
       liveContracts: outcome.liveContracts,
-      desired: desiredByFqn(files),
+      desired: desiredByFqn(files, outcome.codec),
+      codec: outcome.codec,
     });
     const applied = report.results.filter((r) => r.status === 'applied').length;
     runner.setOutput('applied', String(applied));

@@ -2,9 +2,15 @@
 // reads the contract back and reports what is true; a guard the catalog refused (the contract
 // moved since the plan) re-plans that contract once against its file, or fails it as stale.
 import type { ChangeDescription, LiveContract, PatchedContract } from '../catalog/client.js';
-import { etagOf } from '../catalog/response-hash.js';
+import { etagOf } from '../catalog/etag.js';
 import type { ContractFile } from '../contract/parse.js';
-import { FIELD_SHAPES, MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
+import {
+  FIELD_SHAPES,
+  MANAGED_FIELDS,
+  type DesiredContract,
+  type Shape,
+} from '../contract/model.js';
+import { specCodec, type Codec } from '../profile/codec.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
 import { topMember } from '../diff/json-value.js';
@@ -91,13 +97,23 @@ export interface ApplyOptions {
    * it fails as stale.
    */
   desired?: ReadonlyMap<string, DesiredContract>;
+  /** The connected catalog's codec (the spec profile's by default). */
+  codec?: Codec;
   /** Called as each contract's result is known. */
   onResult?: (result: ContractResult) => void;
 }
 
-/** The desired contracts of `files` by FQN, for planning a contract again when it moved. */
-export function desiredByFqn(files: readonly ContractFile[]): Map<string, DesiredContract> {
-  return new Map(files.map((file) => [file.contract.fullyQualifiedName, file.contract]));
+/**
+ * The desired contracts of `files` by FQN, in the catalog's wire shape, for planning a contract
+ * again when it moved.
+ */
+export function desiredByFqn(
+  files: readonly ContractFile[],
+  codec: Codec = specCodec,
+): Map<string, DesiredContract> {
+  return new Map(
+    files.map((file) => [file.contract.fullyQualifiedName, codec.toWire(file.contract)]),
+  );
 }
 
 /** A failure after which no further PATCH is sent: 400, 401, 403, or a contract that moved. */
@@ -156,7 +172,11 @@ export async function readLiveForPlan(
 }
 
 /** The desired state a patch leads to, for the fields it touches (for re-diffing after a failure). */
-export function targetOf(live: LiveContract, patch: readonly Operation[]): DesiredContract {
+export function targetOf(
+  live: LiveContract,
+  patch: readonly Operation[],
+  shapes: ReadonlyMap<string, Shape> = FIELD_SHAPES,
+): DesiredContract {
   const after = applyToCopy(live, patch);
   const touched = new Set<string>();
   for (const op of patch) {
@@ -170,8 +190,7 @@ export function targetOf(live: LiveContract, patch: readonly Operation[]): Desir
   };
   for (const field of MANAGED_FIELDS) {
     if (!touched.has(field)) continue;
-    target[field] =
-      after[field] === undefined ? null : project(after[field], FIELD_SHAPES.get(field)!);
+    target[field] = after[field] === undefined ? null : project(after[field], shapes.get(field)!);
   }
   return target;
 }
@@ -215,8 +234,12 @@ function applies(contract: LiveContract, ops: readonly Operation[]): boolean {
 }
 
 /** Whether `contract` already has the target's managed fields. */
-function reached(contract: LiveContract, target: DesiredContract): boolean {
-  return diffContract(contract, target).length === 0;
+function reached(
+  contract: LiveContract,
+  target: DesiredContract,
+  shapes: ReadonlyMap<string, Shape>,
+): boolean {
+  return diffContract(contract, target, shapes).length === 0;
 }
 
 /** Statuses a catalog answers when a guard of the patch (a `test`, or If-Match) failed. */
@@ -232,6 +255,8 @@ interface ChangeContext {
   desired: DesiredContract | undefined;
   catalog: CatalogWriter;
   attempts: number;
+  /** Shapes of the catalog's wire, for diffs after a re-read. */
+  shapes: ReadonlyMap<string, Shape>;
 }
 
 async function applyChange(context: ChangeContext): Promise<ContractResult> {
@@ -284,7 +309,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         message: `the answer to the PATCH was lost (${failureText(failed, redact)}) and reading the contract back failed (${why}): the change may or may not be in place; run plan to see`,
       };
     }
-    if (lost && reached(fresh, target)) {
+    if (lost && reached(fresh, target, context.shapes)) {
       return {
         status: 'applied',
         ...names,
@@ -327,7 +352,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
       };
     }
     // Plan this contract again, once, from its file against the contract as it is now.
-    const changes = diffContract(fresh, context.desired);
+    const changes = diffContract(fresh, context.desired, context.shapes);
     if (changes.length === 0) {
       return {
         status: 'unchanged',
@@ -336,7 +361,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
       };
     }
     operations = guardPatch(fresh, changes);
-    verifyPatch(fresh, context.desired, operations);
+    verifyPatch(fresh, context.desired, operations, context.shapes);
     target = context.desired;
     replannedAt = fresh.version;
   }
@@ -358,6 +383,7 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<ApplyReport> {
   assertApplicable(plan);
+  const shapes = (options.codec ?? specCodec).shapes;
   const liveContracts = options.liveContracts ?? (await readLiveForPlan(plan, catalog));
   // Each patch's target, before anything is sent: working it out also checks that a saved plan's
   // patch (which could have been edited) still applies to the contract it was made for.
@@ -366,7 +392,7 @@ export async function applyPlan(
     if (change.action === 'update')
       targets.set(
         change.fullyQualifiedName,
-        targetOf(liveContracts.get(change.fullyQualifiedName)!, change.patch),
+        targetOf(liveContracts.get(change.fullyQualifiedName)!, change.patch, shapes),
       );
   }
   const results = new Array<ContractResult>(plan.changes.length);
@@ -397,6 +423,7 @@ export async function applyPlan(
         desired: options.desired?.get(change.fullyQualifiedName),
         catalog,
         attempts: options.recoveryAttempts ?? 2,
+        shapes,
       });
       if (result.status === 'failed' && stops(result)) stoppedBy ??= result;
       record(index, result);

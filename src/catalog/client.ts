@@ -1,6 +1,5 @@
 // The only code that speaks HTTP to the catalog: undici with a keep-alive pool, timeouts,
 // bounded concurrency, retries for reads, typed errors, and a token that never leaves its origin.
-import { createHash } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import {
   AuthError,
@@ -14,7 +13,7 @@ import {
 } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
-import { RESPONSE_ETAG, RESPONSE_HASH } from './response-hash.js';
+import { RESPONSE_ETAG } from './etag.js';
 
 /** A data contract as the catalog returns it. */
 export type LiveContract = Record<string, unknown> & {
@@ -212,6 +211,20 @@ export class CatalogClient {
     }
   }
 
+  /**
+   * `GET /v1/system/version`: the catalog's version, or null when it has no such endpoint (it
+   * answers 404, or another refusal of the route: 400, 405, 501). A 401 or 403 is an error.
+   */
+  async systemVersion(): Promise<string | null> {
+    try {
+      const answer = await this.getJson<{ version?: unknown }>('/system/version', {});
+      return typeof answer?.version === 'string' ? answer.version : null;
+    } catch (error) {
+      if (error instanceof CatalogError && [400, 404, 405, 501].includes(error.status)) return null;
+      throw error;
+    }
+  }
+
   /** `GET /v1/dataContracts/name/{fqn}`; the FQN is one encoded path segment. */
   getContractByName(fqn: string, fields: readonly string[] = []): Promise<LiveContract> {
     return this.getJson<LiveContract>(
@@ -320,7 +333,7 @@ export class CatalogClient {
   private async getJson<T>(
     path: string,
     params: Record<string, string>,
-    hashBody = false,
+    keepEtag = false,
   ): Promise<T> {
     const query = new URLSearchParams(params).toString();
     const target = query === '' ? path : `${path}?${query}`;
@@ -343,16 +356,10 @@ export class CatalogClient {
       if (!retryable || attempt >= this.retries) {
         if (failure !== undefined) throw failure;
         const value = this.parse('GET', target, response!) as T;
-        if (hashBody && value !== null && typeof value === 'object') {
-          const etag = response!.headers.etag;
-          if (typeof etag === 'string' && etag !== '')
-            Object.defineProperty(value, RESPONSE_ETAG, { value: etag });
-          Object.defineProperty(value, RESPONSE_HASH, {
-            // The body as UTF-8: the bytes the catalog sent (a body with malformed UTF-8 has
-            // them replaced, the same way every time).
-            value: `sha256:${createHash('sha256').update(response!.text, 'utf8').digest('hex')}`,
-          });
-        }
+        // A contract keeps the ETag it was read with (a symbol: never in its JSON).
+        const etag = response!.headers.etag;
+        if (keepEtag && typeof etag === 'string' && etag !== '' && value !== null)
+          Object.defineProperty(value, RESPONSE_ETAG, { value: etag });
         return value;
       }
       await this.sleep(this.backoffMs(attempt, response));

@@ -11,6 +11,8 @@ import type { Plan } from '../plan/types.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
+import { codecFor } from '../profile/codec.js';
+import { resolveProfile } from '../profile/profile.js';
 import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
@@ -54,7 +56,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     throw new ConfigError('--changed-since does not apply to a saved plan');
   // PATCHes go one at a time unless --concurrency asks for more; reads use 8 by default.
   const patchConcurrency = options.concurrency ?? 1;
-  const { client, catalogUrl } = connect(options, io.env, Math.max(8, patchConcurrency));
+  const { client, catalogUrl, profile } = connect(options, io.env, Math.max(8, patchConcurrency));
   const onResult = options.json
     ? undefined
     : (result: Parameters<typeof renderResult>[0]): void => {
@@ -70,8 +72,15 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
           `the plan was made against ${plan.catalogUrl}, not ${catalogUrl}; plan again against this catalog. Nothing was sent.`,
         );
       }
+      const connected = await resolveProfile(profile, client);
+      if (plan.catalogProfile !== connected) {
+        throw new ConfigError(
+          `the plan was made for the ${plan.catalogProfile} profile, but this catalog is ${connected}; plan again against it. Nothing was sent.`,
+        );
+      }
       if (plan.summary.update === 0) return noChanges(plan, options, io);
       const report = await applyPlan(plan, client, {
+        codec: codecFor(connected),
         concurrency: patchConcurrency,
         ...(onResult === undefined ? {} : { onResult }),
       });
@@ -85,6 +94,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         strict: options.strict,
         only,
         keepLive: true,
+        profile,
       },
       io,
       client,
@@ -121,7 +131,8 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       concurrency: patchConcurrency,
       // Straight after planning the live contracts are fresh; after a prompt they are read again.
       ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
-      desired: desiredByFqn(outcome.files),
+      desired: desiredByFqn(outcome.files, outcome.codec),
+      codec: outcome.codec,
       ...(onResult === undefined ? {} : { onResult }),
     });
     return finish(report, options, io);

@@ -3,6 +3,7 @@
 import type { CatalogClient } from '../catalog/client.js';
 import { currentCommit } from '../pipeline/git.js';
 import { planFromFiles, type PlanOutcome } from '../pipeline/plan-pipeline.js';
+import type { ProfileSetting } from '../profile/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
 import { renderProblems } from './validate.js';
@@ -15,6 +16,7 @@ export interface PlanFilesOptions {
   only: ReadonlySet<string> | undefined;
   /** Keep the live contracts of changed contracts (apply). */
   keepLive: boolean;
+  profile: ProfileSetting;
 }
 
 /** The plan, or null when files are invalid (problems already reported, nothing sent). */
@@ -35,6 +37,7 @@ export async function planFilesForCommand(
       onProgress: progress.update,
       strict: options.strict,
       keepLive: options.keepLive,
+      profile: options.profile,
     },
     client,
   );

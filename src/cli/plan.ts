@@ -33,10 +33,17 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
       : await filesChangedSince(options.changedSince, io.cwd);
   // A place the plan cannot be saved is refused before anything is read from the catalog.
   if (options.out !== undefined) await planOutputTarget(path.resolve(io.cwd, options.out));
-  const { client, catalogUrl } = connect(options, io.env);
+  const { client, catalogUrl, profile } = connect(options, io.env);
   try {
     const outcome = await planFilesForCommand(
-      { paths: options.paths, json: options.json, strict: options.strict, only, keepLive: false },
+      {
+        paths: options.paths,
+        json: options.json,
+        strict: options.strict,
+        only,
+        keepLive: false,
+        profile,
+      },
       io,
       client,
       catalogUrl,

@@ -61,6 +61,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         'catalog base URL; /v1 is added (default: CATALOG_URL). The token comes from CATALOG_TOKEN',
       )
       .option(
+        '--catalog-profile <profile>',
+        'auto, spec or openmetadata: the shapes the catalog stores (default: CATALOG_PROFILE, else auto: asks the catalog its version)',
+      )
+      .option(
         '--concurrency <n>',
         'requests at once (default 8 for reads; apply sends one PATCH at a time unless given)',
         parseConcurrency,
@@ -90,6 +94,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       paths: string[],
       options: {
         catalogUrl?: string;
+        catalogProfile?: string;
         concurrency?: number;
         changedSince?: string;
         json?: boolean;
@@ -109,7 +114,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
             detailedExitcode: options.detailedExitcode === true,
             strict: options.strict === true,
             color: color(),
-            ...pick(options, ['catalogUrl', 'concurrency', 'changedSince', 'out']),
+            ...pick(options, [
+              'catalogUrl',
+              'catalogProfile',
+              'concurrency',
+              'changedSince',
+              'out',
+            ]),
           },
           io,
         ),
@@ -131,6 +142,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       args: string[],
       options: {
         catalogUrl?: string;
+        catalogProfile?: string;
         concurrency?: number;
         changedSince?: string;
         json?: boolean;
@@ -147,7 +159,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
             strict: options.strict === true,
             json: options.json === true,
             color: color(),
-            ...pick(options, ['catalogUrl', 'concurrency', 'changedSince']),
+            ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency', 'changedSince']),
           },
           io,
         ),

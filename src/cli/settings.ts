@@ -2,10 +2,13 @@
 // or CATALOG_URL, the token only from CATALOG_TOKEN (never a flag, so never in shell history).
 import { CatalogClient, catalogUrlText, normalizeCatalogUrl } from '../catalog/client.js';
 import { ConfigError } from '../errors.js';
+import { profileSetting, type ProfileSetting } from '../profile/profile.js';
 import type { Io } from './io.js';
 
 export interface ConnectionFlags {
   catalogUrl?: string;
+  /** auto, spec or openmetadata (else CATALOG_PROFILE, else auto). */
+  catalogProfile?: string;
   concurrency?: number;
 }
 
@@ -13,6 +16,8 @@ export interface Connection {
   client: CatalogClient;
   /** The catalog base URL as shown and stored in plans. */
   catalogUrl: string;
+  /** The profile asked for; `auto` is resolved by asking the catalog. */
+  profile: ProfileSetting;
 }
 
 /** Checks the settings and builds a client; throws ConfigError before any request is sent. */
@@ -33,6 +38,10 @@ export function connect(
       'no token: set CATALOG_TOKEN (for the sandbox: export CATALOG_TOKEN=$(contracts sandbox token --user alice))',
     );
   }
+  const profile =
+    flags.catalogProfile !== undefined
+      ? profileSetting(flags.catalogProfile, '--catalog-profile')
+      : profileSetting(env.CATALOG_PROFILE, 'CATALOG_PROFILE');
   const base = normalizeCatalogUrl(url.trim());
   const timeout = (name: string): number | undefined => {
     const raw = env[name];
@@ -51,5 +60,5 @@ export function connect(
       ? {}
       : { headersTimeoutMs: requestTimeout, bodyTimeoutMs: requestTimeout }),
   });
-  return { client, catalogUrl: catalogUrlText(base) };
+  return { client, catalogUrl: catalogUrlText(base), profile };
 }

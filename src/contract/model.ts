@@ -86,19 +86,22 @@ function shapeOf(
   return OPAQUE;
 }
 
-function buildTopLevelShapes(): ReadonlyMap<string, Shape> {
-  const root = contractSchema as unknown as SchemaNode & {
-    definitions: Record<string, SchemaNode>;
-  };
+/**
+ * The declared shape of every top-level property of a JSON Schema (the contract file's, or a
+ * catalog's wire shape): objects that forbid other properties list theirs; the rest is opaque.
+ */
+export function shapesFromSchema(schema: object): ReadonlyMap<string, Shape> {
+  const root = schema as SchemaNode & { definitions?: Record<string, SchemaNode> };
+  const withDefinitions = { ...root, definitions: root.definitions ?? {} };
   const shapes = new Map<string, Shape>();
   for (const [name, node] of Object.entries(root.properties ?? {})) {
-    shapes.set(name, shapeOf(node, root, ARRAY_KEYS[name] ?? null));
+    shapes.set(name, shapeOf(node, withDefinitions, ARRAY_KEYS[name] ?? null));
   }
   return shapes;
 }
 
 /** Declared shape of every top-level field of the contract file. */
-export const FIELD_SHAPES: ReadonlyMap<string, Shape> = buildTopLevelShapes();
+export const FIELD_SHAPES: ReadonlyMap<string, Shape> = shapesFromSchema(contractSchema);
 
 /** Top-level fields a file may manage (everything declared except identity fields). */
 export const MANAGED_FIELDS: readonly string[] = [...FIELD_SHAPES.keys()].filter(

@@ -8,6 +8,7 @@ import {
   isScalar,
   isSeq,
   parseAllDocuments,
+  parseDocument,
   visit,
   type Document,
   type Node as YamlNode,
@@ -39,10 +40,37 @@ export interface ContractFile {
   contract: DesiredContract;
   /** Positions of the top-level keys, by JSON pointer (`/schema`). */
   positions: ReadonlyMap<string, Position>;
+  /** The file's text, for locating nested values when something must be said about them. */
+  text?: string;
 }
 
-/** Where `pointer` (or its nearest ancestor with a known position) is in the file. */
+/** Files parsed for positions, once each, only when a nested value must be located. */
+const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: LineCounter }>();
+
+/**
+ * Where `pointer` is in the file: a nested value (`/schema/3/dataType`) at its own line and
+ * column, else its nearest ancestor with a known position.
+ */
 export function positionOf(contractFile: ContractFile, pointer: string): Position {
+  const segments = pointer.split('/').slice(1);
+  if (segments.length > 1 && contractFile.text !== undefined) {
+    let parsed = positionalDocuments.get(contractFile);
+    if (parsed === undefined) {
+      const lines = new LineCounter();
+      const doc = parseDocument(contractFile.text, { lineCounter: lines, uniqueKeys: false });
+      parsed = { doc, lines };
+      positionalDocuments.set(contractFile, parsed);
+    }
+    const tokens = segments.map((token) => {
+      const name = token.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^(0|[1-9]\d*)$/.test(name) ? Number(name) : name;
+    });
+    const { found, depth } = locate(parsed.doc, tokens);
+    if (depth > 1 && found.node !== null) {
+      const at = parsed.lines.linePos(nodeStart(found.node));
+      return { line: at.line, column: at.col };
+    }
+  }
   let current = pointer;
   for (;;) {
     const found = contractFile.positions.get(current);
@@ -162,7 +190,7 @@ export function fastParseContract(text: string, file: string): ContractFile | un
   if (plain !== undefined) {
     if (!matchesSchema(plain.value) || hasRepeatedItemKeys(plain.value) || hasOddNode(plain.value))
       return undefined;
-    return { file, contract: plain.value as DesiredContract, positions: plain.positions };
+    return { file, contract: plain.value as DesiredContract, positions: plain.positions, text };
   }
   // js-yaml for plain-enough files it declines (flow collections across lines, folded blocks…).
   const fast = fastLoad(text);
@@ -170,7 +198,7 @@ export function fastParseContract(text: string, file: string): ContractFile | un
     return undefined;
   const positions = scanPositions(text);
   if (!Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) return undefined;
-  return { file, contract: fast as DesiredContract, positions };
+  return { file, contract: fast as DesiredContract, positions, text };
 }
 
 /** Parses and validates one contract file. `file` is the path shown in problems. */
@@ -479,7 +507,7 @@ function parseAndCheck(
       positions.set(top, pos(nodeStart(pair.key)));
     }
   }
-  return { ok: true, value: { file, contract: value as DesiredContract, positions } };
+  return { ok: true, value: { file, contract: value as DesiredContract, positions, text } };
 }
 
 type OddNode = {

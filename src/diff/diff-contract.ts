@@ -106,13 +106,15 @@ function diffKeyedArray(
 
 /**
  * The minimal patch from `liveContract` (as the catalog returns it) to `desiredContract` (as
- * the file states it). Only managed fields (those the file sets) are compared; `null` in the
+ * the file states it, in the catalog's wire shape: `shapes` declares what the catalog stores,
+ * the file's own shapes by default). Only managed fields (those the file sets) are compared; `null` in the
  * file removes the field. Identity (name, fullyQualifiedName, entity) is checked by the planner,
  * not patched here. Pure and synchronous; the inputs are not modified.
  */
 export function diffContract(
   liveContract: Readonly<JsonObject>,
   desiredContract: Readonly<DesiredContract>,
+  shapes: ReadonlyMap<string, Shape> = FIELD_SHAPES,
 ): Operation[] {
   const ops: Operation[] = [];
   for (const field of MANAGED_FIELDS) {
@@ -125,7 +127,7 @@ export function diffContract(
     } else if (liveValue === undefined) {
       ops.push({ op: 'add', path, value: desiredValue });
     } else {
-      diffValue(liveValue, desiredValue, FIELD_SHAPES.get(field)!, path, ops);
+      diffValue(liveValue, desiredValue, shapes.get(field)!, path, ops);
     }
   }
   return ops;

@@ -74,12 +74,13 @@ export function verifyPatch(
   live: Readonly<JsonObject>,
   desired: Readonly<DesiredContract>,
   ops: readonly Operation[],
+  shapes: ReadonlyMap<string, Shape> = FIELD_SHAPES,
 ): JsonObject {
   const after = applyToCopy(live, ops);
   const managed = new Set(MANAGED_FIELDS.filter((field) => desired[field] !== undefined));
   for (const field of managed) {
     const want = desired[field];
-    const shape = FIELD_SHAPES.get(field)!;
+    const shape = shapes.get(field)!;
     if (want === null) {
       if (field in after)
         throw new InternalError(`patch leaves ${field} in place, but the file removes it`);

@@ -8,6 +8,8 @@ import type { Problem } from '../contract/problem.js';
 import { assemblePlan } from '../plan/create-plan.js';
 import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
+import { codecFor, type Codec } from '../profile/codec.js';
+import { resolveProfile, type ProfileSetting } from '../profile/profile.js';
 
 export interface PlanRequest {
   paths: readonly string[];
@@ -22,11 +24,20 @@ export interface PlanRequest {
   strict?: boolean;
   /** Keep the live contracts of changed contracts, to apply the plan straight away. */
   keepLive?: boolean;
+  /** The catalog profile (`auto`, the default, asks the catalog). */
+  profile?: ProfileSetting;
 }
 
 export type PlanOutcome =
   | { ok: false; problems: Problem[]; fileCount: number }
-  | { ok: true; plan: Plan; files: ContractFile[]; liveContracts: Map<string, LiveContract> };
+  | {
+      ok: true;
+      plan: Plan;
+      files: ContractFile[];
+      liveContracts: Map<string, LiveContract>;
+      /** The connected catalog's codec. */
+      codec: Codec;
+    };
 
 export async function planFromFiles(
   request: PlanRequest,
@@ -42,15 +53,21 @@ export async function planFromFiles(
       : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
   // Only now, with every file valid, does anything go to the catalog.
   await reader.preflight?.();
+  // What the connected catalog cannot store is a problem of the file, before any contract is read.
+  const codec = codecFor(await resolveProfile(request.profile ?? 'auto', reader));
+  const problems = loaded.files.flatMap((file) => codec.problems(file));
+  if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
   const { changes, liveForUpdates } = await planContracts(files, reader, {
+    codec,
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
     strict: request.strict === true,
     keepLive: request.keepLive === true,
   });
   const plan = assemblePlan(changes, {
     catalogUrl: request.catalogUrl,
+    catalogProfile: codec.profile,
     gitCommit: request.gitCommit,
     createdAt: (request.now?.() ?? new Date()).toISOString(),
   });
-  return { ok: true, plan, files, liveContracts: liveForUpdates };
+  return { ok: true, plan, files, liveContracts: liveForUpdates, codec };
 }

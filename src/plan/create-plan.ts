@@ -1,13 +1,15 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
 // all reading happens before (planContracts), all sending after (applyPlan).
 import { createHash } from 'node:crypto';
-import { RESPONSE_HASH } from '../catalog/response-hash.js';
+import { MANAGED_FIELDS } from '../contract/model.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingChanges } from '../diff/breaking.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
 import type { JsonObject } from '../diff/json-value.js';
 import { verifyPatch } from '../diff/verify.js';
+import { specCodec, type Codec } from '../profile/codec.js';
+import type { Profile } from '../profile/profile.js';
 import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
 import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlannedChange } from './types.js';
@@ -31,6 +33,7 @@ export interface PlanInput {
 
 export interface PlanMeta {
   catalogUrl: string;
+  catalogProfile: Profile;
   gitCommit: string | null;
   createdAt: string;
 }
@@ -49,18 +52,18 @@ export function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** What staleness is judged on: identity, version and the fields a file may manage. */
+const HASHED_FIELDS = ['id', 'name', 'fullyQualifiedName', 'entity', 'version', ...MANAGED_FIELDS];
+
 /**
- * The live hash of a contract: the SHA-256 of the bytes the catalog sent, when the contract was
- * read through the client (the same catalog sends the same bytes for an unchanged contract);
- * otherwise of its JSON with keys in a fixed order.
+ * The live hash of a contract: the SHA-256 of its identity, version and managed fields, as JSON
+ * with keys in a fixed order. What the server rewrites on its own (a data-quality run's
+ * `latestResult`, `updatedAt`, `href`) does not make a plan stale.
  */
-export function hashContract(contract: unknown): string {
-  const sent =
-    contract !== null && typeof contract === 'object'
-      ? (contract as { [RESPONSE_HASH]?: unknown })[RESPONSE_HASH]
-      : undefined;
-  if (typeof sent === 'string') return sent;
-  return `sha256:${createHash('sha256').update(canonical(contract)).digest('hex')}`;
+export function hashContract(contract: Readonly<JsonObject>): string {
+  const hashed: JsonObject = {};
+  for (const field of HASHED_FIELDS) hashed[field] = contract[field];
+  return `sha256:${createHash('sha256').update(canonical(hashed)).digest('hex')}`;
 }
 
 function identityProblem(file: ContractFile, live: JsonObject): string | null {
@@ -81,6 +84,8 @@ function identityProblem(file: ContractFile, live: JsonObject): string | null {
 export interface PlanOptions {
   /** Live-asset warnings are errors. */
   strict?: boolean;
+  /** The connected catalog's codec (the spec profile's by default). */
+  codec?: Codec;
 }
 
 /** The planned change for one file. */
@@ -123,21 +128,25 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     };
   }
   try {
-    const changes = diffContract(contract, file.contract);
+    const codec = options.codec ?? specCodec;
+    // Diff and verification on the catalog's shapes; what people read on the file's.
+    const wanted = codec.toWire(file.contract);
+    const changes = diffContract(contract, wanted, codec.shapes);
     if (changes.length === 0) {
-      verifyPatch(contract, file.contract, changes);
+      verifyPatch(contract, wanted, changes, codec.shapes);
       return { ...base, ...known, action: 'noop', error: null };
     }
     // What apply sends: the minimal patch behind guards, verified as a whole.
     const patch = guardPatch(contract, changes);
-    verifyPatch(contract, file.contract, patch);
+    verifyPatch(contract, wanted, patch, codec.shapes);
+    const seen = codec.fromWire(contract);
     return {
       ...base,
       ...known,
       action: 'update',
       patch,
-      breaking: breakingChanges(contract, file.contract),
-      diff: describePatch(contract, changes),
+      breaking: breakingChanges(seen, file.contract),
+      diff: describePatch(seen, codec === specCodec ? changes : diffContract(seen, file.contract)),
       error: null,
     };
   } catch (error) {

@@ -16,13 +16,12 @@ import {
 
 export { exactFieldValue, searchIndexFor } from './live-assets.js';
 
-/** The catalog reads a plan needs. CatalogClient provides them. */
 /** The catalog reads a plan needs: CatalogClient's, so tests may pass any object that has them. */
 export type CatalogReader = Pick<
   CatalogClient,
   'getContractByName' | 'getEffectiveContract' | 'fieldQuery' | 'redact'
 > &
-  Partial<Pick<CatalogClient, 'preflight'>>;
+  Partial<Pick<CatalogClient, 'preflight' | 'systemVersion'>>;
 
 /** Fields a plan reads with each contract, so that owners, reviewers and extension can be managed. */
 export const CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;

@@ -1,5 +1,6 @@
 // A plan is data: what apply will send for each contract file, and why. Renderings are views.
 import type { Operation } from '../diff/operation.js';
+import type { Profile } from '../profile/profile.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -51,6 +52,8 @@ export interface PlanSummary {
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   catalogUrl: string;
+  /** The catalog profile the patches are shaped for; apply refuses a plan of another. */
+  catalogProfile: Profile;
   gitCommit: string | null;
   createdAt: string;
   summary: PlanSummary;

@@ -1,7 +1,5 @@
-// What a contract read through the client keeps of its answer, under symbols so it never shows
-// in JSON: the SHA-256 of the bytes the catalog sent (plans use it as the live hash) and the
-// answer's ETag (apply sends it as If-Match).
-export const RESPONSE_HASH: unique symbol = Symbol('contracts-gitops.responseHash');
+// What a contract read through the client keeps of its answer, under a symbol so it never shows
+// in JSON: the answer's ETag (apply sends it as If-Match).
 
 /** Where a contract read through the client keeps the ETag the catalog sent with it, if any. */
 export const RESPONSE_ETAG: unique symbol = Symbol('contracts-gitops.responseEtag');

@@ -1,0 +1,28 @@
+// A codec per catalog profile: the contract file is one format; each profile stores it in its own
+// wire shape. Diff and verification run on wire shapes (toWire of the file, the live contract as
+// read); breaking-change rules, import and rendering run on the file's model (fromWire).
+import type { DesiredContract, Shape } from '../contract/model.js';
+import { positionOf, type ContractFile } from '../contract/parse.js';
+import type { Problem } from '../contract/problem.js';
+import type { JsonObject } from '../diff/json-value.js';
+import type { Profile } from './profile.js';
+
+export interface Codec {
+  readonly profile: Profile;
+  /** Declared shapes of the managed fields on the wire (server-added properties are ignored). */
+  readonly shapes: ReadonlyMap<string, Shape>;
+  /** The statuses this catalog stores. */
+  readonly statuses: readonly string[];
+  /** The values of a valid file this catalog cannot store, each at its position. */
+  problems(file: ContractFile): Problem[];
+  /** The desired contract in the catalog's wire shape; only for a file without problems. */
+  toWire(desired: DesiredContract): DesiredContract;
+  /** A live contract with its managed fields in the file's model. */
+  fromWire(live: JsonObject): JsonObject;
+}
+
+/** A problem of `file` at `pointer`, as the loader reports them. */
+export function problemAt(file: ContractFile, pointer: string, message: string): Problem {
+  const at = positionOf(file, pointer);
+  return { file: file.file, line: at.line, column: at.column, path: pointer, message };
+}

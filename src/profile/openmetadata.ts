@@ -1,0 +1,283 @@
+// The openmetadata profile: what a real OpenMetadata 1.10–1.13 server stores. The file stays
+// friendly (ISO durations, terms as text, references by name); the wire holds OpenMetadata's
+// shapes: `{interval, unit}` SLA values, `{content}` terms, `policies[]`, resolved references.
+import { shapesFromSchema, type DesiredContract } from '../contract/model.js';
+import type { Problem } from '../contract/problem.js';
+import { closest } from '../contract/schema.js';
+import { isPlainObject, type JsonObject } from '../diff/json-value.js';
+import { problemAt, type Codec } from './codec-types.js';
+import { durationText, toUnits, type DurationUnit } from './durations.js';
+import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
+
+const STATUSES: readonly string[] = vocabulary.statuses;
+const DATA_TYPES = new Set(vocabulary.dataTypes);
+const TIMEZONES = new Set(vocabulary.timezones);
+
+/** The SLA values kept as `{amount, unit}`: file property, wire amount name, units allowed. */
+const SLA_DURATIONS: readonly {
+  name: 'refreshFrequency' | 'maxLatency' | 'retention';
+  amount: 'interval' | 'value' | 'period';
+  units: readonly DurationUnit[];
+}[] = [
+  {
+    name: 'refreshFrequency',
+    amount: 'interval',
+    units: vocabulary.refreshUnits as DurationUnit[],
+  },
+  { name: 'maxLatency', amount: 'value', units: vocabulary.latencyUnits as DurationUnit[] },
+  { name: 'retention', amount: 'period', units: vocabulary.retentionUnits as DurationUnit[] },
+];
+
+const amountShape = (amount: string) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties: { [amount]: { type: 'integer' }, unit: { type: 'string' } },
+});
+const closed = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+});
+const text = { type: 'string' };
+const reference = (properties: string[]) =>
+  closed(Object.fromEntries(properties.map((name) => [name, text])));
+
+/**
+ * The managed fields as OpenMetadata stores them: the properties the diff compares (anything
+ * else in a live value, such as ids, hrefs or `inherited`, the server added).
+ */
+const WIRE_SCHEMA = {
+  properties: {
+    description: text,
+    entityStatus: text,
+    schema: {
+      type: 'array',
+      items: closed({
+        name: text,
+        dataType: text,
+        constraint: text,
+        description: text,
+        dataLength: { type: 'integer' },
+        precision: { type: 'integer' },
+        scale: { type: 'integer' },
+      }),
+    },
+    semantics: {
+      type: 'array',
+      items: closed({ name: text, description: text, rule: text, enabled: { type: 'boolean' } }),
+    },
+    qualityExpectations: { type: 'array', items: reference(['fullyQualifiedName', 'type']) },
+    sla: closed({
+      ...Object.fromEntries(SLA_DURATIONS.map((d) => [d.name, amountShape(d.amount)])),
+      availabilityTime: text,
+      timezone: text,
+      columnName: text,
+    }),
+    termsOfUse: closed({ content: text }),
+    security: closed({
+      dataClassification: text,
+      policies: {
+        type: 'array',
+        items: closed({ accessPolicy: text, identities: {}, rowFilters: {} }),
+      },
+    }),
+    owners: { type: 'array', items: reference(['type', 'name', 'fullyQualifiedName']) },
+    reviewers: { type: 'array', items: reference(['type', 'name', 'fullyQualifiedName']) },
+    extension: {},
+  },
+};
+
+function slaProblems(file: DesiredContractFile, sla: JsonObject): Problem[] {
+  const problems: Problem[] = [];
+  if (sla.availability !== undefined)
+    problems.push(
+      problemAt(
+        file,
+        '/sla/availability',
+        'sla.availability is not stored by OpenMetadata (it has no availability percentage); remove it',
+      ),
+    );
+  for (const { name, units } of SLA_DURATIONS) {
+    const value = sla[name];
+    if (typeof value !== 'string') continue;
+    const mapped = toUnits(value, units);
+    if (mapped.ok) continue;
+    const suggestion =
+      mapped.suggestions.length === 0 ? '' : `; did you mean ${mapped.suggestions.join(' or ')}?`;
+    problems.push(
+      problemAt(
+        file,
+        `/sla/${name}`,
+        `sla.${name} ${value} cannot be stored by OpenMetadata, which counts it in whole ${units.map((u) => `${u}s`).join(', ')}: ${mapped.why}${suggestion}`,
+      ),
+    );
+  }
+  const timezone = sla.timezone;
+  if (typeof timezone === 'string' && !TIMEZONES.has(timezone)) {
+    const guess = closest(timezone, vocabulary.timezones);
+    problems.push(
+      problemAt(
+        file,
+        '/sla/timezone',
+        `sla.timezone '${timezone}' is not one of OpenMetadata's time zones (such as "GMT+01:00 (Europe/Paris)")${guess === undefined ? '' : `; did you mean "${guess}"?`}`,
+      ),
+    );
+  }
+  return problems;
+}
+
+type DesiredContractFile = Parameters<Codec['problems']>[0];
+
+function problems(file: DesiredContractFile): Problem[] {
+  const contract = file.contract;
+  const found: Problem[] = [];
+  const status = contract.entityStatus;
+  if (typeof status === 'string' && !STATUSES.includes(status))
+    found.push(
+      problemAt(
+        file,
+        '/entityStatus',
+        `entityStatus ${status} is not a status OpenMetadata stores; use one of ${STATUSES.join(', ')}${status === 'Active' ? ' (Approved is the status in force)' : ''}`,
+      ),
+    );
+  if (isPlainObject(contract.sla)) found.push(...slaProblems(file, contract.sla));
+  const security = contract.security;
+  if (
+    isPlainObject(security) &&
+    security.accessPolicy !== undefined &&
+    security.policies !== undefined
+  )
+    found.push(
+      problemAt(
+        file,
+        '/security/accessPolicy',
+        'security has both accessPolicy and policies; OpenMetadata keeps policies only, so write the access policy as one entry of policies',
+      ),
+    );
+  const schema = Array.isArray(contract.schema) ? (contract.schema as JsonObject[]) : [];
+  if (schema.length > 0 && !vocabulary.schemaEntityTypes.includes(contract.entity.type))
+    found.push(
+      problemAt(
+        file,
+        '/schema',
+        `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}, not of a ${contract.entity.type}; remove schema`,
+      ),
+    );
+  schema.forEach((column, i) => {
+    const type = column.dataType;
+    if (typeof type !== 'string' || DATA_TYPES.has(type)) return;
+    const guess = closest(type, vocabulary.dataTypes);
+    found.push(
+      problemAt(
+        file,
+        `/schema/${i}/dataType`,
+        `schema[${i}].dataType ${type} is not one of OpenMetadata's data types${guess === undefined ? '' : `; did you mean ${guess}?`}`,
+      ),
+    );
+  });
+  const rules = Array.isArray(contract.semantics) ? (contract.semantics as JsonObject[]) : [];
+  rules.forEach((rule, i) => {
+    const missing = ['description', 'rule', 'enabled'].filter((key) => rule[key] === undefined);
+    if (missing.length > 0)
+      found.push(
+        problemAt(
+          file,
+          `/semantics/${i}`,
+          `semantics rule ${String(rule.name)} needs ${missing.join(', ')} for OpenMetadata (a rule there has a description, a JSON Logic rule and enabled: true or false)`,
+        ),
+      );
+  });
+  return found;
+}
+
+/** Each `{type, name}` reference as OpenMetadata resolves it on a write: by its FQN, the name. */
+function references(list: unknown): unknown {
+  if (!Array.isArray(list)) return list;
+  return list.map((item: JsonObject) => ({ ...item, fullyQualifiedName: item.name }));
+}
+
+function toWire(desired: DesiredContract): DesiredContract {
+  const wire: DesiredContract = { ...desired };
+  if (isPlainObject(desired.sla)) {
+    const sla: JsonObject = { ...desired.sla };
+    delete sla.availability;
+    for (const { name, amount, units } of SLA_DURATIONS) {
+      const value = sla[name];
+      if (typeof value !== 'string') continue;
+      const mapped = toUnits(value, units);
+      if (!mapped.ok) throw new Error(`sla.${name} ${value} has no OpenMetadata form`);
+      sla[name] = { [amount]: mapped.amount, unit: mapped.unit };
+    }
+    wire.sla = sla;
+  }
+  if (typeof desired.termsOfUse === 'string') wire.termsOfUse = { content: desired.termsOfUse };
+  if (isPlainObject(desired.security)) {
+    const { accessPolicy, ...security } = desired.security;
+    if (accessPolicy !== undefined && security.policies === undefined)
+      security.policies = [{ accessPolicy }];
+    wire.security = security;
+  }
+  if (Array.isArray(desired.qualityExpectations))
+    wire.qualityExpectations = (desired.qualityExpectations as JsonObject[]).map((item) => ({
+      ...item,
+      type: 'testCase',
+    }));
+  if (desired.owners !== undefined) wire.owners = references(desired.owners);
+  if (desired.reviewers !== undefined) wire.reviewers = references(desired.reviewers);
+  return wire;
+}
+
+/** `{interval: 12, unit: hour}` → `PT12H`; anything else as it is. */
+function durationOf(value: unknown, amount: string): unknown {
+  if (!isPlainObject(value)) return value;
+  const count = value[amount];
+  const unit = value.unit;
+  return typeof count === 'number' && typeof unit === 'string'
+    ? durationText(count, unit as DurationUnit)
+    : value;
+}
+
+function pick(value: JsonObject, names: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const name of names)
+    if (value[name] !== undefined && value[name] !== null) out[name] = value[name];
+  return out;
+}
+
+function fromWire(live: JsonObject): JsonObject {
+  const model: JsonObject = { ...live };
+  if (isPlainObject(live.sla)) {
+    const sla = pick(live.sla, ['availabilityTime', 'timezone', 'columnName']);
+    for (const { name, amount } of SLA_DURATIONS)
+      if (live.sla[name] !== undefined && live.sla[name] !== null)
+        sla[name] = durationOf(live.sla[name], amount);
+    model.sla = sla;
+  }
+  if (isPlainObject(live.termsOfUse))
+    model.termsOfUse = typeof live.termsOfUse.content === 'string' ? live.termsOfUse.content : '';
+  if (isPlainObject(live.security)) {
+    const security = pick(live.security, ['dataClassification']);
+    if (Array.isArray(live.security.policies))
+      security.policies = (live.security.policies as JsonObject[]).map((policy) =>
+        pick(policy, ['accessPolicy', 'identities', 'rowFilters']),
+      );
+    model.security = security;
+  }
+  if (Array.isArray(live.qualityExpectations))
+    model.qualityExpectations = (live.qualityExpectations as JsonObject[]).map((item) =>
+      pick(item, ['fullyQualifiedName']),
+    );
+  for (const field of ['owners', 'reviewers'])
+    if (Array.isArray(live[field]))
+      model[field] = (live[field] as JsonObject[]).map((item) => pick(item, ['type', 'name']));
+  return model;
+}
+
+export const openMetadataCodec: Codec = {
+  profile: 'openmetadata',
+  shapes: shapesFromSchema(WIRE_SCHEMA),
+  statuses: STATUSES,
+  problems,
+  toWire,
+  fromWire,
+};

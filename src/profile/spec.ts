@@ -1,0 +1,51 @@
+// The spec profile: the interface of the catalog specification, whose shapes are the file's.
+import { FIELD_SHAPES } from '../contract/model.js';
+import type { Problem } from '../contract/problem.js';
+import type { JsonObject } from '../diff/json-value.js';
+import { problemAt, type Codec } from './codec-types.js';
+
+export const SPEC_STATUSES = ['Draft', 'Active', 'Deprecated'];
+/** SLA properties only OpenMetadata stores. */
+const OPENMETADATA_SLA = ['retention', 'availabilityTime', 'timezone', 'columnName'];
+
+/** The spec's interface: the file's shapes are the wire's. */
+export const specCodec: Codec = {
+  profile: 'spec',
+  shapes: FIELD_SHAPES,
+  statuses: SPEC_STATUSES,
+  problems(file) {
+    const contract = file.contract;
+    const problems: Problem[] = [];
+    const status = contract.entityStatus;
+    if (typeof status === 'string' && !SPEC_STATUSES.includes(status))
+      problems.push(
+        problemAt(
+          file,
+          '/entityStatus',
+          `entityStatus ${status} is not a status this catalog (spec profile) stores; use one of ${SPEC_STATUSES.join(', ')}`,
+        ),
+      );
+    const sla = contract.sla as JsonObject | null | undefined;
+    for (const name of OPENMETADATA_SLA)
+      if (sla?.[name] !== undefined)
+        problems.push(
+          problemAt(
+            file,
+            `/sla/${name}`,
+            `sla.${name} is not stored by this catalog (spec profile: refreshFrequency, maxLatency, availability); remove it, or use an OpenMetadata catalog`,
+          ),
+        );
+    const security = contract.security as JsonObject | null | undefined;
+    if (security?.policies !== undefined)
+      problems.push(
+        problemAt(
+          file,
+          '/security/policies',
+          'security.policies is not stored by this catalog (spec profile); write security.accessPolicy instead',
+        ),
+      );
+    return problems;
+  },
+  toWire: (desired) => desired,
+  fromWire: (live) => live,
+};
