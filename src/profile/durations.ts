@@ -43,25 +43,30 @@ export type UnitsResult =
 export function toUnits(text: string, allowed: readonly DurationUnit[]): UnitsResult {
   const match = DURATION.exec(text);
   if (match === null) return { ok: false, why: 'it is not an ISO 8601 duration', suggestions: [] };
-  const [years, months, weeks, days, hours, minutes] = match
-    .slice(1, 7)
-    .map((part) => (part === undefined ? 0 : Number(part))) as number[];
+  const count = (index: number): number => (match[index] === undefined ? 0 : Number(match[index]));
+  const [years, months, weeks, days, hours, minutes] = [1, 2, 3, 4, 5, 6].map(count) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const seconds = match[7] === undefined ? 0 : Number(match[7]);
   const names = allowed.join(', ');
-  const written = (
-    [
-      ['year', years],
-      ['month', months],
-      ['week', weeks],
-      ['day', days],
-      ['hour', hours],
-      ['minute', minutes],
-    ] as [DurationUnit, number][]
-  ).filter(([, amount]) => amount! > 0);
+  const components: [DurationUnit, number][] = [
+    ['year', years],
+    ['month', months],
+    ['week', weeks],
+    ['day', days],
+    ['hour', hours],
+    ['minute', minutes],
+  ];
+  const written = components.filter(([, amount]) => amount > 0);
   if (seconds === 0 && written.length === 1 && allowed.includes(written[0]![0]))
     return { ok: true, amount: written[0]![1], unit: written[0]![0] };
-  const calendar = years! > 0 || months! > 0;
-  const fixed = weeks! + days! + hours! + minutes! + seconds > 0;
+  const calendar = years > 0 || months > 0;
+  const fixed = weeks + days + hours + minutes + seconds > 0;
   if (calendar && fixed)
     return {
       ok: false,
@@ -69,11 +74,11 @@ export function toUnits(text: string, allowed: readonly DurationUnit[]): UnitsRe
       suggestions: [],
     };
   if (calendar) {
-    const total = years! * 12 + months!;
+    const total = years * 12 + months;
     if (allowed.includes('month')) return { ok: true, amount: total, unit: 'month' };
     return { ok: false, why: `the units here are ${names}`, suggestions: [] };
   }
-  const totalMinutes = weeks! * 10_080 + days! * 1440 + hours! * 60 + minutes! + seconds / 60;
+  const totalMinutes = weeks * 10_080 + days * 1440 + hours * 60 + minutes + seconds / 60;
   const fixedUnits = allowed.filter((unit) => MINUTES[unit] !== undefined);
   for (const unit of fixedUnits) {
     const size = MINUTES[unit]!;
