@@ -1,6 +1,8 @@
 // `npm run demo`: starts the built-in sandbox catalog in this process on a free port, mints a
 // token, and runs validate → plan → apply → plan with the real CLI against contracts/, showing
 // each step as a user would see it. Exits 0 only when the last plan shows no changes.
+// `npm run demo -- --profile openmetadata`: the same against the sandbox as an OpenMetadata
+// 1.10+ server, with the example files in examples/openmetadata/ (the profile is found by `auto`).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -13,7 +15,14 @@ const secret = randomBytes(24).toString('hex');
 const bold = (text) =>
   process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${text}\u001b[22m` : text;
 
-const sandbox = await startSandbox({ port: 0, secret });
+const profileAt = process.argv.indexOf('--profile');
+const profile = profileAt === -1 ? 'spec' : process.argv[profileAt + 1];
+if (profile !== 'spec' && profile !== 'openmetadata') {
+  console.error(`--profile must be spec or openmetadata, got '${String(profile)}'`);
+  process.exit(1);
+}
+const workspace = profile === 'spec' ? root : path.join(root, 'examples', 'openmetadata');
+const sandbox = await startSandbox({ port: 0, secret, profile });
 const env = {
   ...process.env,
   CATALOG_URL: sandbox.url,
@@ -21,7 +30,7 @@ const env = {
 };
 console.log(
   bold(
-    `Embedded catalog (sandbox) listening on ${sandbox.url}; CATALOG_URL and CATALOG_TOKEN are set for user alice.`,
+    `Embedded catalog (sandbox, ${profile} profile) listening on ${sandbox.url}; CATALOG_URL and CATALOG_TOKEN are set for user alice.`,
   ),
 );
 
@@ -30,7 +39,7 @@ function contracts(args) {
   console.log(`\n${bold(`$ contracts ${args.join(' ')}`)}`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, ...args], {
-      cwd: root,
+      cwd: workspace,
       env,
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -58,6 +67,6 @@ for (const step of steps) {
 await sandbox.close();
 if (!failed)
   console.log(
-    `\n${bold('Demo complete: the catalog now matches contracts/ (the last plan found no changes).')}`,
+    `\n${bold(`Demo complete: the catalog now matches ${path.relative(root, path.join(workspace, 'contracts'))} (the last plan found no changes).`)}`,
   );
 process.exit(failed ? 1 : 0);

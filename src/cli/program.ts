@@ -278,6 +278,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       '--faults <spec>',
       'inject seeded faults, e.g. seed=7,latency=0-20,503=0.2,get.429=0.1,retry-after=1,reset=0.05,patch.commit-drop=0.1',
     )
+    .option(
+      '--profile <profile>',
+      'spec (the catalog specification) or openmetadata (the shapes and behaviour of OpenMetadata 1.10–1.13)',
+      'spec',
+    )
     .action(async (options: ServeOptions) => {
       const { runServe } = await import('./sandbox.js');
       setExit(await runServe(options, io));

@@ -15,6 +15,8 @@ export interface ServeOptions {
   secret?: string;
   data?: string;
   faults?: string;
+  /** spec (default) or openmetadata. */
+  profile?: string;
 }
 
 function secretFrom(flag: string | undefined, io: Io): string {
@@ -54,9 +56,13 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
   } catch (error) {
     throw new ConfigError(`--faults: ${(error as Error).message}`);
   }
+  const profile = options.profile ?? 'spec';
+  if (profile !== 'spec' && profile !== 'openmetadata')
+    throw new ConfigError(`--profile must be spec or openmetadata, got '${profile}'`);
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
+      profile,
       host: options.host,
       port: options.port,
       secret: secretFrom(options.secret, io),
@@ -72,6 +78,8 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
       );
     if (error instanceof SeedError || error instanceof SyntaxError)
       throw new ConfigError(`data file ${options.data ?? ''}: ${error.message}`);
+    if (error instanceof Error && error.message.startsWith('seed contract '))
+      throw new ConfigError(error.message);
     throw error;
   }
   io.stdout.write(`listening on ${sandbox.url}\n`);

@@ -1,7 +1,7 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
 // all reading happens before (planContracts), all sending after (applyPlan).
 import { createHash } from 'node:crypto';
-import { MANAGED_FIELDS } from '../contract/model.js';
+import { MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingChanges } from '../diff/breaking.js';
 import { diffContract } from '../diff/diff-contract.js';
@@ -139,14 +139,18 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     // What apply sends: the minimal patch behind guards, verified as a whole.
     const patch = guardPatch(contract, changes);
     verifyPatch(contract, wanted, patch, codec.shapes);
-    const seen = codec.fromWire(contract);
+    // The file's model on both sides: the live contract read back, and the file as the catalog
+    // will store it (an accessPolicy written as one of policies, say).
+    const seen = codec === specCodec ? contract : codec.fromWire(contract);
+    const meant =
+      codec === specCodec ? file.contract : (codec.fromWire(wanted) as DesiredContract);
     return {
       ...base,
       ...known,
       action: 'update',
       patch,
-      breaking: breakingChanges(seen, file.contract),
-      diff: describePatch(seen, codec === specCodec ? changes : diffContract(seen, file.contract)),
+      breaking: breakingChanges(seen, meant),
+      diff: describePatch(seen, codec === specCodec ? changes : diffContract(seen, meant)),
       error: null,
     };
   } catch (error) {

@@ -8,11 +8,32 @@ import { ApiError, JsonText, queryInteger } from './http.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 import { requirePermission } from './auth.js';
+import {
+  checkStoredContract,
+  contractEtag,
+  resolveReferences,
+  type SandboxProfile,
+} from './openmetadata.js';
 
 export type Json = Record<string, unknown>;
 
 const OPTIONAL_CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;
-const STATUSES = ['Draft', 'Active', 'Deprecated'];
+const STATUSES: Record<SandboxProfile, readonly string[]> = {
+  spec: ['Draft', 'Active', 'Deprecated'],
+  openmetadata: [
+    'Draft',
+    'In Review',
+    'Approved',
+    'Archived',
+    'Deprecated',
+    'Rejected',
+    'Unprocessed',
+  ],
+};
+/** The status in which a data product's contract is inherited. */
+const IN_FORCE: Record<SandboxProfile, string> = { spec: 'Active', openmetadata: 'Approved' };
+/** Hits the real server's field query answers, whatever from and size ask. */
+const OPENMETADATA_FIELD_QUERY_HITS = 10;
 /** Fields PATCH can never change: restored silently, as the real server does. */
 const RESTORED_ON_PATCH = [
   'id',
@@ -166,6 +187,7 @@ export class Catalog {
     private readonly store: Store,
     secret: string,
     private readonly clock: () => number = Date.now,
+    readonly profile: SandboxProfile = 'spec',
   ) {
     this.cursorKey = createHmac('sha256', secret).update('cursor-key').digest();
   }
@@ -258,14 +280,16 @@ export class Catalog {
     return contractView(effective as ContractResource, fields);
   }
 
-  /** The contract of the asset's one data product, when it is in force (Active). */
+  /** The contract of the asset's one data product, when it is in force (Active; Approved on OpenMetadata). */
   private productContractInForce(asset: SeedAsset): ContractResource | undefined {
     const products = asset.dataProducts ?? [];
     if (products.length !== 1) return undefined;
     const product = this.store.dataProducts.get(products[0]!);
     if (product?.contract === undefined) return undefined;
     const contract = this.store.contractByFqn(product.contract);
-    return contract !== undefined && contract.deleted !== true && contract.entityStatus === 'Active'
+    return contract !== undefined &&
+      contract.deleted !== true &&
+      contract.entityStatus === IN_FORCE[this.profile]
       ? contract
       : undefined;
   }
@@ -276,6 +300,7 @@ export class Catalog {
     id: string,
     contentType: string | undefined,
     body: () => unknown,
+    ifMatch?: string,
   ): Json {
     requirePermission(user, 'EditDataContract', 'EditAll');
     const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -294,6 +319,11 @@ export class Catalog {
         `Principal: CatalogPrincipal{name='${user.name}'} operations [EditAll] not allowed on ${current.fullyQualifiedName}`,
       );
     }
+    if (ifMatch !== undefined && ifMatch !== contractEtag(current))
+      throw new ApiError(
+        412,
+        `the data contract is at version ${String(current.version)}, not the one If-Match names (${ifMatch})`,
+      );
     const operations = checkOperations(body());
     const effective = operations.filter((op) => !/(^|\/)href$/.test(op.path));
     for (const [index, op] of effective.entries()) {
@@ -353,11 +383,16 @@ export class Catalog {
   private checkPatchedContract(before: ContractResource, after: Json): void {
     if (!isDeepStrictEqual(after.entity, before.entity))
       throw new ApiError(400, 'entity of a data contract cannot be changed');
-    if (after.entityStatus !== undefined && !STATUSES.includes(after.entityStatus as string)) {
+    const statuses = STATUSES[this.profile];
+    if (after.entityStatus !== undefined && !statuses.includes(after.entityStatus as string)) {
       throw new ApiError(
         400,
-        `entityStatus must be one of [${STATUSES.join(', ')}], got ${JSON.stringify(after.entityStatus)}`,
+        `entityStatus must be one of [${statuses.join(', ')}], got ${JSON.stringify(after.entityStatus)}`,
       );
+    }
+    if (this.profile === 'openmetadata') {
+      resolveReferences(after);
+      checkStoredContract(after);
     }
     for (const field of ['description', 'termsOfUse']) {
       if (
@@ -394,7 +429,7 @@ export class Catalog {
     listItems('semantics', ['name']);
     listItems('qualityExpectations', ['fullyQualifiedName']);
     for (const field of ['owners', 'reviewers']) {
-      for (const [i, ref] of listItems(field, ['type', 'name']).entries()) {
+      for (const [i, ref] of listItems(field, ['type']).entries()) {
         if (ref.type !== 'user' && ref.type !== 'team')
           throw new ApiError(400, `${field}[${i}].type must be user or team`);
       }
@@ -439,10 +474,12 @@ export class Catalog {
     }
     if (!fieldAllowed(fieldName!, index!))
       throw new ApiError(400, `invalid field path '${fieldName!}' for index ${index!}`);
-    const from = queryInteger(query, 'from', 0, 0, MAX_RESULT_WINDOW);
-    const size = queryInteger(query, 'size', 10, 0, MAX_RESULT_WINDOW);
+    let from = queryInteger(query, 'from', 0, 0, MAX_RESULT_WINDOW);
+    let size = queryInteger(query, 'size', 10, 0, MAX_RESULT_WINDOW);
     if (from + size > MAX_RESULT_WINDOW)
       throw new ApiError(400, `from + size must be at most ${MAX_RESULT_WINDOW}`);
+    // The real server ignores from and size: the search engine's first ten hits, always.
+    if (this.profile === 'openmetadata') [from, size] = [0, OPENMETADATA_FIELD_QUERY_HITS];
     // Exact values and literal prefixes on name and FQN come from a sorted index, as a search
     // engine answers them; any other pattern is matched against every document.
     const literal = literalPattern(fieldValue!);

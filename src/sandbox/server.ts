@@ -6,8 +6,15 @@ import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
 import { Catalog, type Json } from './catalog.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
-import { checkSeed, SeedError, type Seed } from './seed.js';
+import { checkSeed, SeedError, type ContractResource, type Seed } from './seed.js';
 import { Store } from './store.js';
+import {
+  checkStoredContract,
+  contractEtag,
+  OPENMETADATA_VERSION,
+  openMetadataSeed,
+  type SandboxProfile,
+} from './openmetadata.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -23,15 +30,22 @@ export interface SandboxOptions {
   clock?: () => number;
   /** Faults to inject into catalog requests (not into /sandbox admin routes). */
   faults?: FaultSpec;
+  /** spec (the catalog specification, the default) or openmetadata (a 1.10–1.13 server). */
+  profile?: SandboxProfile;
 }
 
 /** What a handler answers; the server sends it, or drops it when a fault says so. */
 interface Reply {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
-const reply = (status: number, body: unknown): Reply => ({ status, body });
+const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body,
+  ...(headers === undefined ? {} : { headers }),
+});
 
 /** One handled request, as the admin route /sandbox/requests reports it. */
 export interface RequestRecord {
@@ -74,9 +88,29 @@ function latest(log: readonly RequestRecord[]): RequestRecord[] {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const secret = options.secret ?? DEFAULT_SANDBOX_SECRET;
-  const seed = options.seed ?? (await import('./demo-catalog.js')).demoSeed();
+  const seed =
+    options.seed ??
+    (options.profile === 'openmetadata'
+      ? openMetadataSeed((await import('./demo-catalog.js')).demoSeed())
+      : (await import('./demo-catalog.js')).demoSeed());
+  if (options.profile === 'openmetadata')
+    for (const contract of seed.dataContracts) {
+      try {
+        checkStoredContract(contract);
+      } catch (error) {
+        throw new Error(
+          `seed contract ${contract.fullyQualifiedName} is not one OpenMetadata stores: ${(error as Error).message}`,
+        );
+      }
+    }
   const store = Store.open(seed, options.dataFile);
-  const catalog = new Catalog(store, secret, options.clock);
+  const profile = options.profile ?? 'spec';
+  const catalog = new Catalog(store, secret, options.clock, profile);
+  /** A contract as answered: under OpenMetadata with its ETag. */
+  const contractReply = (contract: Record<string, unknown>): Reply =>
+    profile === 'openmetadata'
+      ? reply(200, contract, { etag: contractEtag(contract as ContractResource) })
+      : reply(200, contract);
   const log: RequestRecord[] = [];
 
   let seq = 0;
@@ -104,22 +138,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       if (route.length === 3 && route[1] === 'name') {
         onlyGet();
-        return reply(200, catalog.getContract(user, { fqn: route[2]! }, query));
+        return contractReply(catalog.getContract(user, { fqn: route[2]! }, query));
       }
       if (route.length === 2) {
         if (method === 'GET')
-          return reply(200, catalog.getContract(user, { id: route[1]! }, query));
+          return contractReply(catalog.getContract(user, { id: route[1]! }, query));
         if (method === 'PATCH') {
           const body = await readBody(request);
-          return reply(
-            200,
-            catalog.patchContract(user, route[1]!, request.headers['content-type'], () =>
-              parseJsonBody(body),
+          const ifMatch = request.headers['if-match'];
+          return contractReply(
+            catalog.patchContract(
+              user,
+              route[1]!,
+              request.headers['content-type'],
+              () => parseJsonBody(body),
+              profile === 'openmetadata' && typeof ifMatch === 'string' ? ifMatch : undefined,
             ),
           );
         }
         throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
       }
+    }
+    if (profile === 'openmetadata' && route.join('/') === 'system/version') {
+      onlyGet();
+      return reply(200, OPENMETADATA_VERSION);
     }
     if (route[0] === 'search' && route.length === 2 && route[1] === 'fieldQuery') {
       onlyGet();
@@ -192,7 +234,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     response.on('finish', () => finish(record, 'answered', response.statusCode));
-    sendJson(response, answer.status, answer.body);
+    sendJson(response, answer.status, answer.body, answer.headers);
   };
 
   const server = createServer({ keepAliveTimeout: 30_000 }, (request, response) => {

@@ -1,0 +1,277 @@
+// The sandbox as a real OpenMetadata 1.10–1.13 server (`--profile openmetadata`): its own model of
+// the stored data contract (from OpenMetadata's JSON Schemas), checked before anything is stored;
+// references resolved as the server resolves them; ETags; and the demo catalog in these shapes.
+import { Ajv } from 'ajv';
+import { createHash } from 'node:crypto';
+import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
+import { ApiError } from './http.js';
+import type { ContractResource, Seed } from './seed.js';
+
+type Json = Record<string, unknown>;
+
+export type SandboxProfile = 'spec' | 'openmetadata';
+
+/** What `GET /v1/system/version` answers. */
+export const OPENMETADATA_VERSION = { version: '1.13.0', revision: 'sandbox', timestamp: 0 };
+
+const text = { type: 'string' };
+const reference = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'type'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    type: text,
+    name: text,
+    fullyQualifiedName: text,
+    description: text,
+    displayName: text,
+    deleted: { type: 'boolean' },
+    inherited: { type: 'boolean' },
+    href: text,
+  },
+};
+const amount = (name: string, units: readonly string[]) => ({
+  type: 'object',
+  required: [name, 'unit'],
+  properties: { [name]: { type: 'integer' }, unit: { enum: units } },
+});
+
+/** The stored data contract, after entity/data/dataContract.json and the schemas it names. */
+const CONTRACT_MODEL = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'entity'],
+  definitions: {
+    reference,
+    column: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'dataType'],
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        displayName: text,
+        dataType: { enum: vocabulary.dataTypes },
+        arrayDataType: { enum: vocabulary.dataTypes },
+        dataLength: { type: 'integer' },
+        precision: { type: 'integer' },
+        scale: { type: 'integer' },
+        dataTypeDisplay: text,
+        description: text,
+        fullyQualifiedName: text,
+        tags: { type: 'array' },
+        constraint: { enum: vocabulary.constraints },
+        ordinalPosition: { type: 'integer' },
+        jsonSchema: text,
+        children: { type: 'array', items: { $ref: '#/definitions/column' } },
+        profile: { type: 'object' },
+        customMetrics: { type: 'array' },
+        extension: {},
+      },
+    },
+  },
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string', minLength: 1 },
+    displayName: text,
+    fullyQualifiedName: text,
+    description: text,
+    version: { type: 'number' },
+    updatedAt: { type: 'integer' },
+    updatedBy: text,
+    impersonatedBy: text,
+    createdAt: { type: 'integer' },
+    createdBy: text,
+    href: text,
+    entityStatus: { enum: vocabulary.statuses },
+    entity: { $ref: '#/definitions/reference' },
+    testSuite: { $ref: '#/definitions/reference' },
+    schema: { type: 'array', items: { $ref: '#/definitions/column' } },
+    semantics: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'description', 'rule', 'enabled'],
+        properties: {
+          name: text,
+          description: text,
+          rule: text,
+          enabled: { type: 'boolean' },
+          entityType: text,
+          ignoredEntities: { type: 'array', items: text },
+          jsonTree: text,
+          provider: { enum: ['system', 'user', 'automation'] },
+          inherited: { type: 'boolean' },
+        },
+      },
+    },
+    termsOfUse: {
+      type: 'object',
+      properties: { content: text, inherited: { type: 'boolean' } },
+    },
+    security: {
+      type: 'object',
+      properties: {
+        inherited: { type: 'boolean' },
+        dataClassification: text,
+        policies: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              accessPolicy: text,
+              identities: { type: 'array', items: text },
+              rowFilters: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { columnName: text, values: { type: 'array', items: text } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    sla: {
+      type: 'object',
+      properties: {
+        inherited: { type: 'boolean' },
+        refreshFrequency: amount('interval', vocabulary.refreshUnits),
+        maxLatency: amount('value', vocabulary.latencyUnits),
+        availabilityTime: text,
+        timezone: { enum: vocabulary.timezones },
+        retention: amount('period', vocabulary.retentionUnits),
+        columnName: text,
+      },
+    },
+    qualityExpectations: { type: 'array', items: { $ref: '#/definitions/reference' } },
+    odcsQualityRules: { type: 'array' },
+    contractUpdates: { type: 'array' },
+    owners: { type: 'array', items: { $ref: '#/definitions/reference' } },
+    reviewers: { type: 'array', items: { $ref: '#/definitions/reference' } },
+    effectiveFrom: text,
+    effectiveUntil: text,
+    changeDescription: { type: 'object' },
+    incrementalChangeDescription: { type: 'object' },
+    deleted: { type: 'boolean' },
+    sourceUrl: text,
+    latestResult: { type: 'object' },
+    extension: {},
+    inherited: { type: 'boolean' },
+  },
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ajv = new Ajv({ allErrors: false, strict: false });
+ajv.addFormat('uuid', UUID);
+const validateContract = ajv.compile(CONTRACT_MODEL);
+
+/** Refuses (400, nothing stored) a contract OpenMetadata's schema would not accept. */
+export function checkStoredContract(contract: Json): void {
+  if (validateContract(contract)) return;
+  const error = validateContract.errors![0]!;
+  const where = error.instancePath === '' ? 'the data contract' : error.instancePath;
+  const allowed =
+    error.keyword === 'enum'
+      ? `: one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`
+      : error.keyword === 'additionalProperties'
+        ? ` (${(error.params as { additionalProperty: string }).additionalProperty})`
+        : '';
+  throw new ApiError(400, `${where} ${error.message ?? 'is invalid'}${allowed}`);
+}
+
+/** A stable id for a user, team or test case the sandbox knows only by name. */
+function idFor(type: string, fqn: string): string {
+  const hex = createHash('sha256').update(`${type}\u0000${fqn}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * References as OpenMetadata stores them: one written by id or by fullyQualifiedName (a user's
+ * or team's FQN is its name) is resolved to `{id, type, name, fullyQualifiedName, deleted}`.
+ */
+export function resolveReferences(contract: Json): void {
+  for (const field of ['owners', 'reviewers', 'qualityExpectations']) {
+    const list = contract[field];
+    if (!Array.isArray(list)) continue;
+    contract[field] = list.map((item: unknown, i) => {
+      if (item === null || typeof item !== 'object' || Array.isArray(item))
+        throw new ApiError(400, `${field}[${i}] must be an entity reference`);
+      const ref = item as Json;
+      const type = ref.type ?? (field === 'qualityExpectations' ? 'testCase' : undefined);
+      const fqn =
+        ref.fullyQualifiedName ?? (field === 'qualityExpectations' ? undefined : ref.name);
+      if (typeof type !== 'string' || (typeof ref.id !== 'string' && typeof fqn !== 'string'))
+        throw new ApiError(
+          400,
+          `${field}[${i}] must name its entity by id or by fullyQualifiedName, with its type`,
+        );
+      if (typeof ref.id === 'string' && typeof fqn !== 'string') return ref;
+      const name = type === 'testCase' ? String(fqn).split('.').pop()! : String(fqn);
+      return {
+        id: typeof ref.id === 'string' ? ref.id : idFor(type, String(fqn)),
+        type,
+        name,
+        fullyQualifiedName: String(fqn),
+        deleted: false,
+      };
+    });
+  }
+}
+
+/** The ETag OpenMetadata sends with an entity: its version. */
+export function contractEtag(contract: ContractResource): string {
+  return `W/"${String(contract.version)}"`;
+}
+
+/** A spec-shaped contract of the demo in OpenMetadata's shapes (the demo under this profile). */
+function toOpenMetadata(contract: Json): Json {
+  const out: Json = { ...contract };
+  if (out.entityStatus === 'Active') out.entityStatus = 'Approved';
+  if (out.sla !== null && typeof out.sla === 'object') {
+    const sla = out.sla as Json;
+    const hours = (iso: unknown): Json | undefined => {
+      const match = typeof iso === 'string' ? /^P(?:T(\d+)([HM])|(\d+)D)$/.exec(iso) : null;
+      if (match === null) return undefined;
+      if (match[3] !== undefined) return { amount: Number(match[3]), unit: 'day' };
+      return { amount: Number(match[1]), unit: match[2] === 'H' ? 'hour' : 'minute' };
+    };
+    const refresh = hours(sla.refreshFrequency);
+    const latency = hours(sla.maxLatency);
+    out.sla = {
+      ...(refresh === undefined
+        ? {}
+        : { refreshFrequency: { interval: refresh.amount, unit: refresh.unit } }),
+      ...(latency === undefined
+        ? {}
+        : { maxLatency: { value: latency.amount, unit: latency.unit } }),
+    };
+  }
+  if (typeof out.termsOfUse === 'string') out.termsOfUse = { content: out.termsOfUse };
+  if (out.security !== null && typeof out.security === 'object') {
+    const { accessPolicy, ...security } = out.security as Json;
+    out.security =
+      accessPolicy === undefined ? security : { ...security, policies: [{ accessPolicy }] };
+  }
+  if (Array.isArray(out.semantics))
+    out.semantics = (out.semantics as Json[]).map((rule) => ({
+      description: `Checks ${String(rule.name)}.`,
+      rule: JSON.stringify({ '!!': [{ var: String(rule.name) }] }),
+      enabled: true,
+      ...rule,
+    }));
+  resolveReferences(out);
+  return out;
+}
+
+/** The demo seed in OpenMetadata's shapes. */
+export function openMetadataSeed(seed: Seed): Seed {
+  return {
+    ...seed,
+    dataContracts: seed.dataContracts.map(
+      (contract) => toOpenMetadata(contract) as ContractResource,
+    ),
+  };
+}
