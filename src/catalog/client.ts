@@ -386,10 +386,13 @@ export class CatalogClient {
     try {
       const body = JSON.parse(response.text) as {
         message?: unknown;
+        responseMessage?: unknown;
         errorType?: unknown;
         code?: unknown;
       };
+      // The error table's `message`, or OpenMetadata's `responseMessage` for unhandled errors.
       if (typeof body.message === 'string') message = body.message;
+      else if (typeof body.responseMessage === 'string') message = body.responseMessage;
       if (typeof body.errorType === 'string' && body.errorType !== '') errorType = body.errorType;
     } catch {
       message = response.text.replace(/\s+/g, ' ').trim().slice(0, 300);

@@ -64,12 +64,19 @@ export function dataProductNames(asset: AssetDocument): string[] {
     .filter((name): name is string => typeof name === 'string');
 }
 
+/**
+ * Pages through a field query into `into`. True when every hit was seen; false when the window
+ * ran out, or when the server answered a later page with hits it had already sent (a server that
+ * ignores `from`, as OpenMetadata's field query does, always sends its first hits): then nothing
+ * may be concluded from what is missing.
+ */
 async function search(
   reader: CatalogReader,
   index: string,
   fieldValue: string,
   into: Map<string, AssetDocument>,
 ): Promise<boolean> {
+  const seen = new Set<string>();
   for (let from = 0; from < RESULT_WINDOW; from += PAGE_SIZE) {
     const size = Math.min(PAGE_SIZE, RESULT_WINDOW - from);
     const result = await reader.fieldQuery({
@@ -81,6 +88,9 @@ async function search(
     });
     for (const hit of result.hits.hits) {
       const source = hit._source as Partial<AssetDocument>;
+      const identity = String(hit._id ?? source.fullyQualifiedName);
+      if (seen.has(identity)) return false;
+      seen.add(identity);
       if (typeof source.fullyQualifiedName !== 'string') continue;
       // Keep only what the checks read: search documents are large, and there is one per contract.
       const columns = Array.isArray(source.columns)
@@ -142,7 +152,8 @@ export async function lookupAssets<Found = AssetDocument>(
           group.fqns.size > 1 && group.prefix !== ''
             ? await search(reader, group.index, `${exactFieldValue(group.prefix)}.*`, found)
             : false;
-        // One asset, or a prefix with more assets than one query window holds: ask for each.
+        // One asset, or a prefix whose hits could not all be seen (more than one query window
+        // holds, or a server that ignores from): ask for each asset not found yet.
         if (!complete) {
           await Promise.all(
             [...group.fqns]
