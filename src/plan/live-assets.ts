@@ -88,7 +88,7 @@ async function search(
     });
     for (const hit of result.hits.hits) {
       const source = hit._source as Partial<AssetDocument>;
-      const identity = String(hit._id ?? source.fullyQualifiedName);
+      const identity = hit._id;
       if (seen.has(identity)) return false;
       seen.add(identity);
       if (typeof source.fullyQualifiedName !== 'string') continue;
