@@ -49,11 +49,16 @@ const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: Li
 
 /**
  * Where `pointer` is in the file: a nested value (`/schema/3/dataType`) at its own line and
- * column, else its nearest ancestor with a known position.
+ * column, else its nearest ancestor with a known position. A top-level field is at its key,
+ * unless `value` asks for its value.
  */
-export function positionOf(contractFile: ContractFile, pointer: string): Position {
+export function positionOf(
+  contractFile: ContractFile,
+  pointer: string,
+  value = false,
+): Position {
   const segments = pointer.split('/').slice(1);
-  if (segments.length > 1 && contractFile.text !== undefined) {
+  if ((segments.length > 1 || value) && contractFile.text !== undefined) {
     let parsed = positionalDocuments.get(contractFile);
     if (parsed === undefined) {
       const lines = new LineCounter();
@@ -66,7 +71,7 @@ export function positionOf(contractFile: ContractFile, pointer: string): Positio
       return /^(0|[1-9]\d*)$/.test(name) ? Number(name) : name;
     });
     const { found, depth } = locate(parsed.doc, tokens);
-    if (depth > 1 && found.node !== null) {
+    if ((depth === segments.length || depth > 1) && found.node !== null) {
       const at = parsed.lines.linePos(nodeStart(found.node));
       return { line: at.line, column: at.col };
     }

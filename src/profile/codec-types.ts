@@ -23,6 +23,6 @@ export interface Codec {
 
 /** A problem of `file` at `pointer`, as the loader reports them. */
 export function problemAt(file: ContractFile, pointer: string, message: string): Problem {
-  const at = positionOf(file, pointer);
+  const at = positionOf(file, pointer, true);
   return { file: file.file, line: at.line, column: at.column, path: pointer, message };
 }

@@ -37,8 +37,9 @@ export type UnitsResult =
   | { ok: false; why: string; suggestions: string[] };
 
 /**
- * `text` as a whole number of one of `allowed` units: the unit it is written in when that is
- * allowed (PT24H stays 24 hours), else the smallest allowed unit that holds it exactly.
+ * `text` as a whole number of one of `allowed` units (given shortest first): the unit it is
+ * written in when that is allowed (PT24H stays 24 hours), else the longest allowed unit, no
+ * longer than the shortest one written, that holds it exactly.
  */
 export function toUnits(text: string, allowed: readonly DurationUnit[]): UnitsResult {
   const match = DURATION.exec(text);
@@ -65,6 +66,8 @@ export function toUnits(text: string, allowed: readonly DurationUnit[]): UnitsRe
   const written = components.filter(([, amount]) => amount > 0);
   if (seconds === 0 && written.length === 1 && allowed.includes(written[0]![0]))
     return { ok: true, amount: written[0]![1], unit: written[0]![0] };
+  if (written.length === 0 && seconds === 0)
+    return { ok: false, why: 'it is zero', suggestions: [] };
   const calendar = years > 0 || months > 0;
   const fixed = weeks + days + hours + minutes + seconds > 0;
   if (calendar && fixed)
@@ -80,9 +83,12 @@ export function toUnits(text: string, allowed: readonly DurationUnit[]): UnitsRe
   }
   const totalMinutes = weeks * 10_080 + days * 1440 + hours * 60 + minutes + seconds / 60;
   const fixedUnits = allowed.filter((unit) => MINUTES[unit] !== undefined);
-  for (const unit of fixedUnits) {
+  // The largest allowed unit no longer than the shortest one written (P1W as 7 days, P1DT12H as
+  // 36 hours) that holds the duration exactly.
+  const shortestWritten = seconds > 0 ? 1 / 60 : MINUTES[written.at(-1)![0]]!;
+  for (const unit of [...fixedUnits].reverse()) {
     const size = MINUTES[unit]!;
-    if (Number.isInteger(totalMinutes / size))
+    if (size <= shortestWritten && Number.isInteger(totalMinutes / size))
       return { ok: true, amount: totalMinutes / size, unit };
   }
   const smallest = fixedUnits[0];
