@@ -11,7 +11,8 @@ import { durationText, toUnits, type DurationUnit } from '../src/profile/duratio
 import { profileForVersion } from '../src/profile/profile.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
-import { openSandbox, seed } from './helpers/sandbox.js';
+import { mintToken } from '../src/sandbox/auth.js';
+import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -205,5 +206,329 @@ describe('codecs', () => {
       '4:15 entityStatus Approved is not a status this catalog (spec profile) stores; use one of Draft, Active, Deprecated',
       expect.stringMatching(/^6:14 sla.retention is not stored by this catalog \(spec profile/),
     ]);
+  });
+});
+
+const TABLE = '6a000000-0000-4000-8000-000000000001';
+const CONTRACT = '6c000000-0000-4000-8000-000000000001';
+const EDITOR = {
+  name: 'alice',
+  permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+};
+
+/** One table and its contract, stored as the profile stores it. */
+function oneTable(profile: 'spec' | 'openmetadata', contract: Record<string, unknown>) {
+  return seed({
+    users: [EDITOR],
+    assets: [
+      {
+        id: TABLE,
+        entityType: 'table',
+        name: 't',
+        fullyQualifiedName: 'db.s.t',
+        columns: [
+          { name: 'id', dataType: 'BIGINT' },
+          { name: 'updated_at', dataType: 'TIMESTAMP' },
+        ],
+      },
+    ],
+    dataProducts: [],
+    dataContracts: [
+      {
+        id: CONTRACT,
+        name: 'c',
+        fullyQualifiedName: 'db.s.t.dataContract_c',
+        entity: { id: TABLE, type: 'table', fullyQualifiedName: 'db.s.t' },
+        version: 0.1,
+        schema: [{ name: 'id', dataType: 'BIGINT' }],
+        ...(profile === 'openmetadata'
+          ? {
+              entityStatus: 'Draft',
+              sla: { refreshFrequency: { interval: 6, unit: 'hour' } },
+              termsOfUse: { content: 'Old terms.' },
+              security: { dataClassification: 'Internal' },
+              semantics: [
+                {
+                  name: 'hasOwner',
+                  description: 'Owned.',
+                  rule: '{"!!":[{"var":"owners"}]}',
+                  enabled: true,
+                },
+              ],
+            }
+          : {
+              entityStatus: 'Draft',
+              sla: { refreshFrequency: 'PT6H', availability: 99 },
+              termsOfUse: 'Old terms.',
+              security: { dataClassification: 'Internal' },
+              semantics: [{ name: 'hasOwner' }],
+            }),
+        ...contract,
+      },
+    ],
+  });
+}
+
+async function catalogOf(profile: 'spec' | 'openmetadata', seedValue: ReturnType<typeof seed>) {
+  const opened = await openSandbox({ seed: seedValue, profile });
+  cleanups.push(() => opened.sandbox.close());
+  return {
+    ...opened,
+    env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
+  };
+}
+
+async function filesDir(files: Record<string, string>) {
+  const dir = await tempDir(files);
+  cleanups.push(() => dir.remove());
+  return dir.dir;
+}
+
+const head = `name: c\nfullyQualifiedName: db.s.t.dataContract_c\nentity: {type: table, fullyQualifiedName: db.s.t}\nschema:\n  - {name: id, dataType: BIGINT}\n`;
+const contractRequests = (sandbox: Sandbox) =>
+  sandbox.requests().filter((r) => r.path.startsWith('/v1/dataContracts'));
+
+describe('plan, apply, plan: no changes left, the profile found by asking the catalog', () => {
+  it('openmetadata: status, SLA, terms, security, semantics and owners, as OpenMetadata stores them', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const cwd = await filesDir({
+      'contracts/c.yaml': `${head}entityStatus: Approved
+sla:
+  refreshFrequency: PT12H
+  maxLatency: PT45M
+  retention: P30D
+  availabilityTime: 09:00 UTC
+  timezone: GMT+01:00 (Europe/Paris)
+  columnName: updated_at
+termsOfUse: New terms.
+security:
+  dataClassification: Confidential
+  policies:
+    - accessPolicy: analysts
+      identities: [analytics]
+      rowFilters: [{ columnName: id, values: ["1", "2"] }]
+semantics:
+  - { name: hasOwner, description: Has an owner., rule: '{"!!":[{"var":"owners"}]}', enabled: true }
+  - { name: hasDescription, description: Described., rule: '{"!!":[{"var":"description"}]}', enabled: false }
+owners:
+  - { type: team, name: data }
+`,
+    });
+    const plan = await cli(['plan', '--json', '--detailed-exitcode'], { cwd, env });
+    expect(plan.code, plan.err).toBe(2);
+    const json = JSON.parse(plan.out);
+    expect(json.catalogProfile).toBe('openmetadata');
+    // Shown in the file's terms, not the wire's.
+    expect(json.changes[0].diff).toContainEqual({
+      symbol: '~',
+      field: 'sla',
+      before: { refreshFrequency: 'PT6H' },
+      after: expect.objectContaining({ refreshFrequency: 'PT12H', retention: 'P30D' }),
+    });
+    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toContain('No changes.');
+    const stored = sandbox.store.contracts.get(CONTRACT)!;
+    expect(stored).toMatchObject({
+      entityStatus: 'Approved',
+      sla: {
+        refreshFrequency: { interval: 12, unit: 'hour' },
+        maxLatency: { value: 45, unit: 'minute' },
+        retention: { period: 30, unit: 'day' },
+        timezone: 'GMT+01:00 (Europe/Paris)',
+      },
+      termsOfUse: { content: 'New terms.' },
+      security: { policies: [{ accessPolicy: 'analysts', identities: ['analytics'] }] },
+      owners: [{ type: 'team', name: 'data', fullyQualifiedName: 'data' }],
+    });
+    expect((stored.owners as { id: string }[])[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
+    // No PATCH was refused (each carried, as If-Match, the ETag its contract was read with).
+    expect(sandbox.requests().filter((r) => r.method === 'PATCH' && r.status !== 200)).toEqual([]);
+  });
+
+  it('spec: the same kinds of change in the spec shapes', async () => {
+    const { env } = await catalogOf('spec', oneTable('spec', {}));
+    const cwd = await filesDir({
+      'contracts/c.yaml': `${head}entityStatus: Active
+sla: { refreshFrequency: PT12H, maxLatency: PT45M, availability: 99.5 }
+termsOfUse: New terms.
+security: { dataClassification: Confidential, accessPolicy: analysts }
+semantics:
+  - { name: hasOwner }
+  - { name: hasDescription }
+`,
+    });
+    const plan = await cli(['plan', '--json', '--detailed-exitcode'], { cwd, env });
+    expect(plan.code).toBe(2);
+    expect(JSON.parse(plan.out).catalogProfile).toBe('spec');
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(0);
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
+  });
+});
+
+describe('refusals', () => {
+  it('entityStatus Active to an OpenMetadata catalog: exit 1, located, no contract read or written', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const cwd = await filesDir({ 'contracts/c.yaml': `${head}entityStatus: Active\n` });
+    const run = await cli(['plan'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(
+      'contracts/c.yaml:6:15 entityStatus Active is not a status OpenMetadata stores; use one of Draft, In Review, Approved',
+    );
+    expect(contractRequests(sandbox)).toEqual([]);
+    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(apply.code).toBe(1);
+    expect(sandbox.requests().filter((r) => r.method === 'PATCH')).toEqual([]);
+  });
+
+  it('a plan made for one profile is refused by a catalog of the other, nothing sent', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: Changed.\n` });
+    const planned = await cli(['plan', '--out', 'plan.json'], {
+      cwd,
+      env: { ...env, CATALOG_PROFILE: 'spec' },
+    });
+    expect(planned.code, planned.err).toBe(0);
+    const apply = await cli(['apply', 'plan.json'], { cwd, env });
+    expect(apply.code).toBe(1);
+    expect(apply.err).toContain(
+      'the plan was made for the spec profile, but this catalog is openmetadata; plan again against it. Nothing was sent.',
+    );
+    expect(sandbox.requests().filter((r) => r.method === 'PATCH')).toEqual([]);
+  });
+
+  it('a bad CATALOG_PROFILE is one clear error', async () => {
+    const cwd = await filesDir({ 'contracts/c.yaml': head });
+    const run = await cli(['plan'], {
+      cwd,
+      env: { CATALOG_URL: 'http://127.0.0.1:9', CATALOG_TOKEN: 'x', CATALOG_PROFILE: 'om' },
+    });
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(
+      "Error: CATALOG_PROFILE must be one of auto, spec or openmetadata, got 'om'\n",
+    );
+  });
+});
+
+describe('a catalog whose field query returns only its first ten hits', () => {
+  it('14 tables in one schema: plan finds every asset, none reported missing', async () => {
+    const tables = Array.from({ length: 14 }, (_, i) => `t${String(i).padStart(2, '0')}`);
+    const seedValue = seed({
+      users: [EDITOR],
+      assets: tables.map((name, i) => ({
+        id: `6b000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        entityType: 'table',
+        name,
+        fullyQualifiedName: `db.s.${name}`,
+        columns: [{ name: 'id', dataType: 'BIGINT' }],
+      })),
+      dataProducts: [],
+      dataContracts: tables.map((name, i) => ({
+        id: `6d000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        name,
+        fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
+        entity: {
+          id: `6b000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          type: 'table',
+          fullyQualifiedName: `db.s.${name}`,
+        },
+        version: 0.1,
+        schema: [{ name: 'id', dataType: 'BIGINT' }],
+      })),
+    });
+    const { sandbox, env } = await catalogOf('openmetadata', seedValue);
+    const files = Object.fromEntries(
+      tables.map((name) => [
+        `contracts/${name}.yaml`,
+        `name: ${name}\nfullyQualifiedName: db.s.${name}.dataContract_${name}\nentity: {type: table, fullyQualifiedName: db.s.${name}}\nschema:\n  - {name: id, dataType: BIGINT}\n`,
+      ]),
+    );
+    const cwd = await filesDir(files);
+    const run = await cli(['plan', '--json'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(0);
+    const plan = JSON.parse(run.out);
+    expect(plan.summary).toEqual({ update: 0, noop: 14, error: 0, missing: 0 });
+    // The prefix query was cut at ten; the four it did not show were asked for one by one.
+    const queries = sandbox.requests().filter((r) => r.path === '/v1/search/fieldQuery');
+    expect(queries.length).toBe(2 + 4);
+  });
+});
+
+describe('the sandbox as OpenMetadata', () => {
+  const path = `/v1/dataContracts/${CONTRACT}`;
+  it('answers its version, sends ETags, and refuses a PATCH whose If-Match is stale (412, nothing stored)', async () => {
+    const { sandbox, client } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const version = await client.get('/v1/system/version');
+    expect(version.body.version).toBe('1.13.0');
+    const read = await client.get(path);
+    expect(read.headers.get('etag')).toBe('W/"0.1"');
+    const token = await mintToken('alice', SECRET);
+    const patch = (ifMatch: string) =>
+      fetch(`${sandbox.url}${path}`, {
+        method: 'PATCH',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json-patch+json',
+          'if-match': ifMatch,
+        },
+        body: JSON.stringify([{ op: 'add', path: '/description', value: 'x' }]),
+      });
+    const first = await patch('W/"0.1"');
+    expect(first.status, await first.clone().text()).toBe(200);
+    const stale = await patch('W/"0.1"');
+    expect(stale.status).toBe(412);
+    expect(((await stale.json()) as { errorType: string }).errorType).toBe('PRECONDITION_FAILED');
+    expect(sandbox.store.contracts.get(CONTRACT)!.version).toBe(0.2);
+  });
+
+  it('refuses (400, nothing stored) what OpenMetadata refuses: Active, a string termsOfUse, a rule without its parts, an unknown data type', async () => {
+    const { sandbox, client } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const cases: [unknown[], RegExp][] = [
+      [
+        [{ op: 'replace', path: '/entityStatus', value: 'Active' }],
+        /entityStatus must be one of \[Draft, In Review, Approved/,
+      ],
+      [[{ op: 'replace', path: '/termsOfUse', value: 'text' }], /\/termsOfUse must be object/],
+      [
+        [{ op: 'add', path: '/semantics/-', value: { name: 'r' } }],
+        /\/semantics\/1 must have required property/,
+      ],
+      [
+        [{ op: 'replace', path: '/schema/0/dataType', value: 'BIGNT' }],
+        /\/schema\/0\/dataType must be equal to one of the allowed values/,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await client.patch(path, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.message).toMatch(message);
+    }
+    expect(sandbox.store.contracts.get(CONTRACT)!.version).toBe(0.1);
+  });
+
+  it('ignores from and size on the field query: the first ten hits, always', async () => {
+    const seedValue = seed({
+      users: [EDITOR],
+      assets: Array.from({ length: 12 }, (_, i) => ({
+        id: `6e000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        entityType: 'table',
+        name: `t${i}`,
+        fullyQualifiedName: `db.s.t${String(i).padStart(2, '0')}`,
+      })),
+      dataProducts: [],
+      dataContracts: [],
+    });
+    const { client } = await catalogOf('openmetadata', seedValue);
+    const query = (from: number, size: number) =>
+      client.get(
+        `/v1/search/fieldQuery?fieldName=fullyQualifiedName&fieldValue=db.s.*&index=table_search_index&from=${from}&size=${size}`,
+      );
+    const first = await query(0, 10);
+    const later = await query(10, 5);
+    expect(first.body.hits.total.value).toBe(12);
+    expect(later.body.hits.hits).toEqual(first.body.hits.hits);
+    expect(later.body.hits.hits).toHaveLength(10);
   });
 });
