@@ -2,6 +2,8 @@
 // 1.10+ server's, chosen by asking the catalog. Codecs are checked by properties; plan, apply and
 // the refusals over HTTP against the sandbox in both profiles.
 import fc from 'fast-check';
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DesiredContract } from '../src/contract/model.js';
@@ -15,6 +17,7 @@ import { mintToken } from '../src/sandbox/auth.js';
 import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
+const root = path.resolve(import.meta.dirname, '..');
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -530,5 +533,36 @@ describe('the sandbox as OpenMetadata', () => {
     expect(first.body.hits.total.value).toBe(12);
     expect(later.body.hits.hits).toEqual(first.body.hits.hits);
     expect(later.body.hits.hits).toHaveLength(10);
+  });
+});
+
+describe('the demo under openmetadata', () => {
+  it('plans, applies and converges with examples/openmetadata; products in force are Approved; import writes files that plan to nothing', async () => {
+    const opened = await openSandbox({ profile: 'openmetadata' });
+    cleanups.push(() => opened.sandbox.close());
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    await cp(path.join(root, 'examples/openmetadata/contracts'), path.join(dir.dir, 'contracts'), {
+      recursive: true,
+    });
+    const plan = await cli(['plan', '--json', '--detailed-exitcode'], { cwd: dir.dir, env });
+    expect(plan.code, plan.err).toBe(2);
+    const json = JSON.parse(plan.out);
+    expect(json.summary).toEqual({ update: 3, noop: 2, error: 0, missing: 0 });
+    const customers = json.changes.find(
+      (c: { file: string }) => c.file === 'contracts/customers.yaml',
+    );
+    expect(customers.notes.join(' ')).toContain('inherited from data product sales-analytics');
+    expect((await cli(['apply', '--auto-approve'], { cwd: dir.dir, env })).code).toBe(0);
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env })).code).toBe(0);
+    const imported = await cli(
+      ['import', '--fqn', 'warehouse.sales.public.orders.dataContract_orders', '--out', 'imported'],
+      { cwd: dir.dir, env },
+    );
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.err).toBe('');
+    const again = await cli(['plan', '--detailed-exitcode', 'imported'], { cwd: dir.dir, env });
+    expect(again.code, again.out).toBe(0);
   });
 });

@@ -2,6 +2,8 @@
 // contracts as files that plan back to no changes. Everything is read before anything is
 // written, and nothing is written when any file exists (without --force) or any read fails.
 import { existsSync } from 'node:fs';
+import { codecFor } from '../profile/codec.js';
+import { resolveProfile } from '../profile/profile.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,9 +79,10 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     throw new ConfigError('name what to import with --fqn FQN or --entity TYPE:FQN');
   const entities = options.entities.map(parseEntityArgument);
   const directory = path.resolve(io.cwd, options.out);
-  const { client } = connect(options, io.env);
+  const { client, profile } = connect(options, io.env);
   try {
     await client.preflight();
+    const codec = codecFor(await resolveProfile(profile, client));
     const live = await Promise.all([
       ...[...new Set(options.fqns)].map((fqn) => client.getContractByName(fqn, CONTRACT_FIELDS)),
       ...entities.map((entity) => contractOfEntity(client, entity)),
@@ -93,7 +96,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       } catch (error) {
         throw new ConfigError((error as Error).message);
       }
-      return { contract, file, ...contractFileText(contract, schemaPath) };
+      return { contract, file, ...contractFileText(contract, schemaPath, codec) };
     });
     const existing = planned.filter((p) => existsSync(p.file));
     if (existing.length > 0 && !options.force) {

@@ -181,6 +181,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       '--catalog-url <url>',
       'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
     )
+    .option(
+      '--catalog-profile <profile>',
+      'auto, spec or openmetadata (default: CATALOG_PROFILE, else auto)',
+    )
     .option('--concurrency <n>', 'requests at once (default 8)', parseConcurrency)
     .action(
       async (options: {
@@ -189,6 +193,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         out: string;
         force?: boolean;
         catalogUrl?: string;
+        catalogProfile?: string;
         concurrency?: number;
       }) => {
         const { runImport } = await import('./import.js');
@@ -199,7 +204,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
               entities: options.entity ?? [],
               out: options.out,
               force: options.force === true,
-              ...pick(options, ['catalogUrl', 'concurrency']),
+              ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency']),
             },
             io,
           ),

@@ -52,11 +52,7 @@ const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: Li
  * column, else its nearest ancestor with a known position. A top-level field is at its key,
  * unless `value` asks for its value.
  */
-export function positionOf(
-  contractFile: ContractFile,
-  pointer: string,
-  value = false,
-): Position {
+export function positionOf(contractFile: ContractFile, pointer: string, value = false): Position {
   const segments = pointer.split('/').slice(1);
   if ((segments.length > 1 || value) && contractFile.text !== undefined) {
     let parsed = positionalDocuments.get(contractFile);

@@ -7,6 +7,7 @@ import type { LiveContract } from '../catalog/client.js';
 import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
 import { parseContract } from '../contract/parse.js';
 import { project } from '../diff/project.js';
+import { specCodec, type Codec } from '../profile/codec.js';
 
 /** Longest file name stem written for an FQN. */
 const MAX_STEM = 100;
@@ -43,7 +44,13 @@ export interface ImportedFile {
 }
 
 /** The contract file for a live contract; `schemaPath` is the schema comment's target. */
-export function contractFileText(live: LiveContract, schemaPath: string): ImportedFile {
+export function contractFileText(
+  wire: LiveContract,
+  schemaPath: string,
+  codec: Codec = specCodec,
+): ImportedFile {
+  // The file's model of the contract, whatever shapes the catalog stores it in.
+  const live = codec.fromWire(wire) as LiveContract;
   const document: Record<string, unknown> = {
     name: live.name,
     fullyQualifiedName: live.fullyQualifiedName,

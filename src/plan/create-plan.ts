@@ -142,8 +142,7 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     // The file's model on both sides: the live contract read back, and the file as the catalog
     // will store it (an accessPolicy written as one of policies, say).
     const seen = codec === specCodec ? contract : codec.fromWire(contract);
-    const meant =
-      codec === specCodec ? file.contract : (codec.fromWire(wanted) as DesiredContract);
+    const meant = codec === specCodec ? file.contract : (codec.fromWire(wanted) as DesiredContract);
     return {
       ...base,
       ...known,
