@@ -193,7 +193,7 @@ describe('the Action on pull requests (plan)', () => {
       '<details><summary>~ update <code>warehouse.sales.public.orders.dataContract_orders</code> (5 operations)</summary>',
     );
     expect(first.outputs).toMatchObject({ 'has-changes': 'true', breaking: 'true', applied: '0' });
-    expect(JSON.parse(first.files).summary).toEqual({ update: 3, noop: 2, error: 0, missing: 0 });
+    expect(JSON.parse(first.files).summary).toEqual({ create: 0, update: 3, noop: 2, error: 0, missing: 0 });
     const phoneLine =
       (await readFile(path.join(s.dir, 'contracts/customers.yaml'), 'utf8'))
         .split('\n')

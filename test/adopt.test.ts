@@ -379,7 +379,7 @@ describe('live-asset checks and inherited fields in plan', () => {
     ]);
   });
 
-  it('a contract whose asset is gone is an error; a missing contract says what the asset inherits', async () => {
+  it('a contract whose asset is gone is an error; a new one says what the asset inherits', async () => {
     const { env } = await catalog({ seed: adoptSeed() });
     const dir = await workspace({
       'contracts/ghost.yaml': stringify({
@@ -401,7 +401,7 @@ describe('live-asset checks and inherited fields in plan', () => {
       error:
         "table db.s.ghost is not in the catalog's search index: the contract's asset does not exist (or is deleted)",
     });
-    expect(refunds.action).toBe('missing');
+    expect(refunds.action).toBe('create');
     expect(refunds.notes).toEqual([
       'table db.s.refunds currently inherits contract shop.dataContract_shop from data product shop; creating its own contract will override the inherited one',
     ]);

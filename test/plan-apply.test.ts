@@ -68,7 +68,7 @@ describe('plan and apply on the demo catalog', () => {
     expect(json).toMatchObject({
       formatVersion: 1,
       catalogUrl: sandbox.url,
-      summary: { update: 3, noop: 2, error: 0, missing: 0 },
+      summary: { create: 0, update: 3, noop: 2, error: 0, missing: 0 },
     });
     expect(typeof json.createdAt).toBe('string');
     for (const change of json.changes) {
@@ -365,7 +365,7 @@ describe("someone else's seed and contract files", () => {
     expect(apply.out).toContain('Apply complete');
     expect(apply.code).toBe(0);
     const again = await cli(['plan', '--json', '--detailed-exitcode'], { cwd: dir.dir, env });
-    expect(JSON.parse(again.out).summary).toEqual({ update: 0, noop: 25, error: 0, missing: 0 });
+    expect(JSON.parse(again.out).summary).toEqual({ create: 0, update: 0, noop: 25, error: 0, missing: 0 });
     expect(again.code).toBe(0);
     await writeFile(path.join(dir.dir, 'again.json'), again.out);
   });

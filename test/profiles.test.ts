@@ -452,7 +452,7 @@ describe('a catalog whose field query returns only its first ten hits', () => {
     const run = await cli(['plan', '--json'], { cwd, env });
     expect(run.code, run.out + run.err).toBe(0);
     const plan = JSON.parse(run.out);
-    expect(plan.summary).toEqual({ update: 0, noop: 14, error: 0, missing: 0 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, noop: 14, error: 0, missing: 0 });
     // The prefix query was cut at ten; the four it did not show were asked for one by one.
     const queries = sandbox.requests().filter((r) => r.path === '/v1/search/fieldQuery');
     expect(queries.length).toBe(2 + 4);
@@ -549,7 +549,7 @@ describe('the demo under openmetadata', () => {
     const plan = await cli(['plan', '--json', '--detailed-exitcode'], { cwd: dir.dir, env });
     expect(plan.code, plan.err).toBe(2);
     const json = JSON.parse(plan.out);
-    expect(json.summary).toEqual({ update: 3, noop: 2, error: 0, missing: 0 });
+    expect(json.summary).toEqual({ create: 0, update: 3, noop: 2, error: 0, missing: 0 });
     const customers = json.changes.find(
       (c: { file: string }) => c.file === 'contracts/customers.yaml',
     );

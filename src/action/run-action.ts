@@ -20,7 +20,7 @@ import { writePlanFile } from '../plan/plan-file.js';
 import { formatValue } from '../plan/format-value.js';
 import { closingLine } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
-import { hasBreaking, type Plan } from '../plan/types.js';
+import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments, MAX_COMMENT_CHARS } from './github-comments.js';
 import type { ActionSettings } from './input-helper.js';
 
@@ -232,7 +232,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     const planFile = path.join(settings.tempDir, 'contracts-plan.json');
     await writePlanFile(planFile, plan);
     runner.setOutput('plan-file', planFile);
-    runner.setOutput('has-changes', String(plan.summary.update > 0));
+    runner.setOutput('has-changes', String(changeCount(plan) > 0));
     runner.setOutput('breaking', String(hasBreaking(plan)));
     planAnnotations(plan, files, runner);
     const blocked = plan.summary.error + plan.summary.missing;
@@ -241,8 +241,8 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       const title = settings.command === 'drift' ? 'Data contract drift' : 'Data contracts plan';
       const markdown = renderPlanMarkdown(plan, { title });
       await summary(
-        settings.command === 'drift' && plan.summary.update > 0
-          ? `${markdown}\n${plan.summary.update} contract${plan.summary.update === 1 ? '' : 's'} in the catalog differ from git.\n`
+        settings.command === 'drift' && changeCount(plan) > 0
+          ? `${markdown}\n${changeCount(plan)} contract${changeCount(plan) === 1 ? '' : 's'} in the catalog differ from git.\n`
           : markdown,
       );
       if (settings.command === 'plan' && settings.comment && pr !== null) {
@@ -283,7 +283,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         failed: `the plan has ${blocked} contract${blocked === 1 ? '' : 's'} that cannot be applied; nothing was sent`,
       };
     }
-    if (plan.summary.update === 0) {
+    if (changeCount(plan) === 0) {
       await summary(
         '### Data contracts applied\n\nNo changes: the catalog matches the contract files.\n',
       );

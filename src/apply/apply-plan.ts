@@ -22,9 +22,11 @@ import {
   ConfigError,
   InternalError,
   NetworkError,
+  NotFoundError,
   StalePlanError,
 } from '../errors.js';
 import { hashContract } from '../plan/create-plan.js';
+import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
 
@@ -36,6 +38,7 @@ export interface CatalogWriter extends CatalogReader {
     operations: readonly Operation[],
     options?: { ifMatch?: string },
   ): Promise<PatchedContract>;
+  createContract(body: Record<string, unknown>): Promise<LiveContract>;
 }
 
 /** Statuses after which no further PATCH is sent. */
@@ -56,6 +59,8 @@ export type ContractResult =
        * (its live version then), from the contract file.
        */
       replannedAt: number | null;
+      /** The id of a contract this apply created (absent for a change to an existing one). */
+      createdId?: string;
     }
   | {
       status: 'failed';
@@ -163,12 +168,50 @@ export async function readLiveForPlan(
       );
     }
   });
+  moved.push(...(await movedCreates(plan, reader)));
   if (moved.length > 0) {
     throw new StalePlanError(
       `plan is stale: re-run plan. ${moved.length} contract${moved.length === 1 ? '' : 's'} changed since it was made: ${moved.join('; ')}. Nothing was sent.`,
     );
   }
   return byFqn;
+}
+
+/**
+ * Why each planned create can no longer be applied as planned: its contract now exists, or its
+ * asset is gone or has another id.
+ */
+async function movedCreates(plan: Plan, reader: CatalogReader): Promise<string[]> {
+  const creates = plan.changes.filter((change) => change.action === 'create' && change.create);
+  if (creates.length === 0) return [];
+  const assets = await lookupAssets(
+    reader,
+    creates.map((change) => ({
+      type: change.create!.assetType,
+      fullyQualifiedName: change.create!.assetFullyQualifiedName,
+    })),
+  );
+  const moved: string[] = [];
+  await Promise.all(
+    creates.map(async (change) => {
+      const { assetId, assetType, assetFullyQualifiedName } = change.create!;
+      try {
+        const existing = await reader.getContractByName(change.fullyQualifiedName);
+        moved.push(
+          `${change.fullyQualifiedName} (planned as a new contract, but it now exists, at version ${String(existing.version)})`,
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+      const asset = assets.get(assetKey(assetType, assetFullyQualifiedName));
+      if (asset?.kind !== 'found' || asset.asset.id !== assetId)
+        moved.push(
+          `${change.fullyQualifiedName} (planned on ${assetType} ${assetFullyQualifiedName} with id ${assetId}, which ${asset?.kind === 'found' ? `now has id ${asset.asset.id}` : asset?.kind === 'absent' ? 'no longer exists' : 'could not be looked up'})`,
+        );
+    }),
+  );
+  return moved;
 }
 
 /** The desired state a patch leads to, for the fields it touches (for re-diffing after a failure). */
@@ -367,6 +410,64 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
   }
 }
 
+/**
+ * Creates a planned contract. After a lost answer the contract is read by name: there, it was
+ * created; absent, the same POST is sent again (at most `attempts` times); unreadable, the outcome
+ * is unknown. A POST is never sent again without that read.
+ */
+async function applyCreate(
+  change: PlannedChange,
+  catalog: CatalogWriter,
+  attempts: number,
+): Promise<ContractResult> {
+  const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
+  const redact = catalog.redact.bind(catalog);
+  const created = (contract: LiveContract, confirmedByReread: boolean): ContractResult => ({
+    status: 'applied',
+    ...names,
+    oldVersion: null,
+    newVersion: typeof contract.version === 'number' ? contract.version : null,
+    changeDescription: null,
+    confirmedByReread,
+    replannedAt: null,
+    createdId: contract.id,
+  });
+  for (let lostAnswers = 1; ; lostAnswers++) {
+    let failed: unknown;
+    try {
+      return created(await catalog.createContract(change.create!.body), false);
+    } catch (error) {
+      failed = error;
+    }
+    const lost =
+      failed instanceof NetworkError || (failed instanceof CatalogError && failed.status >= 500);
+    if (!lost) return failure(change, failed, redact);
+    try {
+      return created(
+        await catalog.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS),
+        true,
+      );
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) {
+        return {
+          status: 'failed',
+          ...names,
+          httpStatus: null,
+          errorType: 'OUTCOME_UNKNOWN',
+          message: `the answer to the POST was lost (${failureText(failed, redact)}) and reading the contract back failed (${redact(error instanceof Error ? error.message : String(error))}): it may or may not exist now; run plan to see`,
+        };
+      }
+    }
+    if (lostAnswers > attempts) {
+      const result = failure(change, failed, redact);
+      return {
+        ...result,
+        message: `${result.message}; not created: read back, the catalog has no contract named ${change.fullyQualifiedName}`,
+      };
+    }
+  }
+}
+
 function failureText(error: unknown, redact: (text: string) => string): string {
   if (error instanceof CatalogError) return `${error.status} ${error.errorType}`;
   return redact(error instanceof Error ? error.message : String(error));
@@ -408,7 +509,7 @@ export async function applyPlan(
       const index = next++;
       const change = plan.changes[index]!;
       const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
-      if (change.action !== 'update') {
+      if (change.action !== 'update' && change.action !== 'create') {
         record(index, { status: 'unchanged', ...names });
         continue;
       }
@@ -416,15 +517,18 @@ export async function applyPlan(
         record(index, { status: 'not-attempted', ...names });
         continue;
       }
-      const result = await applyChange({
-        change,
-        live: liveContracts.get(change.fullyQualifiedName)!,
-        target: targets.get(change.fullyQualifiedName)!,
-        desired: options.desired?.get(change.fullyQualifiedName),
-        catalog,
-        attempts: options.recoveryAttempts ?? 2,
-        shapes,
-      });
+      const result =
+        change.action === 'create'
+          ? await applyCreate(change, catalog, options.recoveryAttempts ?? 2)
+          : await applyChange({
+              change,
+              live: liveContracts.get(change.fullyQualifiedName)!,
+              target: targets.get(change.fullyQualifiedName)!,
+              desired: options.desired?.get(change.fullyQualifiedName),
+              catalog,
+              attempts: options.recoveryAttempts ?? 2,
+              shapes,
+            });
       if (result.status === 'failed' && stops(result)) stoppedBy ??= result;
       record(index, result);
     }

@@ -39,7 +39,9 @@ function shown<T extends ContractResult>(result: T): T {
 export function appliedLines(given: Applied, c: Colors): string[] {
   const result = shown(given);
   const lines = [
-    `${c.green('✓')} ${c.bold(result.fullyQualifiedName)}  ${String(result.oldVersion)} → ${String(result.newVersion)}  ${c.dim(`(${result.file})`)}`,
+    result.createdId === undefined
+      ? `${c.green('✓')} ${c.bold(result.fullyQualifiedName)}  ${String(result.oldVersion)} → ${String(result.newVersion)}  ${c.dim(`(${result.file})`)}`
+      : `${c.green('+')} ${c.bold(result.fullyQualifiedName)}  created: id ${result.createdId}, version ${String(result.newVersion)}  ${c.dim(`(${result.file})`)}`,
   ];
   const description = result.changeDescription;
   const each = (list: FieldChange[] | undefined, render: (change: FieldChange) => string): void => {
@@ -89,8 +91,13 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
   const unchanged = by('unchanged');
   const lines: string[] = [];
   if (report.stoppedBy === null && failed.length === 0) {
+    const created = applied.filter((r) => r.createdId !== undefined).length;
     lines.push(
-      c.green(c.bold(`Apply complete: ${applied.length} changed, ${unchanged.length} unchanged.`)),
+      c.green(
+        c.bold(
+          `Apply complete: ${created > 0 ? `${created} created, ` : ''}${applied.length - created} changed, ${unchanged.length} unchanged.`,
+        ),
+      ),
     );
     return `${lines.join('\n')}\n`;
   }
@@ -113,7 +120,9 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
   lines.push(`  applied (${applied.length}):${applied.length === 0 ? ' none' : ''}`);
   for (const r of applied)
     lines.push(
-      `    ${r.fullyQualifiedName} ${String(r.oldVersion)} → ${String(r.newVersion)} (${r.file})`,
+      r.createdId === undefined
+        ? `    ${r.fullyQualifiedName} ${String(r.oldVersion)} → ${String(r.newVersion)} (${r.file})`
+        : `    ${r.fullyQualifiedName} created, version ${String(r.newVersion)} (${r.file})`,
     );
   lines.push(`  failed (${failed.length}):`);
   for (const r of failed)

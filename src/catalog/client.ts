@@ -322,6 +322,22 @@ export class CatalogClient {
     }
   }
 
+  /**
+   * `POST /v1/dataContracts` with `application/json`: creates a contract. Like a PATCH, sent
+   * again only after a 429; after a lost answer the caller reads the contract by name.
+   */
+  async createContract(body: Record<string, unknown>): Promise<LiveContract> {
+    const text = JSON.stringify(body);
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.send('POST', '/dataContracts', text, {
+        'content-type': 'application/json',
+      });
+      if (response.status !== 429 || attempt >= this.retries)
+        return this.parse('POST', '/dataContracts', response) as LiveContract;
+      await this.sleep(this.backoffMs(attempt, response));
+    }
+  }
+
   /** How long to wait before retry `attempt`: exponential with full jitter, or what the catalog asks. */
   private backoffMs(attempt: number, response: RawResponse | undefined): number {
     const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** attempt) * this.random();

@@ -7,7 +7,7 @@ import { renderReportSummary, renderResult, reportJson } from '../apply/render-r
 import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
-import type { Plan } from '../plan/types.js';
+import { changeCount, type Plan } from '../plan/types.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
@@ -78,7 +78,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
           `the plan was made for the ${plan.catalogProfile} profile, but this catalog is ${connected}; plan again against it. Nothing was sent.`,
         );
       }
-      if (plan.summary.update === 0) return noChanges(plan, options, io);
+      if (changeCount(plan) === 0) return noChanges(plan, options, io);
       const report = await applyPlan(plan, client, {
         codec: codecFor(connected),
         concurrency: patchConcurrency,
@@ -109,7 +109,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       );
       return EXIT_ERROR;
     }
-    if (plan.summary.update === 0) return noChanges(plan, options, io);
+    if (changeCount(plan) === 0) return noChanges(plan, options, io);
     let confirmed = options.autoApprove;
     if (!confirmed) {
       if (!io.stdinIsTTY || io.prompt === undefined) {

@@ -7,7 +7,7 @@ import { connect, type ConnectionFlags } from './settings.js';
 import { planOutputTarget, writePlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
-import type { Plan } from '../plan/types.js';
+import { changeCount, type Plan } from '../plan/types.js';
 import path from 'node:path';
 
 export interface PlanOptions extends ConnectionFlags {
@@ -23,7 +23,7 @@ export interface PlanOptions extends ConnectionFlags {
 
 export function planExitCode(plan: Plan, detailed: boolean): number {
   if (plan.summary.error + plan.summary.missing > 0) return EXIT_ERROR;
-  return detailed && plan.summary.update > 0 ? EXIT_CHANGES : EXIT_OK;
+  return detailed && changeCount(plan) > 0 ? EXIT_CHANGES : EXIT_OK;
 }
 
 export async function runPlan(options: PlanOptions, io: Io): Promise<number> {

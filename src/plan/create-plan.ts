@@ -12,7 +12,13 @@ import { specCodec, type Codec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
 import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
-import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlannedChange } from './types.js';
+import {
+  PLAN_FORMAT_VERSION,
+  summarize,
+  type DiffLine,
+  type Plan,
+  type PlannedChange,
+} from './types.js';
 
 /** What was read from the catalog for one contract file. */
 export type LiveResult =
@@ -29,6 +35,8 @@ export interface PlanInput {
   warnings?: string[];
   /** The asset itself is missing from the catalog. */
   assetError?: string;
+  /** The asset's id, when it was found (a contract the catalog lacks is created on it). */
+  assetId?: string;
 }
 
 export interface PlanMeta {
@@ -101,16 +109,16 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     warnings,
     notes: [...(input.notes ?? [])],
   };
-  if (live.kind !== 'found') {
-    // Nothing was read: no id, version or hash to record.
-    const unread = { ...base, id: null, liveVersion: null, liveHash: null };
-    if (live.kind === 'error') return { ...unread, action: 'error', error: live.message };
+  if (live.kind === 'error')
     return {
-      ...unread,
-      action: 'missing',
-      error: `the catalog has no contract named ${file.contract.fullyQualifiedName}; this tool changes existing contracts and cannot create one, so create it in the catalog first`,
+      ...base,
+      id: null,
+      liveVersion: null,
+      liveHash: null,
+      action: 'error',
+      error: live.message,
     };
-  }
+  if (live.kind === 'missing') return planCreate(input, base, options.codec ?? specCodec, options);
   const contract = live.contract;
   const known = {
     id: contract.id,
@@ -161,6 +169,56 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
       error: `internal error: the computed patch failed its own verification (${error.message}); nothing will be sent for this contract. Please report this.`,
     };
   }
+}
+
+/** The managed fields a new contract gets, as people read them. */
+function createLines(desired: DesiredContract): DiffLine[] {
+  return MANAGED_FIELDS.filter(
+    (field) => desired[field] !== undefined && desired[field] !== null,
+  ).map((field) => ({ symbol: '+', field, after: desired[field] }));
+}
+
+/** The change for a file whose contract the catalog lacks: created on its asset, if it exists. */
+function planCreate(
+  input: PlanInput,
+  base: Omit<PlannedChange, 'id' | 'liveVersion' | 'liveHash' | 'action' | 'error'>,
+  codec: Codec,
+  options: PlanOptions,
+): PlannedChange {
+  const desired = input.file.contract;
+  const { type, fullyQualifiedName: assetFqn } = desired.entity;
+  const unread = { ...base, id: null, liveVersion: null, liveHash: null };
+  const fail = (error: string): PlannedChange => ({ ...unread, action: 'error', error });
+  if (input.assetError !== undefined)
+    return fail(
+      `the catalog has no contract named ${desired.fullyQualifiedName}, and it cannot be created: ${input.assetError}`,
+    );
+  if (input.assetId === undefined)
+    return {
+      ...unread,
+      action: 'missing',
+      error: `the catalog has no contract named ${desired.fullyQualifiedName}, and its asset ${type} ${assetFqn} could not be looked up to create it (see the notes); nothing will be sent for it`,
+    };
+  // The catalog names a new contract after its asset; the file must use that name to find it.
+  const named = `${assetFqn}.dataContract_${desired.name}`;
+  if (desired.fullyQualifiedName !== named)
+    return fail(
+      `the catalog will name a new contract ${desired.name} on ${type} ${assetFqn} '${named}'; set fullyQualifiedName to that, so that plan finds the contract once it is created`,
+    );
+  if (options.strict === true && base.warnings.length > 0)
+    return fail(`live-asset check failed (--strict): ${base.warnings.join('; ')}`);
+  return {
+    ...unread,
+    action: 'create',
+    create: {
+      assetId: input.assetId,
+      assetType: type,
+      assetFullyQualifiedName: assetFqn,
+      body: codec.createBody(desired, { id: input.assetId, type }),
+    },
+    diff: createLines(codec.fromWire(codec.toWire(desired)) as DesiredContract),
+    error: null,
+  };
 }
 
 export function createPlan(

@@ -18,6 +18,14 @@ export function printablePlan(plan: Plan): Plan {
       warnings: list(change.warnings),
       notes: list(change.notes),
       diff: change.diff.map((line) => ({ ...line, field: printable(line.field) })),
+      ...(change.create == null
+        ? {}
+        : {
+            create: {
+              ...change.create,
+              assetFullyQualifiedName: printable(change.create.assetFullyQualifiedName),
+            },
+          }),
     })),
   };
 }

@@ -177,6 +177,8 @@ async function readOne(
   const notes: string[] = [];
   const warnings: string[] = [];
   let assetError: string | undefined;
+  let assetId: string | undefined;
+  if (lookup?.kind === 'found') assetId = lookup.asset.id;
   if (lookup?.kind === 'absent') {
     assetError = `${type} ${fullyQualifiedName} is not in the catalog's search index: the contract's asset does not exist (or is deleted)`;
   } else if (lookup?.kind === 'unchecked') {
@@ -201,7 +203,14 @@ async function readOne(
       }
     }
   }
-  return { file, live: read, notes, warnings, ...(assetError === undefined ? {} : { assetError }) };
+  return {
+    file,
+    live: read,
+    notes,
+    warnings,
+    ...(assetError === undefined ? {} : { assetError }),
+    ...(assetId === undefined ? {} : { assetId }),
+  };
 }
 
 function startReading(

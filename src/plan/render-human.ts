@@ -1,7 +1,7 @@
 // The plan as a person reads it in a terminal, in the manner of Terraform.
 import type { Colors } from '../cli/io.js';
 import { formatValue, printablePlan } from './format-value.js';
-import type { DiffLine, Plan, PlannedChange } from './types.js';
+import { changeCount, type DiffLine, type Plan, type PlannedChange } from './types.js';
 
 export function diffLineText(line: DiffLine): string {
   switch (line.symbol) {
@@ -18,12 +18,22 @@ export function diffLineText(line: DiffLine): string {
 
 /** `Plan: N to change, M unchanged, K errors.` (missing contracts count as errors). */
 export function closingLine(plan: Plan): string {
-  return `Plan: ${plan.summary.update} to change, ${plan.summary.noop} unchanged, ${plan.summary.error + plan.summary.missing} errors.`;
+  const create = plan.summary.create > 0 ? `${plan.summary.create} to create, ` : '';
+  return `Plan: ${create}${plan.summary.update} to change, ${plan.summary.noop} unchanged, ${plan.summary.error + plan.summary.missing} errors.`;
 }
 
 function renderChange(change: PlannedChange, c: Colors): string {
   const lines: string[] = [];
-  if (change.action === 'update') {
+  if (change.action === 'create') {
+    const on = change.create;
+    lines.push(`  ${c.green('+')} ${c.bold(change.fullyQualifiedName)}`);
+    lines.push(
+      c.dim(
+        `      ${change.file} · new contract on ${on?.assetType ?? ''} ${on?.assetFullyQualifiedName ?? ''}`,
+      ),
+    );
+    for (const line of change.diff) lines.push(`      ${c.green(diffLineText(line))}`);
+  } else if (change.action === 'update') {
     lines.push(`  ${c.yellow('~')} ${c.bold(change.fullyQualifiedName)}`);
     lines.push(c.dim(`      ${change.file} · live version ${String(change.liveVersion)}`));
     for (const line of change.diff) {
@@ -53,9 +63,16 @@ export function renderPlanHuman(given: Plan, c: Colors): string {
     (change) => change.action !== 'noop' || change.notes.length + change.warnings.length > 0,
   );
   const out: string[] = [];
-  if (plan.summary.update > 0) {
+  const changing = changeCount(plan);
+  if (changing > 0) {
+    const verb =
+      plan.summary.create === 0
+        ? 'change'
+        : plan.summary.update === 0
+          ? 'create'
+          : 'create or change';
     out.push(
-      `contracts-gitops will change ${plan.summary.update} data contract${plan.summary.update === 1 ? '' : 's'} in ${plan.catalogUrl}:`,
+      `contracts-gitops will ${verb} ${changing} data contract${changing === 1 ? '' : 's'} in ${plan.catalogUrl}:`,
       '',
     );
   } else if (plan.summary.error + plan.summary.missing === 0) {

@@ -6,6 +6,7 @@ import { closingLine, diffLineText } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
 
 const ACTION_LABEL: Record<PlannedChange['action'], string> = {
+  create: '+ create',
   update: '~ update',
   noop: '= no change',
   missing: '? missing',
@@ -24,8 +25,11 @@ function fence(text: string, language: string): string {
 
 export function renderChangeDetails(change: PlannedChange): string {
   const parts: string[] = [];
-  const operations = changesOf(change.patch).length;
-  const title = `${ACTION_LABEL[change.action]} <code>${cell(change.fullyQualifiedName)}</code> (${operations} operation${operations === 1 ? '' : 's'})${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
+  const [count, noun] =
+    change.action === 'create'
+      ? [change.diff.length, 'field']
+      : [changesOf(change.patch).length, 'operation'];
+  const title = `${ACTION_LABEL[change.action]} <code>${cell(change.fullyQualifiedName)}</code> (${count} ${noun}${count === 1 ? '' : 's'})${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
   parts.push(`<details><summary>${title}</summary>`, '');
   parts.push(`File: \`${change.file}\` · live version ${String(change.liveVersion ?? '–')}`, '');
   if (change.error !== null)
@@ -36,6 +40,13 @@ export function renderChangeDetails(change: PlannedChange): string {
   if (change.breaking.length + change.warnings.length + change.notes.length > 0) parts.push('');
   if (change.diff.length > 0)
     parts.push(fence(change.diff.map(diffLineText).join('\n'), 'diff'), '');
+  if (change.create != null)
+    parts.push(
+      `Request that apply will send: \`POST /v1/dataContracts\` (on ${change.create.assetType} \`${cell(change.create.assetFullyQualifiedName)}\`)`,
+      '',
+      fence(printable(JSON.stringify(change.create.body, null, 2)), 'json'),
+      '',
+    );
   if (change.patch.length > 0)
     parts.push(
       `RFC 6902 patch that apply will send (its \`test\` operations are guards: the catalog refuses the whole patch if the contract moved since this plan):`,

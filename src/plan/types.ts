@@ -4,8 +4,18 @@ import type { Profile } from '../profile/profile.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
-/** `update`: the patch changes the live contract; `noop`: nothing to change; `missing`: the catalog has no such contract (the tool cannot create one); `error`: this contract cannot be planned. */
-export type ChangeAction = 'update' | 'noop' | 'missing' | 'error';
+/** `create`: the catalog has no such contract and apply creates it; `update`: the patch changes the live contract; `noop`: nothing to change; `missing`: the catalog has no such contract (kept for plans that could not look its asset up); `error`: this contract cannot be planned. */
+export type ChangeAction = 'create' | 'update' | 'noop' | 'missing' | 'error';
+
+/** What apply sends to create a contract, and the asset it was planned against. */
+export interface PlannedCreate {
+  /** The asset's id when planned; apply refuses the plan when the asset's id changed. */
+  assetId: string;
+  assetType: string;
+  assetFullyQualifiedName: string;
+  /** The body of `POST /v1/dataContracts`, exactly as apply sends it. */
+  body: Record<string, unknown>;
+}
 
 /** One line of a change as people read it: the symbol Terraform users know, a readable field, before and after. */
 export interface DiffLine {
@@ -34,7 +44,9 @@ export interface PlannedChange {
   /** Breaking changes in the patch (column removed, SLA weakened, ...). */
   breaking: string[];
   error: string | null;
-  /** The patch as people read it (same order). */
+  /** For `create`: the request apply sends; null otherwise. */
+  create?: PlannedCreate | null;
+  /** The patch (or, for a create, every field it sets) as people read it (same order). */
   diff: DiffLine[];
   /** Live-asset findings: columns the asset lacks or whose type differs (errors with --strict). */
   warnings: string[];
@@ -43,6 +55,7 @@ export interface PlannedChange {
 }
 
 export interface PlanSummary {
+  create: number;
   update: number;
   noop: number;
   error: number;
@@ -63,11 +76,16 @@ export interface Plan {
 }
 
 export function summarize(changes: readonly PlannedChange[]): PlanSummary {
-  const summary: PlanSummary = { update: 0, noop: 0, error: 0, missing: 0 };
+  const summary: PlanSummary = { create: 0, update: 0, noop: 0, error: 0, missing: 0 };
   for (const change of changes) summary[change.action] += 1;
   return summary;
 }
 
 export function hasBreaking(plan: Plan): boolean {
   return plan.changes.some((change) => change.breaking.length > 0);
+}
+
+/** Contracts the plan creates or changes. */
+export function changeCount(plan: Plan): number {
+  return plan.summary.create + plan.summary.update;
 }

@@ -19,6 +19,16 @@ export interface Codec {
   toWire(desired: DesiredContract): DesiredContract;
   /** A live contract with its managed fields in the file's model. */
   fromWire(live: JsonObject): JsonObject;
+  /** The body of `POST /v1/dataContracts` that creates the desired contract on `asset`. */
+  createBody(desired: DesiredContract, asset: { id: string; type: string }): JsonObject;
+}
+
+/** The managed fields a file sets (not null), as a create body carries them. */
+export function setFields(contract: JsonObject, managed: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const field of managed)
+    if (contract[field] !== undefined && contract[field] !== null) out[field] = contract[field];
+  return out;
 }
 
 /** A problem of `file` at `pointer`, as the loader reports them. */

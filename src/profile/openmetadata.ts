@@ -1,11 +1,11 @@
 // The openmetadata profile: what a real OpenMetadata 1.10–1.13 server stores. The file stays
 // friendly (ISO durations, terms as text, references by name); the wire holds OpenMetadata's
 // shapes: `{interval, unit}` SLA values, `{content}` terms, `policies[]`, resolved references.
-import { shapesFromSchema, type DesiredContract } from '../contract/model.js';
+import { MANAGED_FIELDS, shapesFromSchema, type DesiredContract } from '../contract/model.js';
 import type { Problem } from '../contract/problem.js';
 import { closest } from '../contract/schema.js';
 import { isPlainObject, type JsonObject } from '../diff/json-value.js';
-import { problemAt, type Codec } from './codec-types.js';
+import { problemAt, setFields, type Codec } from './codec-types.js';
 import { durationText, toUnits, type DurationUnit } from './durations.js';
 import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
 
@@ -273,6 +273,13 @@ function fromWire(live: JsonObject): JsonObject {
   return model;
 }
 
+/** A CreateDataContract: the wire's fields, but terms of use as the markdown text itself. */
+function createBody(desired: DesiredContract, asset: { id: string; type: string }): JsonObject {
+  const wire = setFields(toWire(desired), MANAGED_FIELDS);
+  if (typeof desired.termsOfUse === 'string') wire.termsOfUse = desired.termsOfUse;
+  return { name: desired.name, entity: { id: asset.id, type: asset.type }, ...wire };
+}
+
 export const openMetadataCodec: Codec = {
   profile: 'openmetadata',
   shapes: shapesFromSchema(WIRE_SCHEMA),
@@ -280,4 +287,5 @@ export const openMetadataCodec: Codec = {
   problems,
   toWire,
   fromWire,
+  createBody,
 };

@@ -1,8 +1,8 @@
 // The spec profile: the interface of the catalog specification, whose shapes are the file's.
-import { FIELD_SHAPES } from '../contract/model.js';
+import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
 import type { Problem } from '../contract/problem.js';
 import type { JsonObject } from '../diff/json-value.js';
-import { problemAt, type Codec } from './codec-types.js';
+import { problemAt, setFields, type Codec } from './codec-types.js';
 
 export const SPEC_STATUSES = ['Draft', 'Active', 'Deprecated'];
 /** SLA properties only OpenMetadata stores. */
@@ -48,4 +48,9 @@ export const specCodec: Codec = {
   },
   toWire: (desired) => desired,
   fromWire: (live) => live,
+  createBody: (desired, asset) => ({
+    name: desired.name,
+    entity: { id: asset.id, type: asset.type },
+    ...setFields(desired, MANAGED_FIELDS),
+  }),
 };
