@@ -182,7 +182,7 @@ describe('the Action on pull requests (plan)', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.summary).toContain('### Data contracts plan');
-    expect(first.summary).toContain('**Plan: 3 to change, 2 unchanged, 0 errors.**');
+    expect(first.summary).toContain('**Plan: 1 to create, 3 to change, 2 unchanged, 0 errors.**');
     expect(first.summary).toContain(
       '| Contract | File | Action | Breaking | Warnings | Operations |',
     );
@@ -193,7 +193,13 @@ describe('the Action on pull requests (plan)', () => {
       '<details><summary>~ update <code>warehouse.sales.public.orders.dataContract_orders</code> (5 operations)</summary>',
     );
     expect(first.outputs).toMatchObject({ 'has-changes': 'true', breaking: 'true', applied: '0' });
-    expect(JSON.parse(first.files).summary).toEqual({ create: 0, update: 3, noop: 2, error: 0, missing: 0 });
+    expect(JSON.parse(first.files).summary).toEqual({
+      create: 1,
+      update: 3,
+      noop: 2,
+      error: 0,
+      missing: 0,
+    });
     const phoneLine =
       (await readFile(path.join(s.dir, 'contracts/customers.yaml'), 'utf8'))
         .split('\n')
@@ -320,7 +326,7 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     const run = await runAction(s, { COMMAND: 'apply' }, 'push');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.outputs).toMatchObject({ applied: '3', 'has-changes': 'true' });
+    expect(run.outputs).toMatchObject({ applied: '4', 'has-changes': 'true' });
     expect(run.summary).toContain(
       '- ✅ `warehouse.sales.public.orders.dataContract_orders` 0.3 → 0.4 (`contracts/orders.yaml`)',
     );
@@ -360,6 +366,6 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(run.code).toBe(0);
     expect(run.outputs['has-changes']).toBe('true');
     expect(run.summary).toContain('### Data contract drift');
-    expect(run.summary).toContain('3 contracts in the catalog differ from git.');
+    expect(run.summary).toContain('4 contracts in the catalog differ from git.');
   });
 });

@@ -68,7 +68,7 @@ describe('plan and apply on the demo catalog', () => {
     expect(json).toMatchObject({
       formatVersion: 1,
       catalogUrl: sandbox.url,
-      summary: { create: 0, update: 3, noop: 2, error: 0, missing: 0 },
+      summary: { create: 1, update: 3, noop: 2, error: 0, missing: 0 },
     });
     expect(typeof json.createdAt).toBe('string');
     for (const change of json.changes) {
@@ -85,7 +85,7 @@ describe('plan and apply on the demo catalog', () => {
           'error',
         ]),
       );
-      expect(change.liveHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+      if (change.action !== 'create') expect(change.liveHash).toMatch(/^sha256:[0-9a-f]{64}$/);
     }
     const customers = json.changes.find(
       (c: { file: string }) => c.file === 'contracts/customers.yaml',
@@ -102,12 +102,16 @@ describe('plan and apply on the demo catalog', () => {
     );
     expect(apply.out).toContain('    entityStatus: Draft → Active');
     expect(apply.out).toContain('    + semantics: {"name":"hasDescription"}');
-    expect(apply.out).toContain('Apply complete: 3 changed, 2 unchanged.');
+    expect(apply.out).toMatch(
+      /\+ warehouse\.sales\.public\.order_items\.dataContract_order_items {2}created: id [0-9a-f-]{36}, version 0\.1 {2}\(contracts\/order-items\.yaml\)/,
+    );
+    expect(apply.out).toContain('Apply complete: 1 created, 3 changed, 2 unchanged.');
     expect(patches(sandbox)).toHaveLength(3);
+    expect(sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
 
     const again = await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env });
     expect(again.code).toBe(0);
-    expect(again.out).toContain('Plan: 0 to change, 5 unchanged, 0 errors.');
+    expect(again.out).toContain('Plan: 0 to change, 6 unchanged, 0 errors.');
     for (const text of [plan.out, plan.err, saved, apply.out, apply.err, again.out])
       expect(text).not.toContain(token);
   });
@@ -312,7 +316,7 @@ describe('faults', () => {
     const run = await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env });
     expect(run.err).toBe('');
     expect(run.code).toBe(2);
-    expect(run.out).toContain('Plan: 3 to change, 2 unchanged, 0 errors.');
+    expect(run.out).toContain('Plan: 1 to create, 3 to change, 2 unchanged, 0 errors.');
     expect(sandbox.faults!.injected.status).toBeGreaterThan(0);
   });
 
@@ -365,7 +369,13 @@ describe("someone else's seed and contract files", () => {
     expect(apply.out).toContain('Apply complete');
     expect(apply.code).toBe(0);
     const again = await cli(['plan', '--json', '--detailed-exitcode'], { cwd: dir.dir, env });
-    expect(JSON.parse(again.out).summary).toEqual({ create: 0, update: 0, noop: 25, error: 0, missing: 0 });
+    expect(JSON.parse(again.out).summary).toEqual({
+      create: 0,
+      update: 0,
+      noop: 25,
+      error: 0,
+      missing: 0,
+    });
     expect(again.code).toBe(0);
     await writeFile(path.join(dir.dir, 'again.json'), again.out);
   });
@@ -434,7 +444,7 @@ describe('the confirmation prompt', () => {
     expect(patches(sandbox)).toEqual([]);
     const yes = answering('yes');
     expect(await runCli(['apply'], yes)).toBe(0);
-    expect(yes.out()).toContain('Apply complete: 3 changed, 2 unchanged.');
+    expect(yes.out()).toContain('Apply complete: 1 created, 3 changed, 2 unchanged.');
     expect(asked).toHaveLength(2);
     expect(asked[0]).toContain(`Do you want to apply these changes to ${sandbox.url}?`);
   });

@@ -178,8 +178,8 @@ describe('the token never shows', () => {
       env: { CATALOG_URL: moved.url, CATALOG_TOKEN: token },
     });
     const followed = moved.requests.filter((r) => r.url.startsWith('/api/v1/dataContracts/name/'));
-    expect(followed.length).toBe(5);
+    expect(followed.length).toBe(6);
     expect(followed.every((r) => r.authorization === `Bearer ${token}`)).toBe(true);
-    expect(JSON.parse(run.out).summary.missing).toBe(5);
+    expect(JSON.parse(run.out).summary.missing).toBe(6);
   });
 });

@@ -1,6 +1,6 @@
 // The catalog interface of spec/catalog-service.md over the sandbox's store: contracts by id and
 // name, effective contracts, PATCH, field query search, general search and the tables list.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import jsonpatch from 'fast-json-patch';
 import { describeChange, nextVersion } from './change-description.js';
@@ -292,6 +292,64 @@ export class Catalog {
       contract.entityStatus === IN_FORCE[this.profile]
       ? contract
       : undefined;
+  }
+
+  /**
+   * `POST /v1/dataContracts` (the real server's create; the specification does not show one):
+   * `name` and `entity {id, type}` required; one contract per asset; named after its asset.
+   */
+  createContract(user: SeedUser, contentType: string | undefined, body: () => unknown): Json {
+    requirePermission(user, 'EditDataContract', 'Create');
+    const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== 'application/json')
+      throw new ApiError(
+        415,
+        `POST requires Content-Type application/json, got '${contentType ?? ''}'`,
+      );
+    const request = body();
+    if (request === null || typeof request !== 'object' || Array.isArray(request))
+      throw new ApiError(400, 'the body must be a CreateDataContract object');
+    const { name, entity, ...fields } = request as Json;
+    if (typeof name !== 'string' || name === '') throw new ApiError(400, 'name must not be null');
+    const reference = entity as { id?: unknown; type?: unknown } | undefined;
+    if (typeof reference?.id !== 'string' || typeof reference.type !== 'string')
+      throw new ApiError(400, 'entity must be a reference with id and type');
+    for (const field of Object.keys(fields))
+      if (RESTORED_ON_PATCH.includes(field) || field === 'deleted')
+        throw new ApiError(400, `${field} cannot be set when creating a data contract`);
+    const asset = this.store.assets.get(reference.id);
+    if (asset === undefined || asset.deleted === true || asset.entityType !== reference.type)
+      throw new ApiError(404, `${reference.type} instance for ${reference.id} not found`);
+    if (this.store.contractForAsset(asset) !== undefined)
+      throw new ApiError(
+        400,
+        `A data contract already exists for entity '${asset.entityType}' with ID ${asset.id}`,
+      );
+    const now = this.clock();
+    const contract: Json = {
+      ...structuredClone(fields),
+      id: randomUUID(),
+      name,
+      fullyQualifiedName: `${asset.fullyQualifiedName}.dataContract_${name}`,
+      entity: entityReference(asset),
+      entityStatus: fields.entityStatus ?? 'Draft',
+      version: 0.1,
+      createdAt: now,
+      createdBy: user.name,
+      updatedAt: now,
+      updatedBy: user.name,
+    };
+    // The create body takes the terms of use as text; OpenMetadata stores them as {content}.
+    if (this.profile === 'openmetadata' && typeof contract.termsOfUse === 'string')
+      contract.termsOfUse = { content: contract.termsOfUse };
+    if (this.store.contractByFqn(contract.fullyQualifiedName as string) !== undefined)
+      throw new ApiError(
+        400,
+        `a data contract named ${String(contract.fullyQualifiedName)} exists`,
+      );
+    this.checkPatchedContract(contract as ContractResource, contract);
+    this.store.putContract(contract as ContractResource);
+    return contract;
   }
 
   // 4.4

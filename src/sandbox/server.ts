@@ -107,10 +107,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const profile = options.profile ?? 'spec';
   const catalog = new Catalog(store, secret, options.clock, profile);
   /** A contract as answered: under OpenMetadata with its ETag. */
-  const contractReply = (contract: Record<string, unknown>): Reply =>
+  const contractReply = (contract: Record<string, unknown>, status = 200): Reply =>
     profile === 'openmetadata'
-      ? reply(200, contract, { etag: contractEtag(contract as ContractResource) })
-      : reply(200, contract);
+      ? reply(status, contract, { etag: contractEtag(contract as ContractResource) })
+      : reply(status, contract);
   const log: RequestRecord[] = [];
 
   let seq = 0;
@@ -132,6 +132,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
     };
     if (route[0] === 'dataContracts') {
+      if (route.length === 1) {
+        if (method !== 'POST')
+          throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
+        const body = await readBody(request);
+        return contractReply(
+          catalog.createContract(user, request.headers['content-type'], () => parseJsonBody(body)),
+          201,
+        );
+      }
       if (route.length === 2 && route[1] === 'entity') {
         onlyGet();
         return reply(200, catalog.getEffectiveContract(user, query));
