@@ -28,7 +28,7 @@ function describe(row: CoverageRow): string {
 
 function totalsLine(report: CoverageReport): string {
   const t = report.totals;
-  return `${t.tables} tables: ${t.own} with their own contract (${t.ownInGit} in git), ${t.inherited} inherited from a data product, ${t.none} without. Coverage: ${t.percentWithContract}% have a contract in force; ${t.percentInGit}% are managed in git.`;
+  return `${t.tables} tables: ${t.own} with their own contract (${t.ownInGit} in git), ${t.inherited} inherited from a data product, ${t.none} without${t.toCreate > 0 ? `; ${t.toCreate} to be created from git` : ''}. Coverage: ${t.percentWithContract}% have a contract in force; ${t.percentInGit}% are managed in git.`;
 }
 
 export function renderCoverageHuman(report: CoverageReport, catalogUrl: string, c: Colors): string {
@@ -46,8 +46,10 @@ export function renderCoverageHuman(report: CoverageReport, catalogUrl: string, 
         : row.status === 'inherited'
           ? c.yellow(text)
           : c.green(text);
+    const file =
+      row.file ?? (row.toCreate === null ? null : `${row.toCreate}: not in the catalog yet`);
     lines.push(
-      `  ${row.table.padEnd(width)}  ${colored}${row.file === null ? '' : c.dim(`  (${row.file})`)}`,
+      `  ${row.table.padEnd(width)}  ${colored}${file === null ? '' : c.dim(`  (${file})`)}`,
     );
   }
   lines.push('', c.bold(totalsLine(report)));
@@ -65,7 +67,7 @@ export function renderCoverageMarkdown(report: CoverageReport, catalogUrl: strin
   ];
   for (const row of report.rows)
     lines.push(
-      `| \`${row.table}\` | ${describe(row).replace(/\|/g, '\\|')} | ${row.file === null ? '' : `\`${row.file}\``} |`,
+      `| \`${row.table}\` | ${describe(row).replace(/\|/g, '\\|')} | ${row.file !== null ? `\`${row.file}\`` : row.toCreate !== null ? `\`${row.toCreate}\` (to create)` : ''} |`,
     );
   lines.push('', `**${totalsLine(report)}**`, '');
   return lines.join('\n');

@@ -8,7 +8,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CatalogClient, LiveContract } from '../catalog/client.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, NotFoundError } from '../errors.js';
 import { contractFileText, filePathFor } from '../import/import-contracts.js';
 import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
@@ -45,10 +45,18 @@ async function contractOfEntity(
       `${entity.type} ${entity.fullyQualifiedName}: ${lookup?.kind === 'unchecked' ? lookup.reason : 'not found in the catalog'}`,
     );
   }
-  const effective = await client.getEffectiveContract(lookup.asset.id, entity.type);
+  const noneOfItsOwn = `${entity.type} ${entity.fullyQualifiedName} has no contract of its own`;
+  const toCreate = `write a contract file for it (entity: {type: ${entity.type}, fullyQualifiedName: ${entity.fullyQualifiedName}}) and plan: apply creates it`;
+  let effective: LiveContract;
+  try {
+    effective = await client.getEffectiveContract(lookup.asset.id, entity.type);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new ConfigError(`${noneOfItsOwn}; ${toCreate}`);
+    throw error;
+  }
   if (effective.inherited === true) {
     throw new ConfigError(
-      `${entity.type} ${entity.fullyQualifiedName} has no contract of its own; it inherits ${effective.fullyQualifiedName} from its data product (import that one with --fqn)`,
+      `${noneOfItsOwn}; it inherits ${effective.fullyQualifiedName} from its data product (import that one with --fqn), or ${toCreate}`,
     );
   }
   return client.getContractById(effective.id, CONTRACT_FIELDS);

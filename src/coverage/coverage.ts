@@ -35,6 +35,8 @@ export interface CoverageRow {
   dataProduct: string | null;
   /** The contract file in git that manages the table's own contract. */
   file: string | null;
+  /** A contract file in git for this table whose contract the catalog does not have yet. */
+  toCreate: string | null;
 }
 
 export interface CoverageReport {
@@ -45,6 +47,8 @@ export interface CoverageReport {
     ownInGit: number;
     inherited: number;
     none: number;
+    /** Tables without their own contract that a file in git will create. */
+    toCreate: number;
     withContract: number;
     percentWithContract: number;
     percentInGit: number;
@@ -79,6 +83,11 @@ export async function collectCoverage(
   options: CoverageOptions = {},
 ): Promise<CoverageReport> {
   const byContract = new Map(files.map((file) => [file.contract.fullyQualifiedName, file.file]));
+  const byTable = new Map(
+    files
+      .filter((file) => file.contract.entity.type === 'table')
+      .map((file) => [file.contract.entity.fullyQualifiedName, file.file]),
+  );
   const params: Record<string, string> = {
     limit: String(options.pageSize ?? 1000),
     fields: 'dataProducts',
@@ -105,6 +114,7 @@ export async function collectCoverage(
       contract,
       dataProduct: status === 'inherited' ? productName(table) : null,
       file: status === 'own' && contract !== null ? (byContract.get(contract) ?? null) : null,
+      toCreate: status === 'own' ? null : (byTable.get(table.fullyQualifiedName) ?? null),
     });
     options.onProgress?.(rows.length, total);
   };
@@ -152,6 +162,7 @@ export async function collectCoverage(
       ownInGit,
       inherited,
       none: count('none'),
+      toCreate: rows.filter((row) => row.toCreate !== null).length,
       withContract: own + inherited,
       percentWithContract: percent(own + inherited, rows.length),
       percentInGit: percent(ownInGit, rows.length),

@@ -1,0 +1,235 @@
+// Creating contracts: a new file for an existing table becomes a new contract, under both
+// profiles; a missing table, a contract created meanwhile, a moved asset and a lost answer are
+// handled as users expect. Against a real sandbox over HTTP.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../src/sandbox/server.js';
+import { cli } from './helpers/cli.js';
+import { openSandbox, seed } from './helpers/sandbox.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const TABLE = '7a000000-0000-4000-8000-000000000001';
+const users = [
+  { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
+  { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
+];
+const tableSeed = () =>
+  seed({
+    users,
+    assets: [
+      {
+        id: TABLE,
+        entityType: 'table',
+        name: 'shipments',
+        fullyQualifiedName: 'db.s.shipments',
+        columns: [
+          { name: 'id', dataType: 'BIGINT' },
+          { name: 'eta', dataType: 'DATE' },
+        ],
+      },
+    ],
+    dataProducts: [],
+    dataContracts: [],
+  });
+
+const FQN = 'db.s.shipments.dataContract_shipments';
+function file(extra = '', fqn = FQN, table = 'db.s.shipments'): string {
+  return `name: shipments\nfullyQualifiedName: ${fqn}\nentity: {type: table, fullyQualifiedName: ${table}}\ndescription: Shipments.\nschema:\n  - {name: id, dataType: BIGINT, constraint: PRIMARY_KEY}\n  - {name: eta, dataType: DATE}\n${extra}`;
+}
+
+async function setup(
+  profile: 'spec' | 'openmetadata',
+  contract: string,
+  options: Parameters<typeof openSandbox>[0] = {},
+) {
+  const opened = await openSandbox({ seed: tableSeed(), profile, ...options });
+  cleanups.push(() => opened.sandbox.close());
+  const dir = await tempDir({ 'contracts/shipments.yaml': contract });
+  cleanups.push(() => dir.remove());
+  const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+  return { ...opened, cwd: dir.dir, env };
+}
+
+/** Writes to the catalog interface (admin routes of the sandbox excluded). */
+const writes = (sandbox: Sandbox) =>
+  sandbox
+    .requests()
+    .filter((r) => r.path.startsWith('/v1/') && (r.method === 'POST' || r.method === 'PATCH'));
+
+describe('a new file for an existing table', () => {
+  for (const [profile, extra] of [
+    [
+      'spec',
+      'entityStatus: Active\nsla: {refreshFrequency: PT1H, availability: 99.5}\ntermsOfUse: Internal.\nsemantics:\n  - {name: hasOwner}\n',
+    ],
+    [
+      'openmetadata',
+      'entityStatus: Approved\nsla: {refreshFrequency: PT1H, retention: P30D}\ntermsOfUse: Internal.\nsemantics:\n  - {name: hasOwner, description: Owned., rule: "{}", enabled: true}\nowners:\n  - {type: team, name: logistics}\n',
+    ],
+  ] as const) {
+    it(`${profile}: plan shows +, apply creates it, plan again shows no changes`, async () => {
+      const { sandbox, cwd, env } = await setup(profile, file(extra));
+      const plan = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+      expect(plan.code, plan.out + plan.err).toBe(2);
+      expect(plan.out).toContain(`  + ${FQN}`);
+      expect(plan.out).toContain('contracts/shipments.yaml · new contract on table db.s.shipments');
+      expect(plan.out).toContain('+ description: "Shipments."');
+      expect(plan.out).toContain('Plan: 1 to create, 0 to change, 0 unchanged, 0 errors.');
+      const json = JSON.parse((await cli(['plan', '--json'], { cwd, env })).out);
+      expect(json.changes[0]).toMatchObject({
+        action: 'create',
+        create: {
+          assetId: TABLE,
+          body: { name: 'shipments', entity: { id: TABLE, type: 'table' } },
+        },
+      });
+      if (profile === 'openmetadata')
+        expect(json.changes[0].create.body.termsOfUse).toBe('Internal.');
+      const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+      expect(apply.code, apply.out + apply.err).toBe(0);
+      expect(apply.out).toMatch(
+        /\+ db\.s\.shipments\.dataContract_shipments {2}created: id [0-9a-f-]{36}, version 0\.1/,
+      );
+      expect(apply.out).toContain('Apply complete: 1 created, 0 changed, 0 unchanged.');
+      const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+      expect(again.code, again.out).toBe(0);
+      const stored = sandbox.store.contractByFqn(FQN)!;
+      expect(stored).toMatchObject({ version: 0.1, entity: { id: TABLE, type: 'table' } });
+      if (profile === 'openmetadata')
+        expect(stored).toMatchObject({
+          termsOfUse: { content: 'Internal.' },
+          sla: { retention: { period: 30, unit: 'day' } },
+        });
+    });
+  }
+
+  it('coverage marks the table whose contract a file will create', async () => {
+    const { cwd, env } = await setup('spec', file());
+    const run = await cli(['coverage'], { cwd, env });
+    expect(run.out).toContain('(contracts/shipments.yaml: not in the catalog yet)');
+    expect(run.out).toContain('1 to be created from git');
+  });
+});
+
+describe('what is not created', () => {
+  it('a file for a table that does not exist: exit 1, the table named, nothing sent', async () => {
+    const { sandbox, cwd, env } = await setup(
+      'spec',
+      file('', 'db.s.ghosts.dataContract_shipments', 'db.s.ghosts'),
+    );
+    const run = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(
+      "cannot be created: table db.s.ghosts is not in the catalog's search index: the contract's asset does not exist (or is deleted)",
+    );
+    expect(writes(sandbox)).toEqual([]);
+  });
+
+  it('a name the catalog would not give the new contract: exit 1, the name to use', async () => {
+    const { sandbox, cwd, env } = await setup('spec', file('', 'shipping.contract'));
+    const run = await cli(['plan'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(`'${FQN}'; set fullyQualifiedName to that`);
+    expect(writes(sandbox)).toEqual([]);
+  });
+
+  it('a saved plan whose create someone else made meanwhile is stale: refused whole, nothing sent', async () => {
+    const { sandbox, cwd, env } = await setup('spec', file());
+    expect((await cli(['plan', '--out', 'plan.json'], { cwd, env })).code).toBe(0);
+    const created = await fetch(`${sandbox.url}/v1/dataContracts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'shipments', entity: { id: TABLE, type: 'table' } }),
+    });
+    expect(created.status).toBe(201);
+    const run = await cli(['apply', 'plan.json'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      `plan is stale: re-run plan. 1 contract changed since it was made: ${FQN} (planned as a new contract, but it now exists, at version 0.1). Nothing was sent.`,
+    );
+    expect(writes(sandbox)).toHaveLength(1);
+  });
+
+  it('a saved plan whose table was replaced (another id) is stale', async () => {
+    const { sandbox, cwd, env, client } = await setup('spec', file());
+    expect((await cli(['plan', '--out', 'plan.json'], { cwd, env })).code).toBe(0);
+    const asset = { ...tableSeed().assets[0]!, id: '7a000000-0000-4000-8000-000000000002' };
+    expect((await client.admin('DELETE', `/sandbox/assets/${TABLE}`)).status).toBe(204);
+    expect((await client.admin('POST', '/sandbox/assets', asset)).status).toBe(201);
+    const run = await cli(['apply', 'plan.json'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      `planned on table db.s.shipments with id ${TABLE}, which now has id 7a000000-0000-4000-8000-000000000002`,
+    );
+    expect(writes(sandbox)).toEqual([]);
+  });
+
+  it('without EditDataContract: 403, apply stops, nothing created', async () => {
+    const opened = await setup('spec', file());
+    const env = { ...opened.env, CATALOG_TOKEN: await opened.token('bob') };
+    const run = await cli(['apply', '--auto-approve'], { cwd: opened.cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('failed with 403 FORBIDDEN');
+    expect(opened.sandbox.store.contractByFqn(FQN)).toBeUndefined();
+  });
+});
+
+describe('a lost answer after a POST', () => {
+  it('is read back by name: created once, reported as created', async () => {
+    const { sandbox, cwd, env } = await setup('spec', file(), {
+      faults: { seed: 1, rules: [{ method: 'POST', kind: 'commit-drop', rate: 1 }] },
+    });
+    const run = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(0);
+    expect(run.out).toContain(
+      '(the response was lost; reading the contract back showed the change in place)',
+    );
+    expect(sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect([...sandbox.store.contracts.values()]).toHaveLength(1);
+  });
+});
+
+describe('the sandbox creates as the real server does', () => {
+  it('201 with version 0.1; 400 for a second contract on the asset, for columns it lacks; 415; kept under --data', async () => {
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    const dataFile = path.join(dir.dir, 'state.json');
+    const first = await openSandbox({ seed: tableSeed(), dataFile });
+    const post = async (sandbox: Sandbox, body: unknown, contentType = 'application/json') => {
+      const answer = await fetch(`${sandbox.url}/v1/dataContracts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await first.token()}`, 'content-type': contentType },
+        body: JSON.stringify(body),
+      });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    const entity = { id: TABLE, type: 'table' };
+    const missingColumn = await post(first.sandbox, {
+      name: 'x',
+      entity,
+      schema: [{ name: 'ghost', dataType: 'INT' }],
+    });
+    expect(missingColumn.status).toBe(400);
+    expect(missingColumn.body.message).toContain(
+      'Schema validation failed. The following fields specified in the data contract do not exist in the table: ghost',
+    );
+    expect((await post(first.sandbox, { name: 'x', entity }, 'text/plain')).status).toBe(415);
+    const created = await post(first.sandbox, { name: 'shipments', entity, description: 'd' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ fullyQualifiedName: FQN, version: 0.1, description: 'd' });
+    const again = await post(first.sandbox, { name: 'other', entity });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe(
+      `A data contract already exists for entity 'table' with ID ${TABLE}`,
+    );
+    await first.sandbox.close();
+    const second = await openSandbox({ seed: tableSeed(), dataFile });
+    cleanups.push(() => second.sandbox.close());
+    expect(second.sandbox.store.contractByFqn(FQN)).toMatchObject({ id: created.body.id });
+  });
+});
