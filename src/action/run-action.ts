@@ -158,7 +158,9 @@ function appliedMarkdown(report: ApplyReport): string {
   );
   for (const result of applied) {
     lines.push(
-      `- ✅ \`${result.fullyQualifiedName}\` ${String(result.oldVersion)} → ${String(result.newVersion)} (\`${result.file}\`)`,
+      result.createdId === undefined
+        ? `- ✅ \`${result.fullyQualifiedName}\` ${String(result.oldVersion)} → ${String(result.newVersion)} (\`${result.file}\`)`
+        : `- ✅ \`${result.fullyQualifiedName}\` created: id \`${result.createdId}\`, version ${String(result.newVersion)} (\`${result.file}\`)`,
     );
     const description = result.changeDescription;
     for (const f of description?.fieldsUpdated ?? [])
