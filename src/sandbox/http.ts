@@ -133,3 +133,30 @@ export function queryInteger(
     throw new ApiError(400, `[query param ${name} must be less than or equal to ${max}]`);
   return value;
 }
+
+/** A JSON object as the sandbox stores and answers it. */
+export type Json = Record<string, unknown>;
+
+/** Orders text by code unit, as a search engine's keyword field does. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The `fields` query parameter as a set; a field not in `allowed` is a 400. */
+export function parseFields(
+  query: URLSearchParams,
+  allowed: ReadonlySet<string> | undefined,
+): Set<string> {
+  const raw = query.get('fields');
+  const fields = new Set(
+    (raw ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter((f) => f !== ''),
+  );
+  if (allowed !== undefined) {
+    for (const field of fields)
+      if (!allowed.has(field)) throw new ApiError(400, `Invalid field name ${field}`);
+  }
+  return fields;
+}

@@ -137,26 +137,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
         const body = await readBody(request);
         return contractReply(
-          catalog.createContract(user, request.headers['content-type'], () => parseJsonBody(body)),
+          catalog.contracts.createContract(user, request.headers['content-type'], () =>
+            parseJsonBody(body),
+          ),
           201,
         );
       }
       if (route.length === 2 && route[1] === 'entity') {
         onlyGet();
-        return reply(200, catalog.getEffectiveContract(user, query));
+        return reply(200, catalog.contracts.getEffectiveContract(user, query));
       }
       if (route.length === 3 && route[1] === 'name') {
         onlyGet();
-        return contractReply(catalog.getContract(user, { fqn: route[2]! }, query));
+        return contractReply(catalog.contracts.getContract(user, { fqn: route[2]! }, query));
       }
       if (route.length === 2) {
         if (method === 'GET')
-          return contractReply(catalog.getContract(user, { id: route[1]! }, query));
+          return contractReply(catalog.contracts.getContract(user, { id: route[1]! }, query));
         if (method === 'PATCH') {
           const body = await readBody(request);
           const ifMatch = request.headers['if-match'];
           return contractReply(
-            catalog.patchContract(
+            catalog.contracts.patchContract(
               user,
               route[1]!,
               request.headers['content-type'],
@@ -174,15 +176,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     if (route[0] === 'search' && route.length === 2 && route[1] === 'fieldQuery') {
       onlyGet();
-      return reply(200, catalog.fieldQuery(user, query));
+      return reply(200, catalog.search.fieldQuery(user, query));
     }
     if (route[0] === 'search' && route.length === 2 && route[1] === 'query') {
       onlyGet();
-      return reply(200, catalog.search(user, query));
+      return reply(200, catalog.search.search(user, query));
     }
     if (route[0] === 'tables' && route.length === 1) {
       onlyGet();
-      return reply(200, catalog.listTables(user, query));
+      return reply(200, catalog.tables.listTables(user, query));
     }
     throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
   };

@@ -1,0 +1,408 @@
+// Data contracts in the sandbox: by id and name, effective contracts with data-product
+// inheritance, create and PATCH (RFC 6902 applied with a real JSON-patch library), as the
+// specification and, under the openmetadata profile, a real OpenMetadata server answer them.
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import jsonpatch from 'fast-json-patch';
+import { requirePermission } from './auth.js';
+import { describeChange, nextVersion } from './change-description.js';
+import { ApiError, parseFields, type Json } from './http.js';
+import {
+  checkStoredContract,
+  contractEtag,
+  resolveReferences,
+  type SandboxProfile,
+} from './openmetadata.js';
+import { checkOperations, checkSource } from './patch-operations.js';
+import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
+import type { Store } from './store.js';
+
+const OPTIONAL_CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;
+const STATUSES: Record<SandboxProfile, readonly string[]> = {
+  spec: ['Draft', 'Active', 'Deprecated'],
+  openmetadata: [
+    'Draft',
+    'In Review',
+    'Approved',
+    'Archived',
+    'Deprecated',
+    'Rejected',
+    'Unprocessed',
+  ],
+};
+/** The status in which a data product's contract is inherited. */
+const IN_FORCE: Record<SandboxProfile, string> = { spec: 'Active', openmetadata: 'Approved' };
+/** Fields PATCH can never change: restored silently, as the real server does. */
+const RESTORED_ON_PATCH = [
+  'id',
+  'name',
+  'fullyQualifiedName',
+  'createdAt',
+  'createdBy',
+  'version',
+  'updatedAt',
+  'updatedBy',
+  'changeDescription',
+  'href',
+  'inherited',
+  'latestResult',
+];
+
+function contractView(contract: ContractResource, fields: ReadonlySet<string>): Json {
+  const view: Json = { ...contract };
+  for (const field of OPTIONAL_CONTRACT_FIELDS) if (!fields.has(field)) delete view[field];
+  return view;
+}
+
+function includeFilter(query: URLSearchParams): (contract: ContractResource) => boolean {
+  const include = query.get('include') ?? 'non-deleted';
+  if (include === 'all') return () => true;
+  if (include === 'deleted') return (c) => c.deleted === true;
+  if (include === 'non-deleted') return (c) => c.deleted !== true;
+  throw new ApiError(
+    400,
+    `query param include must be one of [all, deleted, non-deleted], got '${include}'`,
+  );
+}
+
+function entityReference(asset: SeedAsset): Json {
+  return {
+    id: asset.id,
+    type: asset.entityType,
+    name: asset.name,
+    fullyQualifiedName: asset.fullyQualifiedName,
+  };
+}
+
+function stripComputed(contract: Json): Json {
+  const copy = { ...contract };
+  for (const field of ['version', 'updatedAt', 'updatedBy', 'changeDescription'])
+    delete copy[field];
+  return copy;
+}
+
+export class Contracts {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => number,
+    private readonly profile: SandboxProfile,
+  ) {}
+
+  // 4.1 / 4.2
+  getContract(
+    user: SeedUser,
+    lookup: { id: string } | { fqn: string },
+    query: URLSearchParams,
+  ): Json {
+    requirePermission(user, 'ViewDataContract', 'ViewBasic');
+    const fields = parseFields(query, new Set(OPTIONAL_CONTRACT_FIELDS));
+    const visible = includeFilter(query);
+    const contract =
+      'id' in lookup ? this.store.contracts.get(lookup.id) : this.store.contractByFqn(lookup.fqn);
+    if (contract === undefined || !visible(contract)) {
+      throw new ApiError(
+        404,
+        `dataContract instance for ${'id' in lookup ? lookup.id : lookup.fqn} not found`,
+      );
+    }
+    return contractView(contract, fields);
+  }
+
+  // 4.3
+  getEffectiveContract(user: SeedUser, query: URLSearchParams): Json {
+    requirePermission(user, 'ViewDataContract', 'ViewBasic');
+    const entityId = query.get('entityId');
+    const entityType = query.get('entityType');
+    if (entityId === null || entityId === '')
+      throw new ApiError(400, 'query param entityId must not be null');
+    if (entityType === null || entityType === '')
+      throw new ApiError(400, 'query param entityType must not be null');
+    const fields = parseFields(query, undefined);
+    if (entityType === 'dataProduct') {
+      // A data product's effective contract is its own.
+      const product = [...this.store.dataProducts.values()].find(
+        (p) => (typeof p.id === 'string' ? p.id : p.name) === entityId,
+      );
+      const contract =
+        product?.contract === undefined ? undefined : this.store.contractByFqn(product.contract);
+      if (contract === undefined || contract.deleted === true)
+        throw new ApiError(404, `dataContract instance for dataProduct ${entityId} not found`);
+      return contractView({ ...contract, inherited: false }, fields);
+    }
+    const asset = this.store.assets.get(entityId);
+    if (asset === undefined || asset.entityType !== entityType || asset.deleted === true) {
+      throw new ApiError(404, `${entityType} instance for ${entityId} not found`);
+    }
+    const own = this.store.contractForAsset(asset);
+    const product = this.productContractInForce(asset);
+    if (own === undefined && product === undefined) {
+      throw new ApiError(404, `dataContract instance for ${entityType} ${entityId} not found`);
+    }
+    const markInherited = (value: unknown): unknown =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? { ...(value as Json), inherited: true }
+        : value;
+    if (own === undefined) {
+      const inherited: Json = {
+        ...structuredClone(product!),
+        entity: entityReference(asset),
+        entityStatus: 'Draft',
+        inherited: true,
+      };
+      delete inherited.schema;
+      delete inherited.qualityExpectations;
+      delete inherited.latestResult;
+      for (const field of ['termsOfUse', 'security', 'sla'])
+        if (inherited[field] !== undefined) inherited[field] = markInherited(inherited[field]);
+      if (Array.isArray(inherited.semantics))
+        inherited.semantics = inherited.semantics.map(markInherited);
+      return contractView(inherited as ContractResource, fields);
+    }
+    const effective: Json = structuredClone(own);
+    if (product !== undefined) {
+      for (const field of ['termsOfUse', 'security', 'sla']) {
+        if (effective[field] === undefined && product[field] !== undefined)
+          effective[field] = markInherited(structuredClone(product[field]));
+      }
+      const ownRules = Array.isArray(effective.semantics) ? (effective.semantics as Json[]) : [];
+      const ownNames = new Set(ownRules.map((rule) => rule.name));
+      const productRules = (
+        Array.isArray(product.semantics) ? (product.semantics as Json[]) : []
+      ).filter((rule) => !ownNames.has(rule.name));
+      if (productRules.length > 0)
+        effective.semantics = [...productRules.map(markInherited), ...ownRules];
+    }
+    effective.inherited = false;
+    return contractView(effective as ContractResource, fields);
+  }
+
+  /** The contract of the asset's one data product, when it is in force (Active; Approved on OpenMetadata). */
+  private productContractInForce(asset: SeedAsset): ContractResource | undefined {
+    const products = asset.dataProducts ?? [];
+    if (products.length !== 1) return undefined;
+    const product = this.store.dataProducts.get(products[0]!);
+    if (product?.contract === undefined) return undefined;
+    const contract = this.store.contractByFqn(product.contract);
+    return contract !== undefined &&
+      contract.deleted !== true &&
+      contract.entityStatus === IN_FORCE[this.profile]
+      ? contract
+      : undefined;
+  }
+
+  /**
+   * `POST /v1/dataContracts` (the real server's create; the specification does not show one):
+   * `name` and `entity {id, type}` required; one contract per asset; named after its asset.
+   */
+  createContract(user: SeedUser, contentType: string | undefined, body: () => unknown): Json {
+    requirePermission(user, 'EditDataContract', 'Create');
+    const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== 'application/json')
+      throw new ApiError(
+        415,
+        `POST requires Content-Type application/json, got '${contentType ?? ''}'`,
+      );
+    const request = body();
+    if (request === null || typeof request !== 'object' || Array.isArray(request))
+      throw new ApiError(400, 'the body must be a CreateDataContract object');
+    const { name, entity, ...fields } = request as Json;
+    if (typeof name !== 'string' || name === '') throw new ApiError(400, 'name must not be null');
+    const reference = entity as { id?: unknown; type?: unknown } | undefined;
+    if (typeof reference?.id !== 'string' || typeof reference.type !== 'string')
+      throw new ApiError(400, 'entity must be a reference with id and type');
+    for (const field of Object.keys(fields))
+      if (RESTORED_ON_PATCH.includes(field) || field === 'deleted')
+        throw new ApiError(400, `${field} cannot be set when creating a data contract`);
+    const asset = this.store.assets.get(reference.id);
+    if (asset === undefined || asset.deleted === true || asset.entityType !== reference.type)
+      throw new ApiError(404, `${reference.type} instance for ${reference.id} not found`);
+    if (this.store.contractForAsset(asset) !== undefined)
+      throw new ApiError(
+        400,
+        `A data contract already exists for entity '${asset.entityType}' with ID ${asset.id}`,
+      );
+    const now = this.clock();
+    const contract: Json = {
+      ...structuredClone(fields),
+      id: randomUUID(),
+      name,
+      fullyQualifiedName: `${asset.fullyQualifiedName}.dataContract_${name}`,
+      entity: entityReference(asset),
+      entityStatus: fields.entityStatus ?? 'Draft',
+      version: 0.1,
+      createdAt: now,
+      createdBy: user.name,
+      updatedAt: now,
+      updatedBy: user.name,
+    };
+    // The create body takes the terms of use as text; OpenMetadata stores them as {content}.
+    if (this.profile === 'openmetadata' && typeof contract.termsOfUse === 'string')
+      contract.termsOfUse = { content: contract.termsOfUse };
+    if (this.store.contractByFqn(contract.fullyQualifiedName as string) !== undefined)
+      throw new ApiError(
+        400,
+        `a data contract named ${String(contract.fullyQualifiedName)} exists`,
+      );
+    this.checkPatchedContract(contract as ContractResource, contract);
+    this.store.putContract(contract as ContractResource);
+    return contract;
+  }
+
+  // 4.4
+  patchContract(
+    user: SeedUser,
+    id: string,
+    contentType: string | undefined,
+    body: () => unknown,
+    ifMatch?: string,
+  ): Json {
+    requirePermission(user, 'EditDataContract', 'EditAll');
+    const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== 'application/json-patch+json') {
+      throw new ApiError(
+        415,
+        `PATCH requires Content-Type application/json-patch+json, got '${contentType ?? ''}'`,
+      );
+    }
+    const current = this.store.contracts.get(id);
+    if (current === undefined || current.deleted === true)
+      throw new ApiError(404, `dataContract instance for ${id} not found`);
+    if (user.denyEdit?.includes(current.fullyQualifiedName) === true) {
+      throw new ApiError(
+        403,
+        `Principal: CatalogPrincipal{name='${user.name}'} operations [EditAll] not allowed on ${current.fullyQualifiedName}`,
+      );
+    }
+    if (ifMatch !== undefined && ifMatch !== contractEtag(current))
+      throw new ApiError(
+        412,
+        `the data contract is at version ${String(current.version)}, not the one If-Match names (${ifMatch})`,
+      );
+    const operations = checkOperations(body());
+    const effective = operations.filter((op) => !/(^|\/)href$/.test(op.path));
+    for (const [index, op] of effective.entries()) {
+      if (op.path === '/deleted' || op.path.startsWith('/deleted/')) {
+        throw new ApiError(
+          400,
+          `operation ${index} (${op.op} ${op.path}): deleted cannot be changed with PATCH`,
+        );
+      }
+    }
+    // One operation at a time on a copy, so a failure names its own index (fast-json-patch's
+    // validator reports 0 for every operation) and nothing is kept unless all apply.
+    let patched = structuredClone(current) as Json;
+    for (const [index, op] of effective.entries()) {
+      checkSource(patched, op, index);
+      try {
+        patched = jsonpatch.applyOperation(patched, op, true, true, true, index).newDocument;
+      } catch (error) {
+        const message = (error as Error).message.split('\n')[0]!;
+        throw new ApiError(
+          400,
+          `operation ${index} (${op.op} ${op.path}) cannot be applied: ${message}`,
+        );
+      }
+    }
+    if (patched === null || typeof patched !== 'object' || Array.isArray(patched))
+      throw new ApiError(400, 'the patch must leave a data contract object');
+    for (const field of RESTORED_ON_PATCH) {
+      if (current[field] === undefined) delete patched[field];
+      else patched[field] = current[field];
+    }
+    this.checkPatchedContract(current, patched);
+    const changed = !isDeepStrictEqual(stripComputed(current), stripComputed(patched));
+    if (!changed) {
+      return {
+        ...current,
+        changeDescription: {
+          fieldsAdded: [],
+          fieldsUpdated: [],
+          fieldsDeleted: [],
+          previousVersion: current.version,
+        },
+      };
+    }
+    const changeDescription = describeChange(current, patched, current.version);
+    const next: Json = {
+      ...patched,
+      version: nextVersion(current.version),
+      updatedAt: this.clock(),
+      updatedBy: user.name,
+      changeDescription,
+    };
+    this.store.putContract(next as ContractResource);
+    return next;
+  }
+
+  private checkPatchedContract(before: ContractResource, after: Json): void {
+    if (!isDeepStrictEqual(after.entity, before.entity))
+      throw new ApiError(400, 'entity of a data contract cannot be changed');
+    const statuses = STATUSES[this.profile];
+    if (after.entityStatus !== undefined && !statuses.includes(after.entityStatus as string)) {
+      throw new ApiError(
+        400,
+        `entityStatus must be one of [${statuses.join(', ')}], got ${JSON.stringify(after.entityStatus)}`,
+      );
+    }
+    if (this.profile === 'openmetadata') {
+      resolveReferences(after);
+      checkStoredContract(after);
+    }
+    for (const field of ['description', 'termsOfUse']) {
+      if (
+        after[field] !== undefined &&
+        typeof after[field] !== 'string' &&
+        !(field === 'termsOfUse' && typeof after[field] === 'object')
+      ) {
+        throw new ApiError(400, `${field} must be a string`);
+      }
+    }
+    for (const field of ['sla', 'security', 'extension']) {
+      const value = after[field];
+      if (
+        value !== undefined &&
+        (value === null || typeof value !== 'object' || Array.isArray(value))
+      )
+        throw new ApiError(400, `${field} must be an object`);
+    }
+    const listItems = (field: string, required: readonly string[]): Json[] => {
+      const value = after[field];
+      if (value === undefined) return [];
+      if (!Array.isArray(value)) throw new ApiError(400, `${field} must be an array`);
+      return value.map((item, i) => {
+        if (item === null || typeof item !== 'object' || Array.isArray(item))
+          throw new ApiError(400, `${field}[${i}] must be an object`);
+        for (const key of required) {
+          if (typeof (item as Json)[key] !== 'string')
+            throw new ApiError(400, `${field}[${i}].${key} must be a string`);
+        }
+        return item as Json;
+      });
+    };
+    const columns = listItems('schema', ['name', 'dataType']);
+    listItems('semantics', ['name']);
+    listItems('qualityExpectations', ['fullyQualifiedName']);
+    for (const field of ['owners', 'reviewers']) {
+      for (const [i, ref] of listItems(field, ['type']).entries()) {
+        if (ref.type !== 'user' && ref.type !== 'team')
+          throw new ApiError(400, `${field}[${i}].type must be user or team`);
+      }
+    }
+    const asset =
+      before.entity.id !== undefined
+        ? this.store.assets.get(before.entity.id)
+        : this.store.assetByFqn(before.entity.type, before.entity.fullyQualifiedName);
+    if (asset?.columns !== undefined && columns.length > 0) {
+      const known = new Set(asset.columns.map((column) => column.name));
+      const missing = columns
+        .map((column) => column.name as string)
+        .filter((name) => !known.has(name));
+      if (missing.length > 0) {
+        throw new ApiError(
+          400,
+          `Schema validation failed. The following fields specified in the data contract do not exist in the ${asset.entityType}: ${missing.join(', ')}`,
+        );
+      }
+    }
+  }
+}
