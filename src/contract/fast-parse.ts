@@ -4,7 +4,7 @@
 // differently, forbidden keys) and every file with a problem goes to the positional parser, which
 // reports problems with exact positions. So the fast path only ever says "valid, and here it is".
 import { CORE_SCHEMA, load } from 'js-yaml';
-import type { Position } from './parse.js';
+import { escapePointer, type Position } from './positions.js';
 
 /** YAML syntax the fast path leaves to the positional parser. */
 const UNUSUAL = [
@@ -39,10 +39,6 @@ export function fastLoad(text: string): Record<string, unknown> | undefined {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   return value as Record<string, unknown>;
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function plainKey(raw: string): string {

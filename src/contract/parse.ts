@@ -8,178 +8,41 @@ import {
   isScalar,
   isSeq,
   parseAllDocuments,
-  parseDocument,
   visit,
-  type Document,
   type Node as YamlNode,
 } from 'yaml';
-import { ARRAY_KEYS, type DesiredContract } from './model.js';
+import type { DesiredContract } from './model.js';
 import { dottedPath, notListed, type Problem, type Result } from './problem.js';
 import { fastLoad, scanPositions } from './fast-parse.js';
 import { readPlainYaml } from './plain-yaml.js';
+import {
+  firstInvalidUtf8,
+  locate,
+  nodeStart,
+  positionOfByte,
+  type ContractFile,
+  type Position,
+  type Segment,
+  escapePointer,
+} from './positions.js';
 import { matchesSchema, schemaProblems } from './schema.js';
+import {
+  duplicateItemProblems,
+  hasOddNode,
+  hasRepeatedItemKeys,
+  NESTING_MESSAGE,
+  oddNodeProblems,
+} from './value-checks.js';
 
 /** Largest contract file accepted. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Aliases one document may resolve; a handful is plenty for a contract, a bomb needs thousands. */
 const MAX_ALIAS_COUNT = 50;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-/** Deepest nesting of mappings and lists a contract file may have, in every command. */
-export const MAX_NESTING = 64;
-const NESTING_MESSAGE = `nesting deeper than ${MAX_NESTING} levels; a contract file needs only a few`;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export interface Position {
-  line: number;
-  column: number;
-}
-
-/** A contract file that loaded and validated. */
-export interface ContractFile {
-  file: string;
-  contract: DesiredContract;
-  /** Positions of the top-level keys, by JSON pointer (`/schema`). */
-  positions: ReadonlyMap<string, Position>;
-  /** The file's text, for locating nested values when something must be said about them. */
-  text?: string;
-}
-
-/** Files parsed for positions, once each, only when a nested value must be located. */
-const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: LineCounter }>();
-
-/**
- * Where `pointer` is in the file: a nested value (`/schema/3/dataType`) at its own line and
- * column, else its nearest ancestor with a known position. A top-level field is at its key,
- * unless `value` asks for its value.
- */
-export function positionOf(contractFile: ContractFile, pointer: string, value = false): Position {
-  const segments = pointer.split('/').slice(1);
-  if ((segments.length > 1 || value) && contractFile.text !== undefined) {
-    let parsed = positionalDocuments.get(contractFile);
-    if (parsed === undefined) {
-      const lines = new LineCounter();
-      const doc = parseDocument(contractFile.text, { lineCounter: lines, uniqueKeys: false });
-      parsed = { doc, lines };
-      positionalDocuments.set(contractFile, parsed);
-    }
-    const tokens = segments.map((token) => {
-      const name = token.replace(/~1/g, '/').replace(/~0/g, '~');
-      return /^(0|[1-9]\d*)$/.test(name) ? Number(name) : name;
-    });
-    const { found, depth } = locate(parsed.doc, tokens);
-    if ((depth === segments.length || depth > 1) && found.node !== null) {
-      const at = parsed.lines.linePos(nodeStart(found.node));
-      return { line: at.line, column: at.col };
-    }
-  }
-  let current = pointer;
-  for (;;) {
-    const found = contractFile.positions.get(current);
-    if (found !== undefined) return found;
-    if (current === '') return { line: 1, column: 1 };
-    current = current.slice(0, current.lastIndexOf('/'));
-  }
-}
-
-/** Offset of the first byte that is not part of valid UTF-8, or -1. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    let need: number;
-    let min: number;
-    if (b < 0x80) {
-      i += 1;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else return i;
-    let cp = b & (0xff >> (need + 2));
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return -1;
-}
-
-function positionOfByte(bytes: Uint8Array, offset: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset; i++) {
-    if (bytes[i] === 0x0a) {
-      line += 1;
-      lineStart = i + 1;
-    }
-  }
-  // Columns count characters; the bytes before the bad one on its line are valid UTF-8.
-  const column = new TextDecoder().decode(bytes.subarray(lineStart, offset)).length + 1;
-  return { line, column };
-}
-
-type Segment = string | number;
-
-interface Located {
-  node: YamlNode | null;
-  keyNode: YamlNode | null;
-}
-
-/** The pairs of each mapping by key, built once per mapping the first time it is searched. */
-const pairIndexes = new WeakMap<object, Map<string, { key: unknown; value: unknown }>>();
-
-function pairByKey(
-  map: { items: { key: unknown; value: unknown }[] },
-  key: string,
-): { key: unknown; value: unknown } | undefined {
-  let index = pairIndexes.get(map);
-  if (index === undefined) {
-    index = new Map();
-    for (const item of map.items) {
-      if (!isScalar(item.key)) continue;
-      const name = String(item.key.value);
-      if (!index.has(name)) index.set(name, item);
-    }
-    pairIndexes.set(map, index);
-  }
-  return index.get(key);
-}
-
-/** Finds the YAML node at a path of segments (and the key node of its pair, when in a map). */
-function locate(doc: Document, segments: readonly Segment[]): { found: Located; depth: number } {
-  let found: Located = { node: doc.contents, keyNode: null };
-  let depth = 0;
-  for (const segment of segments) {
-    const node = found.node;
-    if (isMap(node)) {
-      const pair = pairByKey(node, String(segment));
-      if (pair === undefined) break;
-      found = {
-        node: (pair.value as YamlNode | null) ?? (pair.key as YamlNode),
-        keyNode: pair.key as YamlNode,
-      };
-    } else if (isSeq(node) && typeof segment === 'number') {
-      const item = node.items[segment] as YamlNode | undefined;
-      if (item === undefined) break;
-      found = { node: item, keyNode: null };
-    } else break;
-    depth += 1;
-  }
-  return { found, depth };
-}
-
-function nodeStart(node: YamlNode | null): number {
-  return node?.range?.[0] ?? 0;
-}
+export { positionOf, type ContractFile, type Position } from './positions.js';
+export { MAX_NESTING } from './value-checks.js';
 
 /**
  * The fast path: a plain file that loads, validates and has every top-level key located needs
@@ -509,135 +372,4 @@ function parseAndCheck(
     }
   }
   return { ok: true, value: { file, contract: value as DesiredContract, positions, text } };
-}
-
-type OddNode = {
-  segments: Segment[];
-  kind: 'non-finite' | 'forbidden-key' | 'too-deep';
-  value: unknown;
-};
-
-/**
- * Values a contract may not hold, however the YAML wrote them, in document order and at most
- * `max`: numbers JSON cannot carry (Infinity, NaN), forbidden keys (`__proto__`, also when written
- * with escapes), and nesting deeper than MAX_NESTING. Iterative, so no input can exhaust the stack.
- */
-function oddNodes(value: unknown, max: number): OddNode[] {
-  const found: OddNode[] = [];
-  const stack: { node: unknown; segments: Segment[] }[] = [{ node: value, segments: [] }];
-  while (stack.length > 0 && found.length < max) {
-    const { node, segments } = stack.pop()!;
-    if (typeof node === 'number') {
-      if (!Number.isFinite(node)) found.push({ segments, kind: 'non-finite', value: node });
-      continue;
-    }
-    if (node === null || typeof node !== 'object') continue;
-    if (segments.length >= MAX_NESTING) {
-      found.push({ segments, kind: 'too-deep', value: node });
-      continue;
-    }
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--)
-        stack.push({ node: node[i], segments: [...segments, i] });
-      continue;
-    }
-    if (Object.getPrototypeOf(node) !== Object.prototype) {
-      found.push({ segments: [...segments, '__proto__'], kind: 'forbidden-key', value: node });
-      continue;
-    }
-    const keys = Object.keys(node);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i]!;
-      if (FORBIDDEN_KEYS.has(key))
-        found.push({ segments: [...segments, key], kind: 'forbidden-key', value: node });
-      else
-        stack.push({ node: (node as Record<string, unknown>)[key], segments: [...segments, key] });
-    }
-  }
-  return found;
-}
-
-/** Whether `value` holds anything oddNodes finds. */
-function hasOddNode(value: unknown): boolean {
-  return oddNodes(value, 1).length > 0;
-}
-
-/** Every value of `value` a contract may not hold (see oddNodes), at its position. */
-function oddNodeProblems(
-  value: unknown,
-  locateProblem: (segments: readonly Segment[], pointAtKey: boolean, message: string) => Problem,
-): Problem[] {
-  return oddNodes(value, 100).map(({ segments, kind, value: node }) => {
-    switch (kind) {
-      case 'non-finite':
-        return locateProblem(
-          segments,
-          false,
-          `${dottedPath(segments)} must be a finite number, got ${String(node)}; JSON cannot carry it`,
-        );
-      case 'forbidden-key':
-        return locateProblem(
-          segments,
-          true,
-          `the key ${String(segments[segments.length - 1])} is not allowed in a contract file`,
-        );
-      case 'too-deep':
-        return locateProblem(segments, false, NESTING_MESSAGE);
-    }
-  });
-}
-
-/** Whether a keyed array repeats a key (the positional path reports it with both places). */
-function hasRepeatedItemKeys(value: Record<string, unknown>): boolean {
-  for (const [field, keyFields] of Object.entries(ARRAY_KEYS)) {
-    const items = value[field];
-    if (!Array.isArray(items)) continue;
-    const seen = new Set<string>();
-    for (const item of items as Record<string, unknown>[]) {
-      const key = keyFields.map((k) => String(item[k])).join('\u0000');
-      if (seen.has(key)) return true;
-      seen.add(key);
-    }
-  }
-  return false;
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function duplicateItemProblems(
-  value: Record<string, unknown>,
-  doc: Document,
-  pos: (offset: number) => Position,
-  locateProblem: (segments: readonly Segment[], pointAtKey: boolean, message: string) => Problem,
-): Problem[] {
-  const problems: Problem[] = [];
-  for (const [field, keyFields] of Object.entries(ARRAY_KEYS)) {
-    const items = value[field];
-    if (!Array.isArray(items)) continue;
-    const seen = new Map<string, number>();
-    items.forEach((item: unknown, index) => {
-      if (item === null || typeof item !== 'object') return;
-      const fields = keyFields.map((k) => (item as Record<string, unknown>)[k]);
-      if (!fields.every((f) => typeof f === 'string')) return;
-      const key = JSON.stringify(fields);
-      const earlier = seen.get(key);
-      if (earlier === undefined) {
-        seen.set(key, index);
-        return;
-      }
-      const earlierLine = pos(nodeStart(locate(doc, [field, earlier]).found.node)).line;
-      const keyText = fields.join(' ');
-      const lastKey = keyFields[keyFields.length - 1]!;
-      problems.push(
-        locateProblem(
-          [field, index, lastKey],
-          false,
-          `${dottedPath([field, index])} repeats ${keyFields.join('+')} '${keyText}' of ${dottedPath([field, earlier])} (line ${earlierLine}); items of ${field} are matched by ${keyFields.join(' and ')}, so each must be unique`,
-        ),
-      );
-    });
-  }
-  return problems;
 }

@@ -6,7 +6,7 @@
 // scalars, folded blocks, escapes beyond the common ones, number forms that parsers read
 // differently, odd keys, odd characters) makes it decline, and the caller falls back to the next
 // parser. It never reports a problem: a declined file is read again by a parser that can.
-import type { Position } from './parse.js';
+import type { Position } from './positions.js';
 
 /** Thrown when the reader declines: one shared instance (no stack to capture), caught below. */
 const DECLINE = new Error('not plain enough for the plain reader');

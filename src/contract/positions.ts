@@ -1,0 +1,172 @@
+// Where things are in a contract file: positions of JSON pointers (nested ones found on demand,
+// with the yaml package's nodes and LineCounter), and of a byte that is not UTF-8.
+import {
+  LineCounter,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Document,
+  type Node as YamlNode,
+} from 'yaml';
+import type { DesiredContract } from './model.js';
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** A contract file that loaded and validated. */
+export interface ContractFile {
+  file: string;
+  contract: DesiredContract;
+  /** Positions of the top-level keys, by JSON pointer (`/schema`). */
+  positions: ReadonlyMap<string, Position>;
+  /** The file's text, for locating nested values when something must be said about them. */
+  text?: string;
+}
+
+/** Files parsed for positions, once each, only when a nested value must be located. */
+const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: LineCounter }>();
+
+/**
+ * Where `pointer` is in the file: a nested value (`/schema/3/dataType`) at its own line and
+ * column, else its nearest ancestor with a known position. A top-level field is at its key,
+ * unless `value` asks for its value.
+ */
+export function positionOf(contractFile: ContractFile, pointer: string, value = false): Position {
+  const segments = pointer.split('/').slice(1);
+  if ((segments.length > 1 || value) && contractFile.text !== undefined) {
+    let parsed = positionalDocuments.get(contractFile);
+    if (parsed === undefined) {
+      const lines = new LineCounter();
+      const doc = parseDocument(contractFile.text, { lineCounter: lines, uniqueKeys: false });
+      parsed = { doc, lines };
+      positionalDocuments.set(contractFile, parsed);
+    }
+    const tokens = segments.map((token) => {
+      const name = token.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^(0|[1-9]\d*)$/.test(name) ? Number(name) : name;
+    });
+    const { found, depth } = locate(parsed.doc, tokens);
+    if ((depth === segments.length || depth > 1) && found.node !== null) {
+      const at = parsed.lines.linePos(nodeStart(found.node));
+      return { line: at.line, column: at.col };
+    }
+  }
+  let current = pointer;
+  for (;;) {
+    const found = contractFile.positions.get(current);
+    if (found !== undefined) return found;
+    if (current === '') return { line: 1, column: 1 };
+    current = current.slice(0, current.lastIndexOf('/'));
+  }
+}
+
+/** Offset of the first byte that is not part of valid UTF-8, or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    let cp = b & (0xff >> (need + 2));
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+export function positionOfByte(bytes: Uint8Array, offset: number): Position {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line += 1;
+      lineStart = i + 1;
+    }
+  }
+  // Columns count characters; the bytes before the bad one on its line are valid UTF-8.
+  const column = new TextDecoder().decode(bytes.subarray(lineStart, offset)).length + 1;
+  return { line, column };
+}
+
+export type Segment = string | number;
+
+interface Located {
+  node: YamlNode | null;
+  keyNode: YamlNode | null;
+}
+
+/** The pairs of each mapping by key, built once per mapping the first time it is searched. */
+const pairIndexes = new WeakMap<object, Map<string, { key: unknown; value: unknown }>>();
+
+function pairByKey(
+  map: { items: { key: unknown; value: unknown }[] },
+  key: string,
+): { key: unknown; value: unknown } | undefined {
+  let index = pairIndexes.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const item of map.items) {
+      if (!isScalar(item.key)) continue;
+      const name = String(item.key.value);
+      if (!index.has(name)) index.set(name, item);
+    }
+    pairIndexes.set(map, index);
+  }
+  return index.get(key);
+}
+
+/** Finds the YAML node at a path of segments (and the key node of its pair, when in a map). */
+export function locate(
+  doc: Document,
+  segments: readonly Segment[],
+): { found: Located; depth: number } {
+  let found: Located = { node: doc.contents, keyNode: null };
+  let depth = 0;
+  for (const segment of segments) {
+    const node = found.node;
+    if (isMap(node)) {
+      const pair = pairByKey(node, String(segment));
+      if (pair === undefined) break;
+      found = {
+        node: (pair.value as YamlNode | null) ?? (pair.key as YamlNode),
+        keyNode: pair.key as YamlNode,
+      };
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment] as YamlNode | undefined;
+      if (item === undefined) break;
+      found = { node: item, keyNode: null };
+    } else break;
+    depth += 1;
+  }
+  return { found, depth };
+}
+
+export function nodeStart(node: YamlNode | null): number {
+  return node?.range?.[0] ?? 0;
+}
+
+/** One JSON Pointer reference token (RFC 6901): `~` as `~0`, `/` as `~1`. */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
