@@ -1,7 +1,7 @@
 // Executes a plan: guarded PATCHes in file order, stops on 400/401/403. After a lost answer it
 // reads the contract back and reports what is true; a guard the catalog refused (the contract
 // moved since the plan) re-plans that contract once against its file, or fails it as stale.
-import type { ChangeDescription, LiveContract, PatchedContract } from '../catalog/client.js';
+import type { LiveContract, PatchedContract } from '../catalog/client.js';
 import { etagOf } from '../catalog/etag.js';
 import type { ContractFile } from '../contract/parse.js';
 import {
@@ -22,68 +22,24 @@ import {
   ConfigError,
   InternalError,
   NetworkError,
-  NotFoundError,
   StalePlanError,
 } from '../errors.js';
 import { hashContract } from '../plan/create-plan.js';
-import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
+import { applyCreate, movedCreates, type CatalogCreator } from './create.js';
+import { failure, failureText, stops, type ApplyReport, type ContractResult } from './results.js';
+
+export { STOP_STATUSES, type ApplyReport, type ContractResult } from './results.js';
 
 /** The catalog calls apply needs. CatalogClient provides them. */
-export interface CatalogWriter extends CatalogReader {
+export interface CatalogWriter extends CatalogCreator {
   getContractById(id: string, fields?: readonly string[]): Promise<LiveContract>;
   patchContract(
     id: string,
     operations: readonly Operation[],
     options?: { ifMatch?: string },
   ): Promise<PatchedContract>;
-  createContract(body: Record<string, unknown>): Promise<LiveContract>;
-}
-
-/** Statuses after which no further PATCH is sent. */
-export const STOP_STATUSES: ReadonlySet<number> = new Set([400, 401, 403]);
-
-export type ContractResult =
-  | {
-      status: 'applied';
-      file: string;
-      fullyQualifiedName: string;
-      oldVersion: number | null;
-      newVersion: number | null;
-      changeDescription: ChangeDescription | null;
-      /** The response was lost; reading the contract back showed the change in place. */
-      confirmedByReread: boolean;
-      /**
-       * The contract moved after the plan was made; the patch sent was planned again against it
-       * (its live version then), from the contract file.
-       */
-      replannedAt: number | null;
-      /** The id of a contract this apply created (absent for a change to an existing one). */
-      createdId?: string;
-    }
-  | {
-      status: 'failed';
-      file: string;
-      fullyQualifiedName: string;
-      httpStatus: number | null;
-      errorType: string;
-      message: string;
-    }
-  | { status: 'not-attempted'; file: string; fullyQualifiedName: string }
-  | {
-      status: 'unchanged';
-      file: string;
-      fullyQualifiedName: string;
-      /** Why a contract the plan would change needed nothing after all. */
-      reason?: string;
-    };
-
-export interface ApplyReport {
-  /** One result per change of the plan, in file order. */
-  results: ContractResult[];
-  /** The failure that stopped the run (400, 401 or 403), if any. */
-  stoppedBy: Extract<ContractResult, { status: 'failed' }> | null;
 }
 
 export interface ApplyOptions {
@@ -118,14 +74,6 @@ export function desiredByFqn(
 ): Map<string, DesiredContract> {
   return new Map(
     files.map((file) => [file.contract.fullyQualifiedName, codec.toWire(file.contract)]),
-  );
-}
-
-/** A failure after which no further PATCH is sent: 400, 401, 403, or a contract that moved. */
-function stops(result: Extract<ContractResult, { status: 'failed' }>): boolean {
-  return (
-    result.errorType === 'CONFLICT' ||
-    (result.httpStatus !== null && STOP_STATUSES.has(result.httpStatus))
   );
 }
 
@@ -177,43 +125,6 @@ export async function readLiveForPlan(
   return byFqn;
 }
 
-/**
- * Why each planned create can no longer be applied as planned: its contract now exists, or its
- * asset is gone or has another id.
- */
-async function movedCreates(plan: Plan, reader: CatalogReader): Promise<string[]> {
-  const creates = plan.changes.filter((change) => change.action === 'create' && change.create);
-  if (creates.length === 0) return [];
-  const assets = await lookupAssets(
-    reader,
-    creates.map((change) => ({
-      type: change.create!.assetType,
-      fullyQualifiedName: change.create!.assetFullyQualifiedName,
-    })),
-  );
-  const moved: string[] = [];
-  await Promise.all(
-    creates.map(async (change) => {
-      const { assetId, assetType, assetFullyQualifiedName } = change.create!;
-      try {
-        const existing = await reader.getContractByName(change.fullyQualifiedName);
-        moved.push(
-          `${change.fullyQualifiedName} (planned as a new contract, but it now exists, at version ${String(existing.version)})`,
-        );
-        return;
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-      }
-      const asset = assets.get(assetKey(assetType, assetFullyQualifiedName));
-      if (asset?.kind !== 'found' || asset.asset.id !== assetId)
-        moved.push(
-          `${change.fullyQualifiedName} (planned on ${assetType} ${assetFullyQualifiedName} with id ${assetId}, which ${asset?.kind === 'found' ? `now has id ${asset.asset.id}` : asset?.kind === 'absent' ? 'no longer exists' : 'could not be looked up'})`,
-        );
-    }),
-  );
-  return moved;
-}
-
 /** The desired state a patch leads to, for the fields it touches (for re-diffing after a failure). */
 export function targetOf(
   live: LiveContract,
@@ -236,33 +147,6 @@ export function targetOf(
     target[field] = after[field] === undefined ? null : project(after[field], shapes.get(field)!);
   }
   return target;
-}
-
-function failure(
-  change: PlannedChange,
-  error: unknown,
-  redact: (text: string) => string,
-): Extract<ContractResult, { status: 'failed' }> {
-  const base = {
-    status: 'failed' as const,
-    file: change.file,
-    fullyQualifiedName: change.fullyQualifiedName,
-  };
-  if (error instanceof CatalogError)
-    return {
-      ...base,
-      httpStatus: error.status,
-      errorType: error.errorType,
-      message: redact(error.serverMessage),
-    };
-  if (error instanceof NetworkError)
-    return {
-      ...base,
-      httpStatus: null,
-      errorType: error.name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK',
-      message: redact(error.message),
-    };
-  throw error;
 }
 
 /** Whether `ops` (guards included) apply to `contract`: false when a guard no longer holds. */
@@ -408,69 +292,6 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
     target = context.desired;
     replannedAt = fresh.version;
   }
-}
-
-/**
- * Creates a planned contract. After a lost answer the contract is read by name: there, it was
- * created; absent, the same POST is sent again (at most `attempts` times); unreadable, the outcome
- * is unknown. A POST is never sent again without that read.
- */
-async function applyCreate(
-  change: PlannedChange,
-  catalog: CatalogWriter,
-  attempts: number,
-): Promise<ContractResult> {
-  const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
-  const redact = catalog.redact.bind(catalog);
-  const created = (contract: LiveContract, confirmedByReread: boolean): ContractResult => ({
-    status: 'applied',
-    ...names,
-    oldVersion: null,
-    newVersion: typeof contract.version === 'number' ? contract.version : null,
-    changeDescription: null,
-    confirmedByReread,
-    replannedAt: null,
-    createdId: contract.id,
-  });
-  for (let lostAnswers = 1; ; lostAnswers++) {
-    let failed: unknown;
-    try {
-      return created(await catalog.createContract(change.create!.body), false);
-    } catch (error) {
-      failed = error;
-    }
-    const lost =
-      failed instanceof NetworkError || (failed instanceof CatalogError && failed.status >= 500);
-    if (!lost) return failure(change, failed, redact);
-    try {
-      return created(
-        await catalog.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS),
-        true,
-      );
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) {
-        return {
-          status: 'failed',
-          ...names,
-          httpStatus: null,
-          errorType: 'OUTCOME_UNKNOWN',
-          message: `the answer to the POST was lost (${failureText(failed, redact)}) and reading the contract back failed (${redact(error instanceof Error ? error.message : String(error))}): it may or may not exist now; run plan to see`,
-        };
-      }
-    }
-    if (lostAnswers > attempts) {
-      const result = failure(change, failed, redact);
-      return {
-        ...result,
-        message: `${result.message}; not created: read back, the catalog has no contract named ${change.fullyQualifiedName}`,
-      };
-    }
-  }
-}
-
-function failureText(error: unknown, redact: (text: string) => string): string {
-  if (error instanceof CatalogError) return `${error.status} ${error.errorType}`;
-  return redact(error instanceof Error ? error.message : String(error));
 }
 
 /**

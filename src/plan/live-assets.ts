@@ -2,7 +2,7 @@
 // search index and FQN prefix (`warehouse.sales.public.*`) rather than one per asset, so live-asset
 // checks cost a handful of requests however many contracts there are.
 import { AuthError, CatalogError, NetworkError } from '../errors.js';
-import type { CatalogReader } from './read-plan-inputs.js';
+import type { CatalogReader } from './catalog-reader.js';
 
 const SEARCH_INDEX_BY_TYPE: Record<string, string> = {
   table: 'table_search_index',

@@ -1,7 +1,7 @@
 // Reads what a plan needs from the catalog: each file's live contract by FQN, and for a contract
 // the catalog lacks, whether its asset inherits one from a data product. I/O only through the
 // reader passed in; the plan itself is made by createPlan.
-import type { CatalogClient, LiveContract } from '../catalog/client.js';
+import type { LiveContract } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NetworkError, NotFoundError } from '../errors.js';
 import { planChange, type LiveResult, type PlanInput, type PlanOptions } from './create-plan.js';
@@ -16,12 +16,9 @@ import {
 
 export { exactFieldValue, searchIndexFor } from './live-assets.js';
 
-/** The catalog reads a plan needs: CatalogClient's, so tests may pass any object that has them. */
-export type CatalogReader = Pick<
-  CatalogClient,
-  'getContractByName' | 'getEffectiveContract' | 'fieldQuery' | 'redact'
-> &
-  Partial<Pick<CatalogClient, 'preflight' | 'systemVersion'>>;
+import type { CatalogReader } from './catalog-reader.js';
+
+export type { CatalogReader };
 
 /** Fields a plan reads with each contract, so that owners, reviewers and extension can be managed. */
 export const CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;

@@ -1,0 +1,109 @@
+// Creating contracts: a planned create is sent as one POST, a lost answer is resolved by reading
+// the contract by name, and a saved plan is stale when its create now exists or its asset moved.
+import type { LiveContract } from '../catalog/client.js';
+import { CatalogError, NetworkError, NotFoundError } from '../errors.js';
+import type { CatalogReader } from '../plan/catalog-reader.js';
+import { assetKey, lookupAssets } from '../plan/live-assets.js';
+import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
+import type { Plan, PlannedChange } from '../plan/types.js';
+import { failure, failureText, type ContractResult } from './results.js';
+
+/** What creating needs of the catalog. CatalogClient provides it. */
+export interface CatalogCreator extends CatalogReader {
+  createContract(body: Record<string, unknown>): Promise<LiveContract>;
+}
+
+/**
+ * Why each planned create can no longer be applied as planned: its contract now exists, or its
+ * asset is gone or has another id.
+ */
+export async function movedCreates(plan: Plan, reader: CatalogReader): Promise<string[]> {
+  const creates = plan.changes.filter((change) => change.action === 'create' && change.create);
+  if (creates.length === 0) return [];
+  const assets = await lookupAssets(
+    reader,
+    creates.map((change) => ({
+      type: change.create!.assetType,
+      fullyQualifiedName: change.create!.assetFullyQualifiedName,
+    })),
+  );
+  const moved: string[] = [];
+  await Promise.all(
+    creates.map(async (change) => {
+      const { assetId, assetType, assetFullyQualifiedName } = change.create!;
+      try {
+        const existing = await reader.getContractByName(change.fullyQualifiedName);
+        moved.push(
+          `${change.fullyQualifiedName} (planned as a new contract, but it now exists, at version ${String(existing.version)})`,
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+      const asset = assets.get(assetKey(assetType, assetFullyQualifiedName));
+      if (asset?.kind !== 'found' || asset.asset.id !== assetId)
+        moved.push(
+          `${change.fullyQualifiedName} (planned on ${assetType} ${assetFullyQualifiedName} with id ${assetId}, which ${asset?.kind === 'found' ? `now has id ${asset.asset.id}` : asset?.kind === 'absent' ? 'no longer exists' : 'could not be looked up'})`,
+        );
+    }),
+  );
+  return moved;
+}
+
+/**
+ * Creates a planned contract. After a lost answer the contract is read by name: there, it was
+ * created; absent, the same POST is sent again (at most `attempts` times); unreadable, the outcome
+ * is unknown. A POST is never sent again without that read.
+ */
+export async function applyCreate(
+  change: PlannedChange,
+  catalog: CatalogCreator,
+  attempts: number,
+): Promise<ContractResult> {
+  const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
+  const redact = catalog.redact.bind(catalog);
+  const created = (contract: LiveContract, confirmedByReread: boolean): ContractResult => ({
+    status: 'applied',
+    ...names,
+    oldVersion: null,
+    newVersion: typeof contract.version === 'number' ? contract.version : null,
+    changeDescription: null,
+    confirmedByReread,
+    replannedAt: null,
+    createdId: contract.id,
+  });
+  for (let lostAnswers = 1; ; lostAnswers++) {
+    let failed: unknown;
+    try {
+      return created(await catalog.createContract(change.create!.body), false);
+    } catch (error) {
+      failed = error;
+    }
+    const lost =
+      failed instanceof NetworkError || (failed instanceof CatalogError && failed.status >= 500);
+    if (!lost) return failure(change, failed, redact);
+    try {
+      return created(
+        await catalog.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS),
+        true,
+      );
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) {
+        return {
+          status: 'failed',
+          ...names,
+          httpStatus: null,
+          errorType: 'OUTCOME_UNKNOWN',
+          message: `the answer to the POST was lost (${failureText(failed, redact)}) and reading the contract back failed (${redact(error instanceof Error ? error.message : String(error))}): it may or may not exist now; run plan to see`,
+        };
+      }
+    }
+    if (lostAnswers > attempts) {
+      const result = failure(change, failed, redact);
+      return {
+        ...result,
+        message: `${result.message}; not created: read back, the catalog has no contract named ${change.fullyQualifiedName}`,
+      };
+    }
+  }
+}
