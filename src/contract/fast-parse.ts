@@ -1,10 +1,10 @@
-// The second fast path of contract loading, for plain-enough files the plain reader
-// (plain-yaml.ts) declines: js-yaml parses them about ten times faster than the positional parser. Anything unusual (anchors, aliases,
-// tags, directives, several documents, complex keys, number forms the two parsers might read
-// differently, forbidden keys) and every file with a problem goes to the positional parser, which
-// reports problems with exact positions. So the fast path only ever says "valid, and here it is".
+// The fast path of contract loading: js-yaml reads plain-enough files several times faster than
+// the positional parser. Anything unusual (anchors, aliases, tags, directives, several documents,
+// complex keys, number forms the two parsers might read differently, forbidden keys) and every
+// file with a problem goes to the positional parser (the yaml package), which reports problems
+// with exact positions. So the fast path only ever says "valid, and here it is"; positions are
+// found later, with the yaml package, only when something in the file must be located.
 import { CORE_SCHEMA, load } from 'js-yaml';
-import { escapePointer, type Position } from './positions.js';
 
 /** YAML syntax the fast path leaves to the positional parser. */
 const UNUSUAL = [
@@ -39,51 +39,4 @@ export function fastLoad(text: string): Record<string, unknown> | undefined {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   return value as Record<string, unknown>;
-}
-
-function plainKey(raw: string): string {
-  const key = raw.trim();
-  if ((key.startsWith('"') && key.endsWith('"')) || (key.startsWith("'") && key.endsWith("'"))) {
-    try {
-      return key.startsWith('"')
-        ? (JSON.parse(key) as string)
-        : key.slice(1, -1).replace(/''/g, "'");
-    } catch {
-      return key.slice(1, -1);
-    }
-  }
-  return key;
-}
-
-const TOP_KEY = /^((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#:'"][^:#]*?)):(?:\s|$)/;
-
-/**
- * Positions of the top-level keys, as the positional parser records them, read line by line
- * (only lines that start at column 1 are looked at).
- */
-export function scanPositions(text: string): Map<string, Position> {
-  const positions = new Map<string, Position>();
-  let lineNumber = 0;
-  for (let start = 0; start < text.length;) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    lineNumber += 1;
-    const first = text.charCodeAt(start);
-    const lineStart = start;
-    start = end + 1;
-    // Indented lines, list items, comments and blank lines hold no top-level key.
-    if (
-      first === 32 ||
-      first === 45 /* - */ ||
-      first === 35 /* # */ ||
-      first === 13 ||
-      first === 10 ||
-      lineStart >= end
-    )
-      continue;
-    const topMatch = TOP_KEY.exec(text.slice(lineStart, end));
-    if (topMatch !== null)
-      positions.set(`/${escapePointer(plainKey(topMatch[1]!))}`, { line: lineNumber, column: 1 });
-  }
-  return positions;
 }

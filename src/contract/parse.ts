@@ -13,8 +13,7 @@ import {
 } from 'yaml';
 import type { DesiredContract } from './model.js';
 import { dottedPath, notListed, type Problem, type Result } from './problem.js';
-import { fastLoad, scanPositions } from './fast-parse.js';
-import { readPlainYaml } from './plain-yaml.js';
+import { fastLoad } from './fast-parse.js';
 import {
   firstInvalidUtf8,
   locate,
@@ -23,7 +22,7 @@ import {
   type ContractFile,
   type Position,
   type Segment,
-  escapePointer,
+  rememberDocument,
 } from './positions.js';
 import { matchesSchema, schemaProblems } from './schema.js';
 import {
@@ -45,24 +44,14 @@ export { positionOf, type ContractFile, type Position } from './positions.js';
 export { MAX_NESTING } from './value-checks.js';
 
 /**
- * The fast path: a plain file that loads, validates and has every top-level key located needs
- * no positional parse. Undefined means "parse positionally" (it never reports problems itself).
+ * The fast path: a plain-enough file that js-yaml loads and that validates needs no positional
+ * parse. Undefined means "parse positionally" (it never reports problems itself).
  */
 export function fastParseContract(text: string, file: string): ContractFile | undefined {
-  // The plain reader first: it locates every top-level key and reads only finite numbers.
-  const plain = readPlainYaml(text);
-  if (plain !== undefined) {
-    if (!matchesSchema(plain.value) || hasRepeatedItemKeys(plain.value) || hasOddNode(plain.value))
-      return undefined;
-    return { file, contract: plain.value as DesiredContract, positions: plain.positions, text };
-  }
-  // js-yaml for plain-enough files it declines (flow collections across lines, folded blocks…).
   const fast = fastLoad(text);
   if (fast === undefined || !matchesSchema(fast) || hasRepeatedItemKeys(fast) || hasOddNode(fast))
     return undefined;
-  const positions = scanPositions(text);
-  if (!Object.keys(fast).every((key) => positions.has(`/${escapePointer(key)}`))) return undefined;
-  return { file, contract: fast as DesiredContract, positions, text };
+  return { file, contract: fast as DesiredContract, text };
 }
 
 /** Parses and validates one contract file. `file` is the path shown in problems. */
@@ -362,14 +351,7 @@ function parseAndCheck(
     return { ok: false, problems };
   }
 
-  const positions = new Map<string, Position>();
-  const root = first.contents;
-  if (isMap(root)) {
-    for (const pair of root.items) {
-      if (!isScalar(pair.key)) continue;
-      const top = `/${escapePointer(String(pair.key.value))}`;
-      positions.set(top, pos(nodeStart(pair.key)));
-    }
-  }
-  return { ok: true, value: { file, contract: value as DesiredContract, positions, text } };
+  const contractFile: ContractFile = { file, contract: value as DesiredContract, text };
+  rememberDocument(contractFile, first, lineCounter);
+  return { ok: true, value: contractFile };
 }

@@ -20,47 +20,44 @@ export interface Position {
 export interface ContractFile {
   file: string;
   contract: DesiredContract;
-  /** Positions of the top-level keys, by JSON pointer (`/schema`). */
-  positions: ReadonlyMap<string, Position>;
-  /** The file's text, for locating nested values when something must be said about them. */
-  text?: string;
+  /** The file's text, for locating values when something must be said about them. */
+  text: string;
 }
 
-/** Files parsed for positions, once each, only when a nested value must be located. */
+/** Files parsed for positions, once each, only when something in them must be located. */
 const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: LineCounter }>();
 
+/** Keeps a document the loader parsed anyway, so that locating in it parses nothing again. */
+export function rememberDocument(file: ContractFile, doc: Document, lines: LineCounter): void {
+  positionalDocuments.set(file, { doc, lines });
+}
+
 /**
- * Where `pointer` is in the file: a nested value (`/schema/3/dataType`) at its own line and
- * column, else its nearest ancestor with a known position. A top-level field is at its key,
- * unless `value` asks for its value.
+ * Where `pointer` is in the file, from the yaml package's nodes: a top-level field at its key
+ * (at its value when `value` asks), a nested one (`/schema/3/dataType`) at its value, and
+ * anything the file does not hold at its nearest ancestor that it does.
  */
 export function positionOf(contractFile: ContractFile, pointer: string, value = false): Position {
-  const segments = pointer.split('/').slice(1);
-  if ((segments.length > 1 || value) && contractFile.text !== undefined) {
-    let parsed = positionalDocuments.get(contractFile);
-    if (parsed === undefined) {
-      const lines = new LineCounter();
-      const doc = parseDocument(contractFile.text, { lineCounter: lines, uniqueKeys: false });
-      parsed = { doc, lines };
-      positionalDocuments.set(contractFile, parsed);
-    }
-    const tokens = segments.map((token) => {
+  let parsed = positionalDocuments.get(contractFile);
+  if (parsed === undefined) {
+    const lines = new LineCounter();
+    const doc = parseDocument(contractFile.text, { lineCounter: lines, uniqueKeys: false });
+    parsed = { doc, lines };
+    positionalDocuments.set(contractFile, parsed);
+  }
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((token) => {
       const name = token.replace(/~1/g, '/').replace(/~0/g, '~');
       return /^(0|[1-9]\d*)$/.test(name) ? Number(name) : name;
     });
-    const { found, depth } = locate(parsed.doc, tokens);
-    if ((depth === segments.length || depth > 1) && found.node !== null) {
-      const at = parsed.lines.linePos(nodeStart(found.node));
-      return { line: at.line, column: at.col };
-    }
-  }
-  let current = pointer;
-  for (;;) {
-    const found = contractFile.positions.get(current);
-    if (found !== undefined) return found;
-    if (current === '') return { line: 1, column: 1 };
-    current = current.slice(0, current.lastIndexOf('/'));
-  }
+  const { found, depth } = locate(parsed.doc, segments);
+  if (depth === 0) return { line: 1, column: 1 };
+  const atKey = depth === 1 && !(value && depth === segments.length);
+  const node = atKey ? (found.keyNode ?? found.node) : found.node;
+  const at = parsed.lines.linePos(nodeStart(node));
+  return { line: at.line, column: at.col };
 }
 
 /** Offset of the first byte that is not part of valid UTF-8, or -1. */
@@ -166,7 +163,3 @@ export function nodeStart(node: YamlNode | null): number {
   return node?.range?.[0] ?? 0;
 }
 
-/** One JSON Pointer reference token (RFC 6901): `~` as `~0`, `/` as `~1`. */
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
