@@ -1,6 +1,6 @@
 // Profiles the reading-and-planning phase of `plan` alone (files are loaded before the profiler
 // starts). Usage, with a sandbox serving the workspace's seed:
-//   CATALOG_URL=... CATALOG_TOKEN=... node scripts/run-ts.mjs bench/phase-probe.ts DIR [--no-assets]
+//   CATALOG_URL=... CATALOG_TOKEN=... npx tsx bench/phase-probe.ts DIR [--no-assets]
 // Prints the phase's wall time and writes .bench/phase.cpuprofile (open it in Chrome DevTools).
 import { Session } from 'node:inspector/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';

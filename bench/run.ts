@@ -496,7 +496,7 @@ try {
   {
     const run = spawnSync(
       process.execPath,
-      [path.join(root, 'scripts', 'run-ts.mjs'), 'bench/diff.ts', ...(quick ? ['--quick'] : [])],
+      ['--import', 'tsx', 'bench/diff.ts', ...(quick ? ['--quick'] : [])],
       { cwd: root, encoding: 'utf8' },
     );
     if (run.status !== 0) throw new Error('bench:diff failed');
