@@ -15,45 +15,19 @@ import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { RESPONSE_ETAG } from './etag.js';
 
-/** A data contract as the catalog returns it. */
-export type LiveContract = Record<string, unknown> & {
-  id: string;
-  name: string;
-  fullyQualifiedName: string;
-  entity: { id?: string; type: string; name?: string; fullyQualifiedName: string };
-  version: number;
-};
+import type { LiveContract, Page, PatchedContract, SearchResponse } from './types.js';
+import { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 
-export interface FieldChange {
-  name: string;
-  oldValue?: unknown;
-  newValue?: unknown;
-}
-
-export interface ChangeDescription {
-  fieldsAdded?: FieldChange[];
-  fieldsUpdated?: FieldChange[];
-  fieldsDeleted?: FieldChange[];
-  previousVersion?: number;
-}
-
-export type PatchedContract = LiveContract & { changeDescription?: ChangeDescription };
-
-export interface SearchHit {
-  _index: string;
-  _id: string;
-  _score: number | null;
-  _source: Record<string, unknown>;
-}
-
-export interface SearchResponse {
-  hits: { total: { value: number; relation: string }; hits: SearchHit[] };
-}
-
-export interface Page<T> {
-  data: T[];
-  paging: { total?: number; before?: string | null; after?: string | null };
-}
+export type {
+  ChangeDescription,
+  FieldChange,
+  LiveContract,
+  Page,
+  PatchedContract,
+  SearchHit,
+  SearchResponse,
+} from './types.js';
+export { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 
 export interface CatalogClientOptions {
   /** Base URL of the catalog; `/v1` is added (a trailing `/v1` is accepted). */
@@ -84,41 +58,6 @@ export interface CatalogClientOptions {
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const MAX_REDIRECTS = 3;
-
-/** The catalog base URL as the tool shows and stores it: no credentials, no query, no trailing /v1. */
-export function normalizeCatalogUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(
-      `the catalog URL '${raw.replace(/\/\/.*@/, '//***@')}' is not a valid URL; give a base URL such as http://localhost:8585/api`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError(`the catalog URL must be http or https, got ${url.protocol}`);
-  if (url.username !== '' || url.password !== '')
-    throw new ConfigError(
-      'the catalog URL must not hold credentials; put the token in CATALOG_TOKEN',
-    );
-  url.search = '';
-  url.hash = '';
-  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
-  return url;
-}
-
-export function catalogUrlText(url: URL): string {
-  return `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
-}
-
-/**
- * One path segment, percent-encoded; `.` and `..` too, which URL handling anywhere on the way
- * would otherwise read as "this folder" and "the folder above".
- */
-export function pathSegment(value: string): string {
-  if (value === '.' || value === '..') return value.replace(/\./g, '%2E');
-  return encodeURIComponent(value);
-}
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
