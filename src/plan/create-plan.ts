@@ -64,14 +64,15 @@ export function canonical(value: unknown): string {
 const HASHED_FIELDS = ['id', 'name', 'fullyQualifiedName', 'entity', 'version', ...MANAGED_FIELDS];
 
 /**
- * The live hash of a contract: the SHA-256 of its identity, version and managed fields, as JSON
- * with keys in a fixed order. What the server rewrites on its own (a data-quality run's
- * `latestResult`, `updatedAt`, `href`) does not make a plan stale.
+ * The live hash of a contract: the SHA-256 of its identity, version and managed fields, each as
+ * the catalog sent it (one catalog serializes an unchanged value the same way every time). What
+ * the server rewrites on its own (a data-quality run's `latestResult`, `updatedAt`, `href`) does
+ * not make a plan stale.
  */
 export function hashContract(contract: Readonly<JsonObject>): string {
-  const hashed: JsonObject = {};
-  for (const field of HASHED_FIELDS) hashed[field] = contract[field];
-  return `sha256:${createHash('sha256').update(canonical(hashed)).digest('hex')}`;
+  const hash = createHash('sha256');
+  for (const field of HASHED_FIELDS) hash.update(`${JSON.stringify(contract[field]) ?? ''}\n`);
+  return `sha256:${hash.digest('hex')}`;
 }
 
 function identityProblem(file: ContractFile, live: JsonObject): string | null {
