@@ -70,9 +70,8 @@ const HASHED_FIELDS = ['id', 'name', 'fullyQualifiedName', 'entity', 'version', 
  * not make a plan stale.
  */
 export function hashContract(contract: Readonly<JsonObject>): string {
-  const hash = createHash('sha256');
-  for (const field of HASHED_FIELDS) hash.update(`${JSON.stringify(contract[field]) ?? ''}\n`);
-  return `sha256:${hash.digest('hex')}`;
+  const hashed = JSON.stringify(HASHED_FIELDS.map((field) => contract[field] ?? null));
+  return `sha256:${createHash('sha256').update(hashed).digest('hex')}`;
 }
 
 function identityProblem(file: ContractFile, live: JsonObject): string | null {
