@@ -275,7 +275,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         ...names,
         httpStatus: failed instanceof CatalogError ? failed.status : null,
         errorType: 'CONFLICT',
-        message: `${moved}; nothing was applied to it. ${context.desired === undefined ? 'Make a new plan and apply that.' : 'Run apply again.'}`,
+        message: `${moved}; ${lost ? 'the answer to this apply was lost, and the contract no longer has its change (it may have landed before the contract moved on)' : 'nothing was applied to it'}. ${context.desired === undefined ? 'Make a new plan and apply that.' : 'Run apply again.'}`,
       };
     }
     // Plan this contract again, once, from its file against the contract as it is now.
