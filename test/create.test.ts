@@ -233,3 +233,34 @@ describe('the sandbox creates as the real server does', () => {
     expect(second.sandbox.store.contractByFqn(FQN)).toMatchObject({ id: created.body.id });
   });
 });
+
+describe('contracts show and contracts drift', () => {
+  it('show renders a saved plan without the catalog, and refuses a file that is not a plan', async () => {
+    const { sandbox, cwd, env } = await setup('spec', file());
+    expect((await cli(['plan', '--out', 'plan.json'], { cwd, env })).code).toBe(0);
+    const before = sandbox.requests().length;
+    // No CATALOG_URL or token: show needs no catalog.
+    const human = await cli(['show', 'plan.json'], { cwd });
+    expect(human.code).toBe(0);
+    expect(human.out).toContain(`  + ${FQN}`);
+    expect(human.out).toContain('Plan: 1 to create, 0 to change, 0 unchanged, 0 errors.');
+    const markdown = await cli(['show', 'plan.json', '--markdown'], { cwd });
+    expect(markdown.out).toContain('| + create |');
+    const json = await cli(['show', 'plan.json', '--json'], { cwd });
+    expect(JSON.parse(json.out).summary.create).toBe(1);
+    const notAPlan = await cli(['show', 'contracts/shipments.yaml'], { cwd });
+    expect(notAPlan.code).toBe(1);
+    expect(notAPlan.err).toContain('contracts/shipments.yaml is not a plan: it is not JSON');
+    expect(sandbox.requests()).toHaveLength(before);
+  });
+
+  it('drift: 2 while the catalog differs from the files, 0 when it agrees', async () => {
+    const { cwd, env } = await setup('spec', file());
+    const differs = await cli(['drift'], { cwd, env });
+    expect(differs.code).toBe(2);
+    expect(differs.out).toContain('Plan: 1 to create');
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(0);
+    const agrees = await cli(['drift'], { cwd, env });
+    expect(agrees.code).toBe(0);
+  });
+});

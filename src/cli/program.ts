@@ -130,6 +130,66 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   catalogOptions(
     program
+      .command('drift')
+      .description(
+        'plan every contract file; exit 2 when the catalog differs from the files, 0 when it agrees',
+      )
+      .argument('[paths...]', 'files or directories (default: contracts/)')
+      .option('--markdown', 'print the plan as markdown'),
+  ).action(
+    async (
+      paths: string[],
+      options: {
+        catalogUrl?: string;
+        catalogProfile?: string;
+        concurrency?: number;
+        changedSince?: string;
+        json?: boolean;
+        markdown?: boolean;
+        strict?: boolean;
+      },
+    ) => {
+      const { runPlan } = await import('./plan.js');
+      setExit(
+        await runPlan(
+          {
+            paths: paths.length > 0 ? paths : ['contracts'],
+            json: options.json === true,
+            markdown: options.markdown === true,
+            detailedExitcode: true,
+            strict: options.strict === true,
+            color: color(),
+            ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency', 'changedSince']),
+          },
+          io,
+        ),
+      );
+    },
+  );
+
+  program
+    .command('show')
+    .description('render a saved plan without the catalog (human, --markdown or --json)')
+    .argument('<plan-file>', 'a plan saved by `plan --out`')
+    .option('--json', 'the plan JSON')
+    .option('--markdown', 'the plan as markdown (as the GitHub Action shows it)')
+    .action(async (planFile: string, options: { json?: boolean; markdown?: boolean }) => {
+      const { runShow } = await import('./show.js');
+      setExit(
+        await runShow(
+          {
+            planFile,
+            json: options.json === true,
+            markdown: options.markdown === true,
+            color: color(),
+          },
+          io,
+        ),
+      );
+    });
+
+  catalogOptions(
+    program
       .command('apply')
       .description('apply a saved plan (refused if stale), or plan and apply the files')
       .argument(

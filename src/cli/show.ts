@@ -1,0 +1,23 @@
+// `contracts show PLANFILE`: render a saved plan (human, markdown or JSON) without the catalog,
+// as Terraform's `show` does. The file is checked like apply checks it (schema and checksum).
+import path from 'node:path';
+import { readPlanFile } from '../plan/plan-file.js';
+import { renderPlanHuman } from '../plan/render-human.js';
+import { renderPlanMarkdown } from '../plan/render-markdown.js';
+import { EXIT_OK } from './exit-codes.js';
+import { colorsFor, type Io } from './io.js';
+
+export interface ShowOptions {
+  planFile: string;
+  json: boolean;
+  markdown: boolean;
+  color: boolean;
+}
+
+export async function runShow(options: ShowOptions, io: Io): Promise<number> {
+  const plan = await readPlanFile(path.resolve(io.cwd, options.planFile));
+  if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+  else if (options.markdown) io.stdout.write(renderPlanMarkdown(plan));
+  else io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color)));
+  return EXIT_OK;
+}
