@@ -279,7 +279,17 @@ describe('CatalogClient', () => {
     const denied = await serve((_q, r) =>
       json(r, 401, { code: 401, message: 'Not Authorized! Invalid token.' }),
     );
-    await expect(client(denied.url).preflight()).rejects.toBeInstanceOf(AuthError);
+    // (This client's token is 'tok', so the server's message comes back with it redacted.)
+    await expect(client(denied.url).preflight()).rejects.toThrow(
+      /^the catalog at http:\S+ refused the token \(401: Not Authorized! Invalid \*\*\*en\.\)\. Check CATALOG_TOKEN: it may have expired, or belong to another catalog or user\.$/,
+    );
+    const page = await serve((_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/html' });
+      r.end('<html><body>OpenMetadata</body></html>');
+    });
+    await expect(client(page.url).preflight()).rejects.toThrow(
+      `${page.url} answered GET /v1/tables with a page that is not the catalog's API (not JSON). If ${page.url} is the catalog's web address, its API is under /api: try --catalog-url ${page.url}/api.`,
+    );
     const fine = await serve((_q, r) => json(r, 200, { data: [], paging: { total: 0 } }));
     await expect(client(fine.url).preflight()).resolves.toBeUndefined();
     expect(fine.seen[0]!.url).toBe('/v1/tables?limit=1');

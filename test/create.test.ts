@@ -264,3 +264,39 @@ describe('contracts show and contracts drift', () => {
     expect(agrees.code).toBe(0);
   });
 });
+
+describe('what plan and apply say', () => {
+  it('with no file selected: that nothing was selected, never that the catalog matches', async () => {
+    const { env } = await setup('spec', file());
+    const empty = await tempDir({ 'contracts/README.md': 'no contracts here' });
+    cleanups.push(() => empty.remove());
+    const plan = await cli(['plan'], { cwd: empty.dir, env });
+    expect(plan.code).toBe(0);
+    expect(plan.out).toBe(
+      'No contract files selected in contracts (looked for *.yaml and *.yml); nothing was planned.\n',
+    );
+    const apply = await cli(['apply', '--auto-approve'], { cwd: empty.dir, env });
+    expect(apply.out).toContain('No contract files selected in contracts');
+  });
+
+  it('plan --json with invalid files gives the problems as JSON on stdout', async () => {
+    const { sandbox, cwd, env } = await setup('spec', 'name: x\n');
+    const run = await cli(['plan', '--json'], { cwd, env });
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.out);
+    expect(report).toMatchObject({ valid: false, fileCount: 1 });
+    expect(report.problems[0]).toMatchObject({ file: 'contracts/shipments.yaml', line: 1 });
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('a saved plan with errors is not offered for apply', async () => {
+    const { cwd, env } = await setup(
+      'spec',
+      file('', 'db.s.ghosts.dataContract_shipments', 'db.s.ghosts'),
+    );
+    const run = await cli(['plan', '--out', 'plan.json'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.out).not.toContain('apply it with');
+    expect(run.out).toContain('it has contracts that cannot be applied (see above)');
+  });
+});

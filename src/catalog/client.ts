@@ -145,8 +145,19 @@ export class CatalogClient {
           `cannot reach the catalog at ${base}: ${error.message}. Is it running, and is --catalog-url or CATALOG_URL right?`,
         );
       }
-      // 401 says what it says; other answers leave the real requests to report for themselves.
-      if (error instanceof AuthError) throw error;
+      if (error instanceof AuthError)
+        throw new ConfigError(
+          `the catalog at ${base} refused the token (401: ${error.serverMessage}). Check CATALOG_TOKEN: it may have expired, or belong to another catalog or user.`,
+        );
+      if (error instanceof CatalogError && error.errorType === 'INVALID_RESPONSE') {
+        const api = /\/api$/.test(base)
+          ? ''
+          : ` If ${base} is the catalog's web address, its API is under /api: try --catalog-url ${base}/api.`;
+        throw new ConfigError(
+          `${base} answered GET ${this.prefix}/tables with a page that is not the catalog's API (not JSON).${api}`,
+        );
+      }
+      // Other answers leave the real requests to report for themselves.
     }
   }
 

@@ -14,6 +14,7 @@ import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
 import { resolveProfile } from '../profile/profile.js';
 import { colorsFor, type Io } from './io.js';
+import { nothingSelected } from './plan.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
 export interface ApplyCliOptions extends ConnectionFlags {
@@ -102,6 +103,12 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     );
     if (outcome === null) return EXIT_ERROR;
     const { plan } = outcome;
+    if (plan.changes.length === 0 && !options.json) {
+      io.stdout.write(
+        `${nothingSelected(options.args.length > 0 ? options.args : ['contracts'], options.changedSince)}\n`,
+      );
+      return EXIT_OK;
+    }
     if (!options.json) io.stdout.write(renderPlanHuman(plan, c));
     if (plan.summary.error + plan.summary.missing > 0) {
       io.stderr.write(

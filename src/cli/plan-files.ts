@@ -43,7 +43,12 @@ export async function planFilesForCommand(
   );
   progress.clear();
   if (outcome.ok) return outcome;
-  (options.json ? io.stderr : io.stdout).write(renderProblems(outcome.problems, 'human'));
+  // With --json the problems are the machine output, as `validate --json` gives them.
+  if (options.json)
+    io.stdout.write(
+      `${JSON.stringify({ valid: false, fileCount: outcome.fileCount, problems: outcome.problems }, null, 2)}\n`,
+    );
+  else io.stdout.write(renderProblems(outcome.problems, 'human'));
   io.stderr.write(
     `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was sent to the catalog.\n`,
   );

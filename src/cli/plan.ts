@@ -21,6 +21,16 @@ export interface PlanOptions extends ConnectionFlags {
   color: boolean;
 }
 
+/** What plan and apply say when no contract file was selected: never that nothing differs. */
+export function nothingSelected(
+  paths: readonly string[],
+  changedSince: string | undefined,
+): string {
+  return changedSince === undefined
+    ? `No contract files selected in ${paths.join(', ')} (looked for *.yaml and *.yml); nothing was planned.`
+    : `No contract file changed since ${changedSince}; nothing was planned.`;
+}
+
 export function planExitCode(plan: Plan, detailed: boolean): number {
   if (plan.summary.error + plan.summary.missing > 0) return EXIT_ERROR;
   return detailed && changeCount(plan) > 0 ? EXIT_CHANGES : EXIT_OK;
@@ -50,6 +60,10 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     );
     if (outcome === null) return EXIT_ERROR;
     const { plan } = outcome;
+    if (plan.changes.length === 0 && !options.json && !options.markdown) {
+      io.stdout.write(`${nothingSelected(options.paths, options.changedSince)}\n`);
+      return EXIT_OK;
+    }
     if (options.out !== undefined) await writePlanFile(path.resolve(io.cwd, options.out), plan);
     if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
     else if (options.markdown) io.stdout.write(renderPlanMarkdown(plan));
@@ -57,7 +71,9 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
       io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color)));
       if (options.out !== undefined)
         io.stdout.write(
-          `\nSaved the plan to ${options.out}; apply it with: contracts apply ${options.out}\n`,
+          planExitCode(plan, false) === EXIT_OK
+            ? `\nSaved the plan to ${options.out}; apply it with: contracts apply ${options.out}\n`
+            : `\nSaved the plan to ${options.out}; it has contracts that cannot be applied (see above), so fix them and plan again before applying.\n`,
         );
     }
     return planExitCode(plan, options.detailedExitcode);
