@@ -295,6 +295,19 @@ describe('CatalogClient', () => {
     expect(fine.seen[0]!.url).toBe('/v1/tables?limit=1');
   });
 
+  it('an https URL against a plain http catalog is one sentence, not an OpenSSL dump', async () => {
+    const plain = await serve((_q, r) => json(r, 200, {}));
+    const secure = plain.url.replace('http:', 'https:');
+    const error = await client(secure, [], { retries: 0 })
+      .preflight()
+      .catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(
+      `does not answer TLS (https); if it serves plain http, use ${plain.url}`,
+    );
+    expect((error as Error).message).not.toMatch(/ssl3|openssl/i);
+  });
+
   it('reads Retry-After as seconds or as an HTTP date', () => {
     expect(retryAfterMs('3')).toBe(3000);
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);

@@ -419,6 +419,11 @@ export class CatalogClient {
   private networkError(method: string, path: string, error: unknown): NetworkError {
     const code = (error as { code?: string }).code ?? '';
     const where = `${method} ${path.split('?')[0]!}`;
+    if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' && this.baseUrl.protocol === 'https:')
+      return new NetworkError(
+        `${where} failed: the catalog at ${catalogUrlText(this.baseUrl)} does not answer TLS (https); if it serves plain http, use ${catalogUrlText(this.baseUrl).replace(/^https:/, 'http:')}`,
+        { cause: error },
+      );
     const reason = this.redact(error instanceof Error ? error.message : String(error));
     if (
       error instanceof undiciErrors.ConnectTimeoutError ||
