@@ -5,6 +5,7 @@ import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { editCases } from '../bench/edit-kinds.js';
 import { changesOf, diffContract, guardPatch, type Operation } from '../src/diff/index.js';
+import { describePatch } from '../src/plan/describe-patch.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 
 /** fast-json-patch, an implementation of its own: the document after `ops`, or the error. */
@@ -129,5 +130,32 @@ describe('guarded patches', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('plan lines', () => {
+  it('a column with two changed properties reads as one line per property, by the column name', () => {
+    const desiredTwo = {
+      ...desired,
+      schema: [
+        { name: 'id', dataType: 'BIGINT' },
+        { name: 'carrier', dataType: 'VARCHAR' },
+        { name: 'eta', dataType: 'TIMESTAMP', description: 'Expected arrival.' },
+      ],
+    };
+    const changes = diffContract(live, desiredTwo);
+    expect(changes).toEqual([
+      {
+        op: 'replace',
+        path: '/schema/2',
+        value: { name: 'eta', dataType: 'TIMESTAMP', description: 'Expected arrival.' },
+      },
+      { op: 'add', path: '/semantics/-', value: { name: 'hasDescription' } },
+    ]);
+    expect(describePatch(live, changes)).toEqual([
+      { symbol: '~', field: 'schema["eta"].dataType', before: 'DATE', after: 'TIMESTAMP' },
+      { symbol: '+', field: 'schema["eta"].description', after: 'Expected arrival.' },
+      { symbol: '+', field: 'semantics["hasDescription"]', after: { name: 'hasDescription' } },
+    ]);
   });
 });

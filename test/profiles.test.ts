@@ -321,13 +321,14 @@ owners:
     expect(plan.code, plan.err).toBe(2);
     const json = JSON.parse(plan.out);
     expect(json.catalogProfile).toBe('openmetadata');
-    // Shown in the file's terms, not the wire's.
-    expect(json.changes[0].diff).toContainEqual({
-      symbol: '~',
-      field: 'sla',
-      before: { refreshFrequency: 'PT6H' },
-      after: expect.objectContaining({ refreshFrequency: 'PT12H', retention: 'P30D' }),
-    });
+    // Shown in the file's terms, not the wire's, one line per property that changes.
+    expect(json.changes[0].diff).toEqual(
+      expect.arrayContaining([
+        { symbol: '~', field: 'sla.refreshFrequency', before: 'PT6H', after: 'PT12H' },
+        { symbol: '+', field: 'sla.retention', after: 'P30D' },
+        { symbol: '~', field: 'termsOfUse', before: 'Old terms.', after: 'New terms.' },
+      ]),
+    );
     const apply = await cli(['apply', '--auto-approve'], { cwd, env });
     expect(apply.code, apply.out + apply.err).toBe(0);
     const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });

@@ -4,7 +4,7 @@ import { applyPatch } from 'rfc6902';
 import { ARRAY_KEYS, FIELD_SHAPES } from '../contract/model.js';
 import { project } from '../diff/project.js';
 import type { Operation } from '../diff/operation.js';
-import { unescapeToken, type JsonObject } from '../diff/json-value.js';
+import { isPlainObject, jsonEqual, unescapeToken, type JsonObject } from '../diff/json-value.js';
 import type { DiffLine } from './types.js';
 
 function valueAt(document: unknown, segments: readonly string[]): unknown {
@@ -64,6 +64,29 @@ function managedView(segments: readonly string[], value: unknown): unknown {
   return value;
 }
 
+/** `sla.refreshFrequency`, or `x["odd key"]`, for a property of the value at `field`. */
+function propertyLabel(field: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${field}.${key}` : `${field}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * A replace as people read it: an object replaced by an object is one line per property that
+ * changes (a reviewer reads `~ sla.refreshFrequency: PT6H → PT12H`, not two whole objects).
+ */
+function replaceLines(field: string, before: unknown, after: unknown): DiffLine[] {
+  if (!isPlainObject(before) || !isPlainObject(after))
+    return [{ symbol: '~', field, before, after }];
+  const lines: DiffLine[] = [];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (jsonEqual(before[key], after[key])) continue;
+    const name = propertyLabel(field, key);
+    if (after[key] === undefined) lines.push({ symbol: '-', field: name, before: before[key] });
+    else if (before[key] === undefined) lines.push({ symbol: '+', field: name, after: after[key] });
+    else lines.push({ symbol: '~', field: name, before: before[key], after: after[key] });
+  }
+  return lines;
+}
+
 /** Readable lines for `ops` applied in order to `live` (which is not modified); guards show nothing. */
 export function describePatch(live: Readonly<JsonObject>, ops: readonly Operation[]): DiffLine[] {
   if (ops.length === 0) return [];
@@ -83,12 +106,7 @@ export function describePatch(live: Readonly<JsonObject>, ops: readonly Operatio
         });
         break;
       case 'replace':
-        lines.push({
-          symbol: '~',
-          field: label(working, op.path),
-          before: valueAt(working, segments),
-          after: op.value,
-        });
+        lines.push(...replaceLines(label(working, op.path), valueAt(working, segments), op.value));
         break;
       case 'test':
         continue;
