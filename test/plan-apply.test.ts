@@ -15,6 +15,7 @@ import type { FaultSpec } from '../src/sandbox/faults.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 import { runCli } from '../src/cli/program.js';
+import { PromptCancelled } from '../src/cli/io.js';
 import { captureIo } from './helpers/capture-io.js';
 import { cli } from './helpers/cli.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
@@ -447,5 +448,18 @@ describe('the confirmation prompt', () => {
     expect(yes.out()).toContain('Apply complete: 1 created, 3 changed, 2 unchanged.');
     expect(asked).toHaveLength(2);
     expect(asked[0]).toContain(`Do you want to apply these changes to ${sandbox.url}?`);
+  });
+
+  it('Ctrl-C or Ctrl-D at the prompt cancels: exit 130, nothing sent', async () => {
+    const { sandbox, env } = await catalog();
+    const dir = await workspace();
+    const io = Object.assign(captureIo(dir.dir, env), {
+      stdinIsTTY: true,
+      prompt: () => Promise.reject(new PromptCancelled()),
+    });
+    expect(await runCli(['apply'], io)).toBe(130);
+    expect(io.err()).toContain('Apply cancelled; nothing was sent.');
+    expect(io.err()).not.toContain('Internal error');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 });

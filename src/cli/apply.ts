@@ -8,12 +8,12 @@ import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, type Plan } from '../plan/types.js';
-import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
+import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
 import { resolveProfile } from '../profile/profile.js';
-import { colorsFor, type Io } from './io.js';
+import { colorsFor, PromptCancelled, type Io } from './io.js';
 import { nothingSelected } from './plan.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
@@ -124,9 +124,16 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
           'apply needs --auto-approve when stdin is not a terminal; nothing was sent',
         );
       }
-      const answer = await io.prompt(
-        `\nDo you want to apply these changes to ${catalogUrl}?\n  Only 'yes' will be accepted: `,
-      );
+      let answer: string;
+      try {
+        answer = await io.prompt(
+          `\nDo you want to apply these changes to ${catalogUrl}?\n  Only 'yes' will be accepted: `,
+        );
+      } catch (error) {
+        if (!(error instanceof PromptCancelled)) throw error;
+        io.stderr.write('\nApply cancelled; nothing was sent.\n');
+        return EXIT_INTERRUPTED;
+      }
       if (answer.trim() !== 'yes') {
         io.stderr.write('Apply cancelled; nothing was sent.\n');
         return EXIT_ERROR;

@@ -17,6 +17,11 @@ export interface Io {
   prompt?: (question: string) => Promise<string>;
 }
 
+/** The person at the prompt pressed Ctrl-C or Ctrl-D instead of answering. */
+export class PromptCancelled extends Error {
+  override name = 'PromptCancelled';
+}
+
 export function processIo(): Io {
   return {
     stdout: process.stdout,
@@ -28,7 +33,12 @@ export function processIo(): Io {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
-        return await rl.question(question);
+        // Ctrl-C (SIGINT) or Ctrl-D (end of input) at the prompt cancels: never an answer.
+        return await new Promise<string>((resolve, reject) => {
+          rl.once('SIGINT', () => reject(new PromptCancelled()));
+          rl.once('close', () => reject(new PromptCancelled()));
+          rl.question(question).then(resolve, () => reject(new PromptCancelled()));
+        });
       } finally {
         rl.close();
       }
