@@ -60,6 +60,11 @@ export interface ApplyOptions {
   desired?: ReadonlyMap<string, DesiredContract>;
   /** The connected catalog's codec (the spec profile's by default). */
   codec?: Codec;
+  /**
+   * Aborted when the person interrupts (Ctrl-C): no contract starts after it, and each request in
+   * flight finishes (or is read back) as usual.
+   */
+  signal?: AbortSignal;
   /** Called as each contract's result is known. */
   onResult?: (result: ContractResult) => void;
 }
@@ -334,7 +339,7 @@ export async function applyPlan(
         record(index, { status: 'unchanged', ...names });
         continue;
       }
-      if (stoppedBy !== null) {
+      if (stoppedBy !== null || options.signal?.aborted === true) {
         record(index, { status: 'not-attempted', ...names });
         continue;
       }
@@ -355,5 +360,9 @@ export async function applyPlan(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { results, stoppedBy };
+  return {
+    results,
+    stoppedBy,
+    ...(options.signal?.aborted === true ? { interrupted: true } : {}),
+  };
 }

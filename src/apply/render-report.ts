@@ -90,7 +90,13 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
   const notAttempted = by('not-attempted');
   const unchanged = by('unchanged');
   const lines: string[] = [];
-  if (report.stoppedBy === null && failed.length === 0) {
+  if (report.interrupted === true) {
+    lines.push(
+      c.red(
+        c.bold('Apply interrupted: the changes in flight finished, and nothing further was sent.'),
+      ),
+    );
+  } else if (report.stoppedBy === null && failed.length === 0) {
     const created = applied.filter((r) => r.createdId !== undefined).length;
     lines.push(
       c.green(
@@ -101,7 +107,9 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
     );
     return `${lines.join('\n')}\n`;
   }
-  if (report.stoppedBy !== null) {
+  if (report.interrupted === true) {
+    // Said above.
+  } else if (report.stoppedBy !== null) {
     const stop = shown(report.stoppedBy);
     lines.push(
       c.red(
@@ -141,7 +149,9 @@ export function reportJson(report: ApplyReport): unknown {
   const pick = (status: ContractResult['status']) =>
     report.results.filter((r) => r.status === status);
   return {
-    complete: report.stoppedBy === null && pick('failed').length === 0,
+    complete:
+      report.interrupted !== true && report.stoppedBy === null && pick('failed').length === 0,
+    interrupted: report.interrupted === true,
     stoppedBy: report.stoppedBy,
     applied: pick('applied'),
     failed: pick('failed'),

@@ -46,6 +46,8 @@ export interface ApplyReport {
   results: ContractResult[];
   /** The failure that stopped the run (400, 401 or 403), if any. */
   stoppedBy: Extract<ContractResult, { status: 'failed' }> | null;
+  /** The run was interrupted: what was in flight finished, nothing new was sent. */
+  interrupted?: boolean;
 }
 
 /** A failure after which no further PATCH is sent: 400, 401, 403, or a contract that moved. */

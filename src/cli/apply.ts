@@ -41,9 +41,39 @@ function finish(report: ApplyReport, options: ApplyCliOptions, io: Io): number {
   const c = colorsFor(io.stdout, io.env, options.color);
   if (options.json) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
   else io.stdout.write(`\n${renderReportSummary(report, c)}`);
+  if (report.interrupted === true) return EXIT_INTERRUPTED;
   return report.stoppedBy === null && report.results.every((r) => r.status !== 'failed')
     ? EXIT_OK
     : EXIT_ERROR;
+}
+
+/**
+ * An AbortSignal for the first Ctrl-C while applying: nothing new is sent after it, and what is in
+ * flight finishes. A second Ctrl-C exits at once. `release` restores Ctrl-C's usual meaning.
+ */
+function interruptSignal(io: Io): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const second = (): void => {
+    io.stderr.write(
+      '\nInterrupted again: exiting now; the change in flight may or may not be in place.\n',
+    );
+    process.exit(EXIT_INTERRUPTED);
+  };
+  const first = (): void => {
+    io.stderr.write(
+      '\nInterrupted: finishing what is in flight and sending nothing further (Ctrl-C again to exit now).\n',
+    );
+    controller.abort();
+    process.once('SIGINT', second);
+  };
+  if (io.interruptible === true) process.once('SIGINT', first);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.removeListener('SIGINT', first);
+      process.removeListener('SIGINT', second);
+    },
+  };
 }
 
 export async function runApply(options: ApplyCliOptions, io: Io): Promise<number> {
@@ -80,11 +110,13 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         );
       }
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
+      const interrupt = interruptSignal(io);
       const report = await applyPlan(plan, client, {
+        signal: interrupt.signal,
         codec: codecFor(connected),
         concurrency: patchConcurrency,
         ...(onResult === undefined ? {} : { onResult }),
-      });
+      }).finally(interrupt.release);
       return finish(report, options, io);
     }
 
@@ -141,14 +173,16 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       confirmed = true;
     }
     if (!options.json) io.stdout.write('\n');
+    const interrupt = interruptSignal(io);
     const report = await applyPlan(plan, client, {
+      signal: interrupt.signal,
       concurrency: patchConcurrency,
       // Straight after planning the live contracts are fresh; after a prompt they are read again.
       ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
       desired: desiredByFqn(outcome.files, outcome.codec),
       codec: outcome.codec,
       ...(onResult === undefined ? {} : { onResult }),
-    });
+    }).finally(interrupt.release);
     return finish(report, options, io);
   } finally {
     await client.close();

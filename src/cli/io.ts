@@ -15,6 +15,8 @@ export interface Io {
   stdinIsTTY: boolean;
   /** Reads one line from the terminal (only called when stdinIsTTY). */
   prompt?: (question: string) => Promise<string>;
+  /** The process's own Ctrl-C may be caught (the real CLI; not a command run inside tests). */
+  interruptible?: boolean;
 }
 
 /** The person at the prompt pressed Ctrl-C or Ctrl-D instead of answering. */
@@ -29,6 +31,7 @@ export function processIo(): Io {
     env: process.env,
     cwd: process.cwd(),
     stdinIsTTY: process.stdin.isTTY,
+    interruptible: true,
     prompt: async (question) => {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });

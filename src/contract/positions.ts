@@ -162,4 +162,3 @@ export function locate(
 export function nodeStart(node: YamlNode | null): number {
   return node?.range?.[0] ?? 0;
 }
-
