@@ -567,3 +567,42 @@ describe('the demo under openmetadata', () => {
     expect(again.code, again.out).toBe(0);
   });
 });
+
+describe('plan --format github', () => {
+  it('annotates a retyped column at its dataType line and each slowed SLA property at its own line', async () => {
+    const { env } = await catalogOf(
+      'spec',
+      oneTable('spec', {
+        schema: [
+          { name: 'id', dataType: 'BIGINT' },
+          { name: 'updated_at', dataType: 'TIMESTAMP' },
+        ],
+        sla: { refreshFrequency: 'PT6H', maxLatency: 'PT15M' },
+      }),
+    );
+    const cwd = await filesDir({
+      'contracts/c.yaml': `name: c
+fullyQualifiedName: db.s.t.dataContract_c
+entity: {type: table, fullyQualifiedName: db.s.t}
+schema:
+  - name: id
+    dataType: BIGINT
+  - name: updated_at
+    dataType: DATE
+sla:
+  refreshFrequency: PT12H
+  maxLatency: PT1H
+`,
+    });
+    const run = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(run.code).toBe(0);
+    const commands = run.out.split('\n').filter((line) => line.startsWith('::'));
+    expect(commands).toEqual([
+      '::warning file=contracts/c.yaml,line=8,col=15,title=breaking data contract change::breaking: column updated_at type changed from TIMESTAMP to DATE',
+      '::warning file=contracts/c.yaml,line=10,col=21,title=breaking data contract change::breaking: SLA refresh frequency slowed from PT6H to PT12H',
+      '::warning file=contracts/c.yaml,line=11,col=15,title=breaking data contract change::breaking: SLA max latency raised from PT15M to PT1H',
+      '::warning file=contracts/c.yaml,line=8,col=15,title=live-asset check::column updated_at is DATE in the contract but TIMESTAMP in table db.s.t',
+    ]);
+    expect(run.out).toContain('Plan: 1 to change, 0 unchanged, 0 errors.');
+  });
+});

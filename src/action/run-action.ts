@@ -18,6 +18,7 @@ import { currentCommit, filesChangedBetween } from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { writePlanFile } from '../plan/plan-file.js';
 import { formatValue } from '../plan/format-value.js';
+import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
@@ -73,38 +74,17 @@ function problemsMarkdown(problems: readonly Problem[]): string {
   ].join('\n');
 }
 
-/** Where a breaking change or an error points in its file. */
-function fieldPointer(message: string): string {
-  if (message.startsWith('column')) return '/schema';
-  if (message.startsWith('semantics')) return '/semantics';
-  if (message.startsWith('SLA')) return '/sla';
-  if (message.startsWith('status')) return '/entityStatus';
-  return '/fullyQualifiedName';
-}
-
+/** Every finding of the plan as an annotation at its own line: errors, breaking changes, warnings. */
 function planAnnotations(plan: Plan, files: readonly ContractFile[], runner: Runner): void {
-  const byFile = new Map(files.map((file) => [file.file, file]));
-  for (const change of plan.changes) {
-    const file = byFile.get(change.file);
-    const place = (pointer: string, title: string): AnnotationPlace => {
-      const at = file === undefined ? { line: 1, column: 1 } : positionOf(file, pointer);
-      return { file: change.file, startLine: at.line, startColumn: at.column, title };
+  for (const finding of planFindings(plan, files)) {
+    const place = {
+      file: finding.file,
+      startLine: finding.line,
+      startColumn: finding.column,
+      title: finding.title,
     };
-    for (const breaking of change.breaking)
-      runner.warning(
-        `breaking: ${breaking}`,
-        place(fieldPointer(breaking), 'breaking data contract change'),
-      );
-    if (change.error !== null)
-      runner.error(
-        change.error,
-        place(
-          '/fullyQualifiedName',
-          change.action === 'missing'
-            ? 'contract missing in the catalog'
-            : 'contract cannot be planned',
-        ),
-      );
+    if (finding.level === 'error') runner.error(finding.message, place);
+    else runner.warning(finding.message, place);
   }
 }
 

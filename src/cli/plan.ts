@@ -5,7 +5,9 @@ import { planFilesForCommand } from './plan-files.js';
 import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
 import { planOutputTarget, writePlanFile } from '../plan/plan-file.js';
+import { planFindings } from '../plan/findings.js';
 import { renderPlanHuman } from '../plan/render-human.js';
+import { workflowCommand } from './validate.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, type Plan } from '../plan/types.js';
 import path from 'node:path';
@@ -14,6 +16,8 @@ export interface PlanOptions extends ConnectionFlags {
   paths: string[];
   json: boolean;
   markdown: boolean;
+  /** Workflow commands, one annotation per finding at its exact place, then the plan. */
+  github?: boolean;
   out?: string;
   detailedExitcode: boolean;
   changedSince?: string;
@@ -67,7 +71,11 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     if (options.out !== undefined) await writePlanFile(path.resolve(io.cwd, options.out), plan);
     if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
     else if (options.markdown) io.stdout.write(renderPlanMarkdown(plan));
-    else {
+    else if (options.github === true) {
+      for (const finding of planFindings(plan, outcome.files))
+        io.stdout.write(`${workflowCommand(finding.level, finding, finding.message)}\n`);
+      io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, false)));
+    } else {
       io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color)));
       if (options.out !== undefined)
         io.stdout.write(

@@ -1,7 +1,7 @@
 // Wires commands to commander. The only place that turns outcomes and errors into exit codes.
 import { printable } from '../printable.js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ContractsError, InternalError } from '../errors.js';
+import { ConfigError, ContractsError, InternalError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
 import type { ServeOptions, TokenOptions } from './sandbox.js';
@@ -88,6 +88,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .argument('[paths...]', 'files or directories (default: contracts/)')
       .option('--out <file>', 'save the plan for `contracts apply FILE`')
       .option('--markdown', 'print the plan as markdown (as the GitHub Action shows it)')
+      .option(
+        '--format <format>',
+        'human (default), json, markdown, or github: workflow commands annotating each finding at its line, then the plan',
+      )
       .option('--detailed-exitcode', 'exit 2 when there are changes (0 none, 1 error)'),
   ).action(
     async (
@@ -100,17 +104,22 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         json?: boolean;
         out?: string;
         markdown?: boolean;
+        format?: string;
         detailedExitcode?: boolean;
         strict?: boolean;
       },
     ) => {
+      const format = options.format ?? 'human';
+      if (!['human', 'json', 'markdown', 'github'].includes(format))
+        throw new ConfigError(`--format must be human, json, markdown or github, got '${format}'`);
       const { runPlan } = await import('./plan.js');
       setExit(
         await runPlan(
           {
             paths: paths.length > 0 ? paths : ['contracts'],
-            json: options.json === true,
-            markdown: options.markdown === true,
+            json: options.json === true || format === 'json',
+            markdown: options.markdown === true || format === 'markdown',
+            github: format === 'github',
             detailedExitcode: options.detailedExitcode === true,
             strict: options.strict === true,
             color: color(),

@@ -19,8 +19,17 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/** A GitHub workflow command that annotates `file` at `line`, `col`. */
+export function workflowCommand(
+  level: 'error' | 'warning',
+  place: { file: string; line: number; column: number; title: string },
+  message: string,
+): string {
+  return `::${level} file=${escapeProperty(place.file)},line=${place.line},col=${place.column},title=${escapeProperty(place.title)}::${escapeData(message)}`;
+}
+
 export function githubAnnotation(problem: Problem): string {
-  return `::error file=${escapeProperty(problem.file)},line=${problem.line},col=${problem.column},title=${escapeProperty('invalid contract')}::${escapeData(problem.message)}`;
+  return workflowCommand('error', { ...problem, title: 'invalid contract' }, problem.message);
 }
 
 /** Renders problems in the chosen format; shared by validate and plan. */

@@ -1,0 +1,103 @@
+// What a plan found, each at its exact place in its file: errors, breaking changes and live-asset
+// warnings, for annotations (the Action's, and `plan --format github`).
+import { positionOf, type ContractFile } from '../contract/parse.js';
+import type { Plan } from './types.js';
+
+export interface Finding {
+  level: 'error' | 'warning';
+  title: string;
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+}
+
+function columnIndex(file: ContractFile, name: string): number {
+  const schema = file.contract.schema;
+  return Array.isArray(schema)
+    ? (schema as { name?: unknown }[]).findIndex((column) => column.name === name)
+    : -1;
+}
+
+/** The JSON pointer in `file` a breaking change or a warning is about (its own line, if it has one). */
+export function findingPointer(message: string, file: ContractFile): string {
+  const column =
+    /^column (\S+) (?:(type changed)|constraint \S+ (dropped)|is not among|is .* in the contract but)/.exec(
+      message,
+    );
+  if (column !== null) {
+    const i = columnIndex(file, column[1]!);
+    if (i === -1) return '/schema';
+    if (column[2] !== undefined || / in the contract but /.test(message))
+      return `/schema/${i}/dataType`;
+    if (column[3] !== undefined)
+      return (file.contract.schema as Record<string, unknown>[])[i]!.constraint === undefined
+        ? `/schema/${i}`
+        : `/schema/${i}/constraint`;
+    return `/schema/${i}/name`;
+  }
+  if (message.startsWith('column')) return '/schema';
+  if (message.startsWith('semantics')) return '/semantics';
+  const sla = /^SLA (refresh frequency|max latency|availability)/.exec(message);
+  if (sla !== null) {
+    const property = {
+      'refresh frequency': 'refreshFrequency',
+      'max latency': 'maxLatency',
+      availability: 'availability',
+    }[sla[1] as 'refresh frequency' | 'max latency' | 'availability'];
+    const value = file.contract.sla as Record<string, unknown> | null | undefined;
+    return value?.[property] === undefined ? '/sla' : `/sla/${property}`;
+  }
+  if (message.startsWith('SLA')) return '/sla';
+  if (message.startsWith('status')) return '/entityStatus';
+  return '/fullyQualifiedName';
+}
+
+/** Every finding of `plan`, at its place in the files it came from. */
+export function planFindings(plan: Plan, files: readonly ContractFile[]): Finding[] {
+  const byFile = new Map(files.map((file) => [file.file, file]));
+  const findings: Finding[] = [];
+  for (const change of plan.changes) {
+    const file = byFile.get(change.file);
+    const at = (
+      pointer: string,
+      level: Finding['level'],
+      title: string,
+      message: string,
+    ): Finding => {
+      // A top-level field at its key (`schema:` for a removed column), a nested one at its value.
+      const place = file === undefined ? { line: 1, column: 1 } : positionOf(file, pointer);
+      return { level, title, message, file: change.file, line: place.line, column: place.column };
+    };
+    if (change.error !== null)
+      findings.push(
+        at(
+          '/fullyQualifiedName',
+          'error',
+          change.action === 'missing'
+            ? 'contract missing in the catalog'
+            : 'contract cannot be planned',
+          change.error,
+        ),
+      );
+    for (const breaking of change.breaking)
+      findings.push(
+        at(
+          file === undefined ? '/fullyQualifiedName' : findingPointer(breaking, file),
+          'warning',
+          'breaking data contract change',
+          `breaking: ${breaking}`,
+        ),
+      );
+    for (const warning of change.warnings)
+      findings.push(
+        at(
+          file === undefined ? '/fullyQualifiedName' : findingPointer(warning, file),
+          'warning',
+          'live-asset check',
+          warning,
+        ),
+      );
+  }
+  return findings;
+}
