@@ -327,6 +327,10 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.outputs).toMatchObject({ applied: '4', 'has-changes': 'true' });
+    // The step's log has a line per contract, as the CLI prints them.
+    expect(run.stdout).toContain(
+      '✓ warehouse.sales.public.orders.dataContract_orders  0.3 → 0.4  (contracts/orders.yaml)',
+    );
     expect(run.summary).toContain(
       '- ✅ `warehouse.sales.public.orders.dataContract_orders` 0.3 → 0.4 (`contracts/orders.yaml`)',
     );

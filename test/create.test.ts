@@ -17,6 +17,7 @@ const TABLE = '7a000000-0000-4000-8000-000000000001';
 const users = [
   { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
   { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
+  { name: 'carol', permissions: ['SearchEntities'] },
 ];
 const tableSeed = () =>
   seed({
@@ -127,6 +128,7 @@ describe('what is not created', () => {
     expect(run.out).toContain(
       "cannot be created: table db.s.ghosts is not in the catalog's search index: the contract's asset does not exist (or is deleted)",
     );
+    expect(run.out).toContain('Plan: 0 to change, 0 unchanged, 1 error.');
     expect(writes(sandbox)).toEqual([]);
   });
 
@@ -266,6 +268,16 @@ describe('contracts show and contracts drift', () => {
 });
 
 describe('what plan and apply say', () => {
+  it('a token whose user may not view contracts: one error naming the permission, not one per contract', async () => {
+    const opened = await setup('spec', file());
+    const env = { ...opened.env, CATALOG_TOKEN: await opened.token('carol') };
+    const run = await cli(['plan'], { cwd: opened.cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(
+      "Error: the catalog refused to show data contracts to this token's user (403: Principal: CatalogPrincipal{name='carol'} operations [ViewBasic] not allowed); it needs the permission to view data contracts (ViewDataContract, or ViewAll on OpenMetadata)\n",
+    );
+  });
+
   it('with no file selected: that nothing was selected, never that the catalog matches', async () => {
     const { env } = await setup('spec', file());
     const empty = await tempDir({ 'contracts/README.md': 'no contracts here' });

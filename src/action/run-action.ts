@@ -18,6 +18,8 @@ import { currentCommit, filesChangedBetween } from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { writePlanFile } from '../plan/plan-file.js';
 import { formatValue } from '../plan/format-value.js';
+import { renderResult } from '../apply/render-report.js';
+import { PLAIN } from '../cli/io.js';
 import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
@@ -275,6 +277,11 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       liveContracts: outcome.liveContracts,
       desired: desiredByFqn(files, outcome.codec),
       codec: outcome.codec,
+      // The step's log says what happens to each contract as it happens, as the CLI does.
+      onResult: (result) => {
+        const text = renderResult(result, PLAIN);
+        if (text !== null) runner.info(text);
+      },
     });
     const applied = report.results.filter((r) => r.status === 'applied').length;
     runner.setOutput('applied', String(applied));

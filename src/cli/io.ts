@@ -58,7 +58,7 @@ export interface Colors {
 }
 
 const plain = (text: string): string => text;
-const PLAIN: Colors = { red: plain, green: plain, yellow: plain, bold: plain, dim: plain };
+export const PLAIN: Colors = { red: plain, green: plain, yellow: plain, bold: plain, dim: plain };
 const sgr = (open: number, close: number) => (text: string) =>
   `\u001b[${open}m${text}\u001b[${close}m`;
 const ANSI: Colors = {

@@ -3,7 +3,14 @@
 // reader passed in; the plan itself is made by createPlan.
 import type { LiveContract } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
-import { AuthError, CatalogError, NetworkError, NotFoundError } from '../errors.js';
+import {
+  AuthError,
+  CatalogError,
+  ConfigError,
+  ForbiddenError,
+  NetworkError,
+  NotFoundError,
+} from '../errors.js';
 import { planChange, type LiveResult, type PlanInput, type PlanOptions } from './create-plan.js';
 import type { PlannedChange } from './types.js';
 import {
@@ -158,6 +165,11 @@ async function readOne(
   } catch (error) {
     // A bad token fails every request alike: stop the whole plan with one clear error.
     if (error instanceof AuthError) throw error;
+    // So does a user who may not view contracts: said once, with the permission it needs.
+    if (error instanceof ForbiddenError)
+      throw new ConfigError(
+        `the catalog refused to show data contracts to this token's user (403: ${reader.redact(error.serverMessage)}); it needs the permission to view data contracts (ViewDataContract, or ViewAll on OpenMetadata)`,
+      );
     if (error instanceof NotFoundError) read = { kind: 'missing' };
     else if (error instanceof CatalogError || error instanceof NetworkError)
       read = { kind: 'error', message: reader.redact(error.message) };

@@ -19,7 +19,8 @@ export function diffLineText(line: DiffLine): string {
 /** `Plan: N to change, M unchanged, K errors.` (missing contracts count as errors). */
 export function closingLine(plan: Plan): string {
   const create = plan.summary.create > 0 ? `${plan.summary.create} to create, ` : '';
-  return `Plan: ${create}${plan.summary.update} to change, ${plan.summary.noop} unchanged, ${plan.summary.error + plan.summary.missing} errors.`;
+  const errors = plan.summary.error + plan.summary.missing;
+  return `Plan: ${create}${plan.summary.update} to change, ${plan.summary.noop} unchanged, ${errors} error${errors === 1 ? '' : 's'}.`;
 }
 
 function renderChange(change: PlannedChange, c: Colors): string {

@@ -39,7 +39,14 @@ export function renderChangeDetails(change: PlannedChange): string {
   for (const note of change.notes) parts.push(`- note: ${note}`);
   if (change.breaking.length + change.warnings.length + change.notes.length > 0) parts.push('');
   if (change.diff.length > 0)
-    parts.push(fence(change.diff.map(diffLineText).join('\n'), 'diff'), '');
+    parts.push(
+      fence(
+        // GitHub colours a diff's `+`, `-` and `!` lines; a change (`~`) or a move is shown as `!`.
+        change.diff.map((line) => diffLineText(line).replace(/^[~↕] /, '! ')).join('\n'),
+        'diff',
+      ),
+      '',
+    );
   if (change.create != null)
     parts.push(
       `Request that apply will send: \`POST /v1/dataContracts\` (on ${change.create.assetType} \`${cell(change.create.assetFullyQualifiedName)}\`)`,
