@@ -1,7 +1,7 @@
 // No lost update: guarded PATCHes against concurrent appliers, the truth after lost answers,
 // plans that cannot be swapped or edited, and the hostile inputs of the same report. Each runs
 // the built CLI as a process against a sandbox process, as users and CI do.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -524,33 +524,18 @@ describe('Ctrl-C during apply', () => {
     const c = await catalog(threeSeed(), ['--faults', 'latency=500'], threeFiles(false));
     const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: c.dir, env: c.env });
     expect(planned.code, planned.err).toBe(0);
-    const child = spawn(
-      process.execPath,
-      [path.resolve(import.meta.dirname, '../dist/cli.js'), 'apply', 'plan.json'],
-      {
-        cwd: c.dir,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          NO_COLOR: '1',
-          ...c.env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
     let interrupted = false;
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      // The first contract is reported: the second one's PATCH is on its way.
-      if (!interrupted && out.includes('✓ db.s.a.dataContract_a')) {
-        interrupted = true;
-        child.kill('SIGINT');
-      }
+    const { code, out, err } = await cliProcess(['apply', 'plan.json'], {
+      cwd: c.dir,
+      env: c.env,
+      onStdout: (soFar, child) => {
+        // The first contract is reported: the second one's PATCH is on its way.
+        if (!interrupted && soFar.includes('✓ db.s.a.dataContract_a')) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      },
     });
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect(code, out + err).toBe(130);
     expect(err).toContain('Interrupted: finishing what is in flight and sending nothing further');
     expect(out).toContain(

@@ -54,6 +54,33 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       },
     );
 
+  /** `plan`, and `drift` (a plan whose exit code is always detailed). */
+  const runPlanCommand = async (
+    paths: string[],
+    options: PlanFlags,
+    drift: boolean,
+  ): Promise<void> => {
+    const format = options.format ?? 'human';
+    if (!['human', 'json', 'markdown', 'github'].includes(format))
+      throw new ConfigError(`--format must be human, json, markdown or github, got '${format}'`);
+    const { runPlan } = await import('./plan.js');
+    setExit(
+      await runPlan(
+        {
+          paths: paths.length > 0 ? paths : ['contracts'],
+          json: options.json === true || format === 'json',
+          markdown: options.markdown === true || format === 'markdown',
+          github: format === 'github',
+          detailedExitcode: drift || options.detailedExitcode === true,
+          strict: options.strict === true,
+          color: color(),
+          ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency', 'changedSince', 'out']),
+        },
+        io,
+      ),
+    );
+  };
+
   const catalogOptions = (command: Command): Command =>
     command
       .option(
@@ -93,49 +120,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         'human (default), json, markdown, or github: workflow commands annotating each finding at its line, then the plan',
       )
       .option('--detailed-exitcode', 'exit 2 when there are changes (0 none, 1 error)'),
-  ).action(
-    async (
-      paths: string[],
-      options: {
-        catalogUrl?: string;
-        catalogProfile?: string;
-        concurrency?: number;
-        changedSince?: string;
-        json?: boolean;
-        out?: string;
-        markdown?: boolean;
-        format?: string;
-        detailedExitcode?: boolean;
-        strict?: boolean;
-      },
-    ) => {
-      const format = options.format ?? 'human';
-      if (!['human', 'json', 'markdown', 'github'].includes(format))
-        throw new ConfigError(`--format must be human, json, markdown or github, got '${format}'`);
-      const { runPlan } = await import('./plan.js');
-      setExit(
-        await runPlan(
-          {
-            paths: paths.length > 0 ? paths : ['contracts'],
-            json: options.json === true || format === 'json',
-            markdown: options.markdown === true || format === 'markdown',
-            github: format === 'github',
-            detailedExitcode: options.detailedExitcode === true,
-            strict: options.strict === true,
-            color: color(),
-            ...pick(options, [
-              'catalogUrl',
-              'catalogProfile',
-              'concurrency',
-              'changedSince',
-              'out',
-            ]),
-          },
-          io,
-        ),
-      );
-    },
-  );
+  ).action((paths: string[], options: PlanFlags) => runPlanCommand(paths, options, false));
 
   catalogOptions(
     program
@@ -144,37 +129,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         'plan every contract file; exit 2 when the catalog differs from the files, 0 when it agrees',
       )
       .argument('[paths...]', 'files or directories (default: contracts/)')
-      .option('--markdown', 'print the plan as markdown'),
-  ).action(
-    async (
-      paths: string[],
-      options: {
-        catalogUrl?: string;
-        catalogProfile?: string;
-        concurrency?: number;
-        changedSince?: string;
-        json?: boolean;
-        markdown?: boolean;
-        strict?: boolean;
-      },
-    ) => {
-      const { runPlan } = await import('./plan.js');
-      setExit(
-        await runPlan(
-          {
-            paths: paths.length > 0 ? paths : ['contracts'],
-            json: options.json === true,
-            markdown: options.markdown === true,
-            detailedExitcode: true,
-            strict: options.strict === true,
-            color: color(),
-            ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency', 'changedSince']),
-          },
-          io,
-        ),
-      );
-    },
-  );
+      .option('--markdown', 'print the plan as markdown')
+      .option('--format <format>', 'human (default), json, markdown or github, as for plan'),
+  ).action((paths: string[], options: PlanFlags) => runPlanCommand(paths, options, true));
 
   program
     .command('show')
@@ -387,6 +344,20 @@ function pick<T extends object, K extends keyof T>(
   for (const key of keys)
     if (options[key] !== undefined) out[key] = options[key] as Exclude<T[K], undefined>;
   return out;
+}
+
+/** The flags of `plan` and `drift`, as commander gives them. */
+interface PlanFlags {
+  catalogUrl?: string;
+  catalogProfile?: string;
+  concurrency?: number;
+  changedSince?: string;
+  json?: boolean;
+  out?: string;
+  markdown?: boolean;
+  format?: string;
+  detailedExitcode?: boolean;
+  strict?: boolean;
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */

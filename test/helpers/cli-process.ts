@@ -8,7 +8,12 @@ const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
 /** Only the variables given, with PATH and HOME, so nothing of the test's environment leaks in. */
 export function cliProcess(
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    /** Called with all of stdout so far, each time more arrives, and the process itself. */
+    onStdout?: (out: string, child: ReturnType<typeof spawn>) => void;
+  },
 ): Promise<CliRun> {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
@@ -22,7 +27,10 @@ export function cliProcess(
   });
   let out = '';
   let err = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    options.onStdout?.(out, child);
+  });
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
