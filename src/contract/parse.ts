@@ -27,6 +27,7 @@ import {
 import { matchesSchema, schemaProblems } from './schema.js';
 import {
   duplicateItemProblems,
+  FORBIDDEN_KEYS,
   hasOddNode,
   hasRepeatedItemKeys,
   NESTING_MESSAGE,
@@ -37,7 +38,6 @@ import {
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Aliases one document may resolve; a handful is plenty for a contract, a bomb needs thousands. */
 const MAX_ALIAS_COUNT = 50;
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export { positionOf, type ContractFile, type Position } from './positions.js';

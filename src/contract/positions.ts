@@ -24,6 +24,16 @@ export interface ContractFile {
   text: string;
 }
 
+/** The segments of a JSON Pointer: tokens unescaped (RFC 6901), list indexes as numbers. */
+export function pointerSegments(pointer: string): Segment[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((token) => (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : token));
+}
+
 /** Files parsed for positions, once each, only when something in them must be located. */
 const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: LineCounter }>();
 
@@ -45,13 +55,7 @@ export function positionOf(contractFile: ContractFile, pointer: string, value = 
     parsed = { doc, lines };
     positionalDocuments.set(contractFile, parsed);
   }
-  const segments = pointer
-    .split('/')
-    .slice(1)
-    .map((token) => {
-      const name = token.replace(/~1/g, '/').replace(/~0/g, '~');
-      return /^(0|[1-9]\d*)$/.test(name) ? Number(name) : name;
-    });
+  const segments = pointerSegments(pointer);
   const { found, depth } = locate(parsed.doc, segments);
   if (depth === 0) return { line: 1, column: 1 };
   const atKey = depth === 1 && !(value && depth === segments.length);

@@ -2,9 +2,9 @@
 // ajv's errors into sentences a person can act on.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { contractSchema } from './model.js';
+import { pointerSegments, type Segment } from './positions.js';
 import { dottedPath, notListed, type Problem } from './problem.js';
 
-type Segment = string | number;
 type LocateProblem = (
   segments: readonly Segment[],
   pointAtKey: boolean,
@@ -99,15 +99,6 @@ export function closest(name: string, allowed: readonly string[]): string | unde
   return bestDistance <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
 }
 
-function segmentsOf(instancePath: string): Segment[] {
-  if (instancePath === '') return [];
-  return instancePath
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
-}
-
 function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem): Problem {
   const path = dottedPath(segments);
   const subject = path === '' ? 'the contract' : path;
@@ -189,14 +180,14 @@ export function schemaProblems(value: unknown, locate: LocateProblem): Problem[]
   const errors = validate.errors ?? [];
   const problems = errors
     .slice(0, MAX_SCHEMA_PROBLEMS)
-    .map((error) => sentence(error, segmentsOf(error.instancePath), locate));
+    .map((error) => sentence(error, pointerSegments(error.instancePath), locate));
   if (errors.length > MAX_SCHEMA_PROBLEMS) {
     // Said where the first problem not described is.
     const next = errors[MAX_SCHEMA_PROBLEMS]!;
     problems.push(
       notListed(
         errors.length - MAX_SCHEMA_PROBLEMS,
-        sentence(next, segmentsOf(next.instancePath), locate),
+        sentence(next, pointerSegments(next.instancePath), locate),
       ),
     );
   }

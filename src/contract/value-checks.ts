@@ -5,7 +5,12 @@ import { ARRAY_KEYS } from './model.js';
 import { locate, nodeStart, type Position, type Segment } from './positions.js';
 import { dottedPath, type Problem } from './problem.js';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys no contract may hold, however they are written. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+]);
 /** Deepest nesting of mappings and lists a contract file may have, in every command. */
 export const MAX_NESTING = 64;
 export const NESTING_MESSAGE = `nesting deeper than ${MAX_NESTING} levels; a contract file needs only a few`;

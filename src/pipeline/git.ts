@@ -42,7 +42,7 @@ export async function currentCommit(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string | null> {
   if (env.GITHUB_SHA !== undefined && /^[0-9a-f]{40}$/.test(env.GITHUB_SHA)) return env.GITHUB_SHA;
-  if ((await topLevel(cwd)) === null) return null;
+  // One git process: outside a repository (or before the first commit) rev-parse fails.
   try {
     return (await git(cwd).revparse(['HEAD'])).trim() || null;
   } catch {

@@ -59,12 +59,17 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
   const findings: Finding[] = [];
   for (const change of plan.changes) {
     const file = byFile.get(change.file);
+    /** A finding about `about` (a breaking change or a warning), at the field it names. */
     const at = (
-      pointer: string,
       level: Finding['level'],
       title: string,
       message: string,
+      about?: string,
     ): Finding => {
+      const pointer =
+        about === undefined || file === undefined
+          ? '/fullyQualifiedName'
+          : findingPointer(about, file);
       // A top-level field at its key (`schema:` for a removed column), a nested one at its value.
       const place = file === undefined ? { line: 1, column: 1 } : positionOf(file, pointer);
       return { level, title, message, file: change.file, line: place.line, column: place.column };
@@ -72,7 +77,6 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
     if (change.error !== null)
       findings.push(
         at(
-          '/fullyQualifiedName',
           'error',
           change.action === 'missing'
             ? 'contract missing in the catalog'
@@ -82,22 +86,10 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
       );
     for (const breaking of change.breaking)
       findings.push(
-        at(
-          file === undefined ? '/fullyQualifiedName' : findingPointer(breaking, file),
-          'warning',
-          'breaking data contract change',
-          `breaking: ${breaking}`,
-        ),
+        at('warning', 'breaking data contract change', `breaking: ${breaking}`, breaking),
       );
     for (const warning of change.warnings)
-      findings.push(
-        at(
-          file === undefined ? '/fullyQualifiedName' : findingPointer(warning, file),
-          'warning',
-          'live-asset check',
-          warning,
-        ),
-      );
+      findings.push(at('warning', 'live-asset check', warning, warning));
   }
   return findings;
 }
