@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
-import { openSandbox, seed } from './helpers/sandbox.js';
+import { interfacePath, openSandbox, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -60,7 +60,10 @@ async function setup(
 const writes = (sandbox: Sandbox) =>
   sandbox
     .requests()
-    .filter((r) => r.path.startsWith('/v1/') && (r.method === 'POST' || r.method === 'PATCH'));
+    .filter(
+      (r) =>
+        interfacePath(r.path).startsWith('/v1/') && (r.method === 'POST' || r.method === 'PATCH'),
+    );
 
 describe('a new file for an existing table', () => {
   for (const [profile, extra] of [
@@ -276,6 +279,21 @@ describe('what plan and apply say', () => {
     expect(run.err).toBe(
       "Error: the catalog refused to show data contracts to this token's user (403: Principal: CatalogPrincipal{name='carol'} operations [ViewBasic] not allowed); it needs the permission to view data contracts (ViewDataContract, or ViewAll on OpenMetadata)\n",
     );
+  });
+
+  it("the catalog's web address instead of its API: one error before any contract, suggesting /api", async () => {
+    const { sandbox, cwd, env } = await setup('openmetadata', file());
+    // An OpenMetadata server answers its web UI's page (200, HTML) outside /api.
+    const web = sandbox.root;
+    const run = await cli(['plan', '--catalog-url', web], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.out).toBe('');
+    expect(run.err).toBe(
+      `Error: ${web} answered GET /v1/tables with a page that is not the catalog's API (not JSON). If ${web} is the catalog's web address, its API is under /api: try --catalog-url ${web}/api.\n`,
+    );
+    expect(sandbox.requests().filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+    const right = await cli(['plan', '--catalog-url', `${web}/api`], { cwd, env });
+    expect(right.code).toBe(0);
   });
 
   it('with no file selected: that nothing was selected, never that the catalog matches', async () => {

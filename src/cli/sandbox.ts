@@ -90,7 +90,7 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
 export async function runServe(options: ServeOptions, io: Io): Promise<number> {
   const sandbox = await serveSandbox(options, io);
   io.stderr.write(
-    `catalog interface at ${sandbox.url}/v1 (users: ${[...sandbox.store.users.keys()].join(', ')}); mint a token with: contracts sandbox token --user alice\n`,
+    `catalog interface at ${sandbox.url}/v1, admin routes at ${sandbox.root}/sandbox (users: ${[...sandbox.store.users.keys()].join(', ')}); mint a token with: contracts sandbox token --user alice\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = (): void => {

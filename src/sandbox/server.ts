@@ -1,5 +1,6 @@
-// The sandbox HTTP server: routes of the catalog interface under /v1, admin routes under
-// /sandbox (not part of the catalog interface), a request log, and clean shutdown.
+// The sandbox HTTP server: routes of the catalog interface under /v1 (under /api/v1 in the
+// openmetadata profile, where every other GET answers the web UI's page, as a real server does),
+// admin routes under /sandbox (not part of the catalog interface), a request log, and clean shutdown.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
@@ -39,7 +40,14 @@ interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** An HTML page instead of JSON (the web UI's page in the openmetadata profile). */
+  html?: string;
 }
+
+/** What OpenMetadata answers a GET outside /api: its web UI's single page, 200 text/html. */
+const WEB_UI_PAGE =
+  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>OpenMetadata</title></head>' +
+  '<body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>';
 
 const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
   status,
@@ -64,8 +72,13 @@ export interface RequestRecord {
 }
 
 export interface Sandbox {
-  /** Base URL, e.g. http://127.0.0.1:43121 (the catalog interface is under /v1). */
+  /**
+   * The catalog's base URL, e.g. http://127.0.0.1:43121 (the interface is under /v1); in the
+   * openmetadata profile http://127.0.0.1:43121/api, as a real server's.
+   */
   url: string;
+  /** The server's root, where the /sandbox admin routes are. */
+  root: string;
   store: Store;
   /** Requests handled so far, oldest first. */
   requests(): RequestRecord[];
@@ -122,9 +135,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const { segments, query } = splitTarget(request.url ?? '/');
     if (segments[0] === 'sandbox')
       return handleAdmin(method, segments.slice(1), request, store, log);
-    if (segments[0] !== 'v1')
+    const apiDepth = profile === 'openmetadata' ? 2 : 1;
+    const isApi =
+      profile === 'openmetadata'
+        ? segments[0] === 'api' && segments[1] === 'v1'
+        : segments[0] === 'v1';
+    if (!isApi) {
+      if (profile === 'openmetadata' && method === 'GET')
+        return { status: 200, body: undefined, html: WEB_UI_PAGE };
       throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
-    const route = segments.slice(1);
+    }
+    const route = segments.slice(apiDepth);
     const user = await authenticate(request.headers.authorization, secret, store.users);
     record.user = user.name;
     const onlyGet = (): void => {
@@ -245,6 +266,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     response.on('finish', () => finish(record, 'answered', response.statusCode));
+    if (answer.html !== undefined) {
+      response.writeHead(answer.status, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': String(Buffer.byteLength(answer.html)),
+      });
+      response.end(answer.html);
+      return;
+    }
     sendJson(response, answer.status, answer.body, answer.headers);
   };
 
@@ -275,8 +304,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const root = `http://${host}:${address.port}`;
   return {
-    url: `http://${host}:${address.port}`,
+    url: profile === 'openmetadata' ? `${root}/api` : root,
+    root,
     store,
     requests: () => latest(log),
     clearRequests: () => log.splice(0, log.length),

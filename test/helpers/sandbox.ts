@@ -54,7 +54,7 @@ export async function openSandbox(
       return { status: response.status, body: await read(response) };
     },
     async admin(method, path, body) {
-      const response = await fetch(`${sandbox.url}${path}`, {
+      const response = await fetch(`${sandbox.root}${path}`, {
         method,
         ...(body === undefined
           ? {}
@@ -94,4 +94,9 @@ export const EDITOR = {
 /** A seed with only the editor, the given assets and contracts, and no data products. */
 export function editorSeed(assets: unknown[], dataContracts: unknown[]): Seed {
   return seed({ users: [EDITOR], assets, dataProducts: [], dataContracts });
+}
+
+/** A logged request's path within the catalog interface: /v1/…, under either profile (openmetadata serves it under /api). */
+export function interfacePath(path: string): string {
+  return path.startsWith('/api/v1/') ? path.slice('/api'.length) : path;
 }
