@@ -12,3 +12,8 @@ export function printable(text: string): string {
     ch === '\n' ? '\\n' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/** Text of many lines made printable line by line: its own line breaks stay line breaks. */
+export function printableLines(text: string): string {
+  return text.split('\n').map(printable).join('\n');
+}

@@ -44,6 +44,8 @@ async function setup(
     seed?: ReturnType<typeof seed>;
     files?: Record<string, string>;
     examples?: boolean;
+    /** The catalog user whose token the Action gets (alice, who may do everything, by default). */
+    user?: string;
   } = {},
 ): Promise<Setup> {
   const workspace = await tempDir();
@@ -72,7 +74,14 @@ async function setup(
   cleanups.push(() => opened.sandbox.close());
   const github = await startFakeGitHub(GH_TOKEN, REPO);
   cleanups.push(() => github.close());
-  return { dir, sandbox: opened.sandbox, token: await opened.token('alice'), github, base, head };
+  return {
+    dir,
+    sandbox: opened.sandbox,
+    token: await opened.token(options.user ?? 'alice'),
+    github,
+    base,
+    head,
+  };
 }
 
 interface ActionRun {
@@ -334,13 +343,24 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(run.summary).toContain(
       '- ✅ `warehouse.sales.public.orders.dataContract_orders` 0.3 → 0.4 (`contracts/orders.yaml`)',
     );
-    expect(run.summary).toContain('  - `entityStatus`: "Draft" → "Active"');
+    // Values as they read, each in a code span; list items the catalog sends as JSON strings, as JSON.
+    expect(run.summary).toContain('  - `entityStatus`: `Draft` → `Active`');
+    expect(run.summary).toContain(
+      '  - added `schema`: `{"name":"currency","dataType":"CHAR","dataLength":3,"description":"ISO 4217 cur…`',
+    );
+    expect(run.summary).not.toContain('\\"');
     expect(s.github.requests).toEqual([]);
     expectNoToken(run, s);
   });
 
   it('fails with the partial report and annotates the failed contract when apply stops', async () => {
-    const s = await setup({ examples: false, files: threeFiles(true), seed: threeSeed() });
+    // dave's token may not search, so plan cannot see that b's table lacks a column: the catalog says so.
+    const s = await setup({
+      examples: false,
+      files: threeFiles(true),
+      seed: threeSeed(),
+      user: 'dave',
+    });
     const run = await runAction(s, { COMMAND: 'apply' }, 'push');
     expect(run.code).toBe(1);
     expect(run.outputs.applied).toBe('1');

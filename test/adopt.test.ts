@@ -332,22 +332,21 @@ describe('live-asset checks and inherited fields in plan', () => {
       ...extra,
     });
 
-  it('warns about columns the asset lacks or types that differ, and fails with --strict', async () => {
+  it('warns about column types that differ, and fails with --strict', async () => {
     const { env } = await catalog({ seed: adoptSeed() });
     const dir = await workspace({
       'contracts/orders.yaml': ordersFile({
         schema: [
           { name: 'id', dataType: 'BIGINT' },
           { name: 'amount', dataType: 'INT' },
-          { name: 'ghost_col', dataType: 'INT' },
         ],
       }),
     });
     const plan = await cli(['plan', '--json'], { cwd: dir, env });
     const change = JSON.parse(plan.out).changes[0];
+    expect(change.action).toBe('update');
     expect(change.warnings).toEqual([
       'column amount is INT in the contract but DECIMAL in table db.s.orders',
-      'column ghost_col is not among the columns of table db.s.orders in the catalog',
     ]);
     const human = await cli(['plan'], { cwd: dir, env });
     expect(human.out).toContain(
@@ -355,13 +354,62 @@ describe('live-asset checks and inherited fields in plan', () => {
     );
     const markdown = await cli(['plan', '--markdown'], { cwd: dir, env });
     expect(markdown.out).toContain(
-      '- ⚠️ warning: column ghost_col is not among the columns of table db.s.orders in the catalog',
+      '- ⚠️ warning: column amount is INT in the contract but DECIMAL in table db.s.orders',
     );
+    // The patch apply will send, as indented JSON a reviewer can read (and parse).
+    const block = /```json\n([\s\S]*?)\n```/.exec(markdown.out)![1]!;
+    expect(block.split('\n').length).toBeGreaterThan(5);
+    expect(JSON.parse(block)).toEqual(change.patch);
     const strict = await cli(['plan', '--strict'], { cwd: dir, env });
     expect(strict.code).toBe(1);
     expect(strict.out).toContain(
       'error: live-asset check failed (--strict): column amount is INT in the contract but DECIMAL',
     );
+  });
+
+  it('a column the asset lacks is an error in the plan (the catalog would refuse it), at its own line', async () => {
+    const { sandbox, env } = await catalog({ seed: adoptSeed() });
+    const dir = await workspace({
+      'contracts/orders.yaml': ordersFile({
+        schema: [
+          { name: 'id', dataType: 'BIGINT' },
+          { name: 'amount_total', dataType: 'DECIMAL' },
+        ],
+      }),
+    });
+    const plan = await cli(['plan', '--format', 'github'], { cwd: dir, env });
+    expect(plan.code).toBe(1);
+    const error =
+      'column amount_total is not among the columns of table db.s.orders in the catalog (the table has amount, which the file does not name: a rename?), and the catalog refuses (400) a contract that names it: add the column to the table first, or remove it from the file; nothing will be sent for this contract';
+    // ordersFile writes `schema:` at line 6, so `- name: amount_total` is at line 9.
+    expect(plan.out).toContain(
+      `::error file=contracts/orders.yaml,line=9,col=11,title=contract cannot be planned::${error}`,
+    );
+    expect(plan.out).toContain('Plan: 0 to change, 0 unchanged, 1 error.');
+    expect(plan.out).not.toContain('apply it with');
+    const apply = await cli(['apply', '--auto-approve'], { cwd: dir, env });
+    expect(apply.code).toBe(1);
+    expect(sandbox.requests().filter((r) => r.method === 'PATCH')).toEqual([]);
+  });
+
+  it('a column the asset lacks in a contract that needs no change is a warning: nothing is sent', async () => {
+    const seeded = adoptSeed();
+    const orders = seeded.dataContracts.find((c) => c.name === 'orders')!;
+    orders.schema = [
+      { name: 'id', dataType: 'BIGINT' },
+      { name: 'ghost_col', dataType: 'INT' },
+    ];
+    const { env } = await catalog({ seed: seeded });
+    const dir = await workspace({
+      'contracts/orders.yaml': ordersFile({ schema: orders.schema }),
+    });
+    const plan = await cli(['plan', '--json'], { cwd: dir, env });
+    expect(plan.code).toBe(0);
+    const change = JSON.parse(plan.out).changes[0];
+    expect(change.action).toBe('noop');
+    expect(change.warnings).toEqual([
+      'column ghost_col is not among the columns of table db.s.orders in the catalog (the table has amount, which the file does not name: a rename?), and the catalog refuses (400) a contract that names it; any change to it will be refused until they agree',
+    ]);
   });
 
   it('says which fields are inherited from the data product, and when the file takes one over', async () => {
@@ -416,6 +464,45 @@ describe('live-asset checks and inherited fields in plan', () => {
     const plan = JSON.parse((await cli(['plan', '--json'], { cwd: dir, env })).out);
     expect(plan.changes[0].notes).toEqual([
       'live-asset check skipped: the token may not search entities (403)',
+    ]);
+  });
+
+  it('says a note many contracts share once, and counts missing contracts as the JSON does', async () => {
+    const opened = await catalog({ seed: adoptSeed() });
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token('viewer') };
+    const dir = await workspace({
+      'contracts/orders.yaml': ordersFile({ schema: [{ name: 'id', dataType: 'BIGINT' }] }),
+      'contracts/refunds.yaml': stringify({
+        name: 'refunds',
+        fullyQualifiedName: 'db.s.refunds.dataContract_refunds',
+        entity: { type: 'table', fullyQualifiedName: 'db.s.refunds' },
+      }),
+    });
+    const json = JSON.parse((await cli(['plan', '--json'], { cwd: dir, env })).out);
+    expect(json.summary).toMatchObject({ noop: 1, missing: 1, error: 0 });
+    const human = await cli(['plan'], { cwd: dir, env });
+    expect(human.code).toBe(1);
+    const skipped = 'live-asset check skipped: the token may not search entities (403)';
+    expect(human.out.split(skipped)).toHaveLength(2);
+    expect(human.out).toContain(`note (2 contracts): ${skipped}`);
+    expect(human.out).toContain('Plan: 0 to change, 1 unchanged, 1 missing, 0 errors.');
+  });
+
+  it('a semantics rule the file adds is its own, not one to change in the product', async () => {
+    const { env } = await catalog({ seed: adoptSeed() });
+    const dir = await workspace({
+      'contracts/orders.yaml': ordersFile({
+        schema: [{ name: 'id', dataType: 'BIGINT' }],
+        semantics: [{ name: 'hasOwner' }, { name: 'hasDescription' }],
+      }),
+    });
+    const plan = JSON.parse((await cli(['plan', '--json'], { cwd: dir, env })).out);
+    expect(plan.changes[0].diff).toContainEqual(
+      expect.objectContaining({ symbol: '+', field: 'semantics["hasDescription"]' }),
+    );
+    expect(plan.changes[0].notes).toEqual([
+      "inherited from data product shop: termsOfUse, security; change them in the product's contract, not here",
+      'semantics rule hasDescription is now inherited from data product shop; this file gives the contract its own value instead',
     ]);
   });
 });

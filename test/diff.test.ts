@@ -425,6 +425,23 @@ describe('breakingChanges', () => {
     ]);
   });
 
+  it('tells a renamed column (same place, same type) from a removed one', () => {
+    const desired = structuredClone(baseContract(4));
+    const schema = desired.schema as { name: string; dataType: string }[];
+    schema[1] = { ...schema[1]!, name: 'col_1_renamed' };
+    expect(breakingChanges(live, desired)).toEqual([
+      'column col_1 renamed to col_1_renamed (consumers reading col_1 break)',
+    ]);
+    // Another type in that place, or a new column elsewhere: a removal.
+    schema[1] = { ...schema[1], dataType: 'TEXT' };
+    expect(breakingChanges(live, desired)).toEqual(['column col_1 removed']);
+    const moved = structuredClone(baseContract(4));
+    const columns = moved.schema as { name: string; dataType: string }[];
+    columns.splice(1, 1);
+    columns.push({ name: 'col_9', dataType: 'BIGINT' });
+    expect(breakingChanges(live, moved)).toEqual(['column col_1 removed']);
+  });
+
   it('finds nothing breaking in additions and stronger SLAs', () => {
     const desired = structuredClone(baseContract(5));
     desired.sla = { refreshFrequency: 'PT30M', maxLatency: 'PT5M', availability: 99.99 };

@@ -155,7 +155,31 @@ describe('plan lines', () => {
     expect(describePatch(live, changes)).toEqual([
       { symbol: '~', field: 'schema["eta"].dataType', before: 'DATE', after: 'TIMESTAMP' },
       { symbol: '+', field: 'schema["eta"].description', after: 'Expected arrival.' },
-      { symbol: '+', field: 'semantics["hasDescription"]', after: { name: 'hasDescription' } },
+      {
+        symbol: '+',
+        field: 'semantics["hasDescription"]',
+        after: { name: 'hasDescription' },
+        position: 'after "hasOwner"',
+      },
     ]);
+  });
+
+  it('says where an added item goes among the live ones', () => {
+    const base = { ...live, schema: [{ name: 'id', dataType: 'BIGINT' }] };
+    const lines = describePatch(base, [
+      { op: 'add', path: '/schema/0', value: { name: 'first', dataType: 'INT' } },
+      { op: 'add', path: '/schema/-', value: { name: 'last', dataType: 'INT' } },
+      { op: 'add', path: '/schema/2', value: { name: 'between', dataType: 'INT' } },
+    ]);
+    expect(lines.map((line) => [line.field, line.position])).toEqual([
+      ['schema["first"]', 'first'],
+      ['schema["last"]', 'after "id"'],
+      ['schema["between"]', 'after "id"'],
+    ]);
+    // A list that was empty or absent: no place to name.
+    const empty = describePatch({ ...live, schema: [] }, [
+      { op: 'add', path: '/schema/0', value: { name: 'only', dataType: 'INT' } },
+    ]);
+    expect(empty[0]!.position).toBeUndefined();
   });
 });

@@ -42,10 +42,11 @@ async function workspace(
 
 async function catalog(
   options: Parameters<typeof openSandbox>[0] = {},
+  user = 'alice',
 ): Promise<{ sandbox: Sandbox; env: Record<string, string>; token: string }> {
   const opened = await openSandbox(options);
   cleanups.push(() => opened.sandbox.close());
-  const token = await opened.token('alice');
+  const token = await opened.token(user);
   return {
     sandbox: opened.sandbox,
     env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: token },
@@ -208,7 +209,7 @@ describe('plan and apply on the demo catalog', () => {
 
 describe('apply stops on 400, 401 and 403 with an exact partial report', () => {
   it('400: the first is applied, the second fails, the third is not attempted', async () => {
-    const { sandbox, env } = await catalog({ seed: threeSeed() });
+    const { sandbox, env } = await catalog({ seed: threeSeed() }, 'dave');
     const dir = await workspace(threeFiles(true), false);
     const run = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
     expect(run.code).toBe(1);

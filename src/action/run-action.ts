@@ -17,12 +17,11 @@ import { ConfigError } from '../errors.js';
 import { currentCommit, filesChangedBetween } from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { writePlanFile } from '../plan/plan-file.js';
-import { formatValue } from '../plan/format-value.js';
-import { renderResult } from '../apply/render-report.js';
+import { changeValue, renderResult } from '../apply/render-report.js';
 import { PLAIN } from '../cli/io.js';
 import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
-import { renderPlanMarkdown } from '../plan/render-markdown.js';
+import { codeSpan, renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments, MAX_COMMENT_CHARS } from './github-comments.js';
 import type { ActionSettings } from './input-helper.js';
@@ -147,12 +146,12 @@ function appliedMarkdown(report: ApplyReport): string {
     const description = result.changeDescription;
     for (const f of description?.fieldsUpdated ?? [])
       lines.push(
-        `  - \`${f.name}\`: ${formatValue(f.oldValue, 80)} → ${formatValue(f.newValue, 80)}`,
+        `  - \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))} → ${codeSpan(changeValue(f.newValue, 80))}`,
       );
     for (const f of description?.fieldsAdded ?? [])
-      lines.push(`  - added \`${f.name}\`: ${formatValue(f.newValue, 80)}`);
+      lines.push(`  - added \`${f.name}\`: ${codeSpan(changeValue(f.newValue, 80))}`);
     for (const f of description?.fieldsDeleted ?? [])
-      lines.push(`  - deleted \`${f.name}\`: ${formatValue(f.oldValue, 80)}`);
+      lines.push(`  - deleted \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))}`);
   }
   for (const result of failed)
     lines.push(

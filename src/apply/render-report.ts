@@ -9,18 +9,23 @@ import type { ApplyReport, ContractResult } from './apply-plan.js';
 type Applied = Extract<ContractResult, { status: 'applied' }>;
 type Failed = Extract<ContractResult, { status: 'failed' }>;
 
-function changeValue(value: unknown): string {
-  // The catalog sends list items and objects as JSON strings; show them as JSON, not quoted JSON.
+/**
+ * A value of a changeDescription entry on one line. The catalog sends list items and objects as
+ * JSON strings: they are shown as JSON, not as quoted JSON; text is shown as it reads.
+ */
+export function changeValue(value: unknown, max = 120): string {
   if (typeof value === 'string' && /^[[{]/.test(value)) {
     try {
-      return formatValue(JSON.parse(value), 120);
+      return formatValue(JSON.parse(value), max);
     } catch {
-      return formatValue(value, 120);
+      return formatValue(value, max);
     }
   }
-  return typeof value === 'string'
-    ? value.trimEnd().split('\n')[0]! + (value.trimEnd().includes('\n') ? '…' : '')
-    : formatValue(value, 120);
+  if (typeof value !== 'string') return formatValue(value, max);
+  const text = printable(
+    value.trimEnd().split('\n')[0]! + (value.trimEnd().includes('\n') ? '…' : ''),
+  );
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** `result` with the texts it shows made printable. */

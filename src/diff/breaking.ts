@@ -27,6 +27,29 @@ function byName(items: JsonObject[]): Map<string, JsonObject> {
   return map;
 }
 
+/**
+ * Columns that look renamed: a live column the desired schema drops, and a new desired column
+ * in the same place (the same index) with the same type. Old name → new name.
+ */
+function renamedColumns(live: JsonObject[], desired: JsonObject[]): Map<string, string> {
+  const liveNames = new Set(live.map((column) => column.name));
+  const desiredNames = new Set(desired.map((column) => column.name));
+  const renames = new Map<string, string>();
+  live.forEach((column, i) => {
+    const next = desired[i];
+    if (
+      next !== undefined &&
+      typeof column.name === 'string' &&
+      typeof next.name === 'string' &&
+      !desiredNames.has(column.name) &&
+      !liveNames.has(next.name) &&
+      next.dataType === column.dataType
+    )
+      renames.set(column.name, next.name);
+  });
+  return renames;
+}
+
 const STRICT_CONSTRAINTS = new Set(['NOT_NULL', 'PRIMARY_KEY']);
 
 /**
@@ -46,11 +69,18 @@ export function breakingChanges(
 
   if (desired.schema !== undefined) {
     const wanted = byName(records(desired.schema));
-    for (const column of records(project(liveContract.schema, FIELD_SHAPES.get('schema')!))) {
+    const liveColumns = records(project(liveContract.schema, FIELD_SHAPES.get('schema')!));
+    const renames = renamedColumns(liveColumns, records(desired.schema));
+    for (const column of liveColumns) {
       const name = String(column.name);
       const next = wanted.get(name);
       if (next === undefined) {
-        found.push(`column ${name} removed`);
+        const to = renames.get(name);
+        found.push(
+          to === undefined
+            ? `column ${name} removed`
+            : `column ${name} renamed to ${to} (consumers reading ${name} break)`,
+        );
         continue;
       }
       if (next.dataType !== column.dataType) {

@@ -37,6 +37,11 @@ export interface PlanInput {
   assetError?: string;
   /** The asset's id, when it was found (a contract the catalog lacks is created on it). */
   assetId?: string;
+  /**
+   * Columns of the file the asset lacks (the catalog refuses any create or PATCH of such a
+   * contract with a 400), and the asset's columns the file does not name.
+   */
+  lackingColumns?: { names: string[]; unnamed: string[] };
 }
 
 export interface PlanMeta {
@@ -96,8 +101,45 @@ export interface PlanOptions {
   codec?: Codec;
 }
 
-/** The planned change for one file. */
+/** What a file's columns the asset lacks mean to the catalog, in one sentence. */
+function lackingColumnsText(file: ContractFile, lacking: { names: string[]; unnamed: string[] }) {
+  const { type, fullyQualifiedName } = file.contract.entity;
+  const one = lacking.names.length === 1;
+  const them = one ? 'it' : 'them';
+  const unnamed =
+    lacking.unnamed.length === 0
+      ? ''
+      : ` (the ${type} has ${lacking.unnamed.join(', ')}, which the file does not name: a rename?)`;
+  return `${one ? 'column' : 'columns'} ${lacking.names.join(', ')} ${one ? 'is' : 'are'} not among the columns of ${type} ${fullyQualifiedName} in the catalog${unnamed}, and the catalog refuses (400) a contract that names ${them}`;
+}
+
+/**
+ * The planned change for one file. A contract naming columns its asset lacks is an error when
+ * something would be sent (the catalog would refuse it), a warning when nothing would.
+ */
 export function planChange(input: PlanInput, options: PlanOptions = {}): PlannedChange {
+  const change = planFromLive(input, options);
+  const lacking = input.lackingColumns;
+  if (lacking === undefined || change.action === 'error' || change.action === 'missing')
+    return change;
+  const text = lackingColumnsText(input.file, lacking);
+  if (change.action === 'noop' && options.strict !== true)
+    return {
+      ...change,
+      warnings: [...change.warnings, `${text}; any change to it will be refused until they agree`],
+    };
+  const { create: _create, ...rest } = change;
+  return {
+    ...rest,
+    action: 'error',
+    patch: [],
+    breaking: [],
+    diff: [],
+    error: `${text}: add ${lacking.names.length === 1 ? 'the column' : 'the columns'} to the ${input.file.contract.entity.type} first, or remove ${lacking.names.length === 1 ? 'it' : 'them'} from the file; nothing will be sent for this contract`,
+  };
+}
+
+function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
   const { file, live } = input;
   const warnings = [...(input.warnings ?? [])];
   const base = {

@@ -87,6 +87,18 @@ function replaceLines(field: string, before: unknown, after: unknown): DiffLine[
   return lines;
 }
 
+/** Where an item added at `segments` (a keyed array's index) goes among the items already there. */
+function addedPosition(document: JsonObject, segments: readonly string[]): string | undefined {
+  const keys = ARRAY_KEYS[segments[0]!];
+  const items = document[segments[0]!];
+  if (segments.length !== 2 || keys === undefined || !Array.isArray(items) || items.length === 0)
+    return undefined;
+  const at = segments[1] === '-' ? items.length : Number(segments[1]);
+  if (at === 0) return 'first';
+  const before = itemLabel(items[at - 1], keys);
+  return before === undefined ? `at position ${at}` : `after ${JSON.stringify(before)}`;
+}
+
 /** Readable lines for `ops` applied in order to `live` (which is not modified); guards show nothing. */
 export function describePatch(live: Readonly<JsonObject>, ops: readonly Operation[]): DiffLine[] {
   if (ops.length === 0) return [];
@@ -95,9 +107,16 @@ export function describePatch(live: Readonly<JsonObject>, ops: readonly Operatio
   for (const op of ops) {
     const segments = op.path.split('/').slice(1).map(unescapeToken);
     switch (op.op) {
-      case 'add':
-        lines.push({ symbol: '+', field: label(working, op.path, op.value), after: op.value });
+      case 'add': {
+        const position = addedPosition(working, segments);
+        lines.push({
+          symbol: '+',
+          field: label(working, op.path, op.value),
+          after: op.value,
+          ...(position === undefined ? {} : { position }),
+        });
         break;
+      }
       case 'remove':
         lines.push({
           symbol: '-',

@@ -22,9 +22,14 @@ function columnIndex(file: ContractFile, name: string): number {
 /** The JSON pointer in `file` a breaking change or a warning is about (its own line, if it has one). */
 export function findingPointer(message: string, file: ContractFile): string {
   const column =
-    /^column (\S+) (?:(type changed)|constraint \S+ (dropped)|is not among|is .* in the contract but)/.exec(
+    /^columns? ([^\s,]+)(?:, [^\s,]+)* (?:(type changed)|constraint \S+ (dropped)|(?:is|are) not among|is .* in the contract but)/.exec(
       message,
     );
+  const renamed = /^column \S+ renamed to (\S+)/.exec(message);
+  if (renamed !== null) {
+    const i = columnIndex(file, renamed[1]!);
+    return i === -1 ? '/schema' : `/schema/${i}/name`;
+  }
   if (column !== null) {
     const i = columnIndex(file, column[1]!);
     if (i === -1) return '/schema';
@@ -81,6 +86,7 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
           change.action === 'missing'
             ? 'contract missing in the catalog'
             : 'contract cannot be planned',
+          change.error,
           change.error,
         ),
       );

@@ -17,7 +17,11 @@ export function printablePlan(plan: Plan): Plan {
       breaking: list(change.breaking),
       warnings: list(change.warnings),
       notes: list(change.notes),
-      diff: change.diff.map((line) => ({ ...line, field: printable(line.field) })),
+      diff: change.diff.map((line) => ({
+        ...line,
+        field: printable(line.field),
+        ...(line.position === undefined ? {} : { position: printable(line.position) }),
+      })),
       ...(change.create == null
         ? {}
         : {

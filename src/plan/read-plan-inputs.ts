@@ -39,23 +39,27 @@ export interface ReadOptions {
 
 type Found = LiveContract;
 
-/** Column findings: names the asset lacks, and types that differ. */
-function columnWarnings(file: ContractFile, asset: AssetDocument): string[] {
+/** Column findings: the names the asset lacks, and warnings for types that differ. */
+function columnFindings(
+  file: ContractFile,
+  asset: AssetDocument,
+): { lacking: string[]; unnamed: string[]; warnings: string[] } {
   const schema = file.contract.schema;
-  if (!Array.isArray(schema) || asset.columns === undefined) return [];
+  const none = { lacking: [], unnamed: [], warnings: [] };
+  if (!Array.isArray(schema) || asset.columns === undefined) return none;
   const types = new Map<string, string>();
   for (const column of asset.columns) {
     if (typeof column.name === 'string')
       types.set(column.name, typeof column.dataType === 'string' ? column.dataType : '');
   }
   const { type, fullyQualifiedName } = file.contract.entity;
+  const lacking: string[] = [];
   const warnings: string[] = [];
+  const named = new Set<string>();
   for (const column of schema as { name: string; dataType: string }[]) {
+    named.add(column.name);
     const actual = types.get(column.name);
-    if (actual === undefined)
-      warnings.push(
-        `column ${column.name} is not among the columns of ${type} ${fullyQualifiedName} in the catalog`,
-      );
+    if (actual === undefined) lacking.push(column.name);
     else if (
       actual !== '' &&
       actual !== column.dataType &&
@@ -66,7 +70,9 @@ function columnWarnings(file: ContractFile, asset: AssetDocument): string[] {
       );
     }
   }
-  return warnings;
+  // The asset's columns the file does not name: where a rename the asset has not had may show.
+  const unnamed = lacking.length === 0 ? [] : [...types.keys()].filter((name) => !named.has(name));
+  return { lacking, unnamed, warnings };
 }
 
 const INHERITABLE = ['termsOfUse', 'security', 'sla'] as const;
@@ -102,11 +108,23 @@ function inheritanceNotes(
     .filter((rule) => rule.inherited === true || !ownRules.has(rule.name))
     .map((rule) => String(rule.name));
   const notes: string[] = [];
-  const managedHere = inherited.filter(
+  const managedHere: string[] = inherited.filter(
     (field) => file.contract[field] !== undefined && file.contract[field] !== null,
   );
   const notManaged = inherited.filter((field) => !managedHere.includes(field));
-  const described = [...notManaged, ...rules.map((rule) => `semantics rule ${rule}`)];
+  // A rule the file itself names is the contract's own once applied, not one to edit elsewhere.
+  const fileRules = new Set(
+    Array.isArray(file.contract.semantics)
+      ? (file.contract.semantics as { name?: unknown }[]).map((rule) => rule.name)
+      : [],
+  );
+  managedHere.push(
+    ...rules.filter((rule) => fileRules.has(rule)).map((rule) => `semantics rule ${rule}`),
+  );
+  const described = [
+    ...notManaged,
+    ...rules.filter((rule) => !fileRules.has(rule)).map((rule) => `semantics rule ${rule}`),
+  ];
   if (described.length > 0) {
     notes.push(
       `inherited from data product ${product}: ${described.join(', ')}; change ${described.length === 1 ? 'it' : 'them'} in the product's contract, not here`,
@@ -125,6 +143,9 @@ interface CheckedAsset {
   id: string;
   products: string[];
   warnings: string[];
+  /** The file's columns the asset lacks, and the asset's columns the file does not name. */
+  lacking: string[];
+  unnamed: string[];
 }
 
 /** Looks every file's asset up and checks its columns as each answer arrives. */
@@ -144,7 +165,7 @@ function checkAssets(
     (asset, key): CheckedAsset => ({
       id: asset.id,
       products: dataProductNames(asset),
-      warnings: columnWarnings(fileByAsset.get(key)!, asset),
+      ...columnFindings(fileByAsset.get(key)!, asset),
     }),
   );
 }
@@ -187,6 +208,7 @@ async function readOne(
   const warnings: string[] = [];
   let assetError: string | undefined;
   let assetId: string | undefined;
+  let lackingColumns: PlanInput['lackingColumns'];
   if (lookup?.kind === 'found') assetId = lookup.asset.id;
   if (lookup?.kind === 'absent') {
     assetError = `${type} ${fullyQualifiedName} is not in the catalog's search index: the contract's asset does not exist (or is deleted)`;
@@ -194,6 +216,8 @@ async function readOne(
     notes.push(`live-asset check skipped: ${lookup.reason}`);
   } else if (lookup?.kind === 'found' && read.kind !== 'error') {
     warnings.push(...lookup.asset.warnings);
+    if (lookup.asset.lacking.length > 0)
+      lackingColumns = { names: lookup.asset.lacking, unnamed: lookup.asset.unnamed };
     const products = lookup.asset.products;
     if (products.length === 1) {
       try {
@@ -219,6 +243,7 @@ async function readOne(
     warnings,
     ...(assetError === undefined ? {} : { assetError }),
     ...(assetId === undefined ? {} : { assetId }),
+    ...(lackingColumns === undefined ? {} : { lackingColumns }),
   };
 }
 

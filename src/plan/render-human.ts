@@ -6,7 +6,7 @@ import { changeCount, type DiffLine, type Plan, type PlannedChange } from './typ
 export function diffLineText(line: DiffLine): string {
   switch (line.symbol) {
     case '+':
-      return `+ ${line.field}: ${formatValue(line.after)}`;
+      return `+ ${line.field}${line.position === undefined ? '' : ` (${line.position})`}: ${formatValue(line.after)}`;
     case '-':
       return `- ${line.field}: ${formatValue(line.before)}`;
     case '~':
@@ -16,14 +16,24 @@ export function diffLineText(line: DiffLine): string {
   }
 }
 
-/** `Plan: N to change, M unchanged, K errors.` (missing contracts count as errors). */
+/** `Plan: N to change, M unchanged, K errors.`, with `to create` and `missing` when there are any (as the JSON summary counts them). */
 export function closingLine(plan: Plan): string {
-  const create = plan.summary.create > 0 ? `${plan.summary.create} to create, ` : '';
-  const errors = plan.summary.error + plan.summary.missing;
-  return `Plan: ${create}${plan.summary.update} to change, ${plan.summary.noop} unchanged, ${errors} error${errors === 1 ? '' : 's'}.`;
+  const { create, update, noop, missing, error } = plan.summary;
+  const created = create > 0 ? `${create} to create, ` : '';
+  const absent = missing > 0 ? `${missing} missing, ` : '';
+  return `Plan: ${created}${update} to change, ${noop} unchanged, ${absent}${error} error${error === 1 ? '' : 's'}.`;
 }
 
-function renderChange(change: PlannedChange, c: Colors): string {
+/** Notes that more than one contract carries (a skipped check, say): said once, not per contract. */
+function sharedNotes(plan: Plan): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const change of plan.changes)
+    for (const note of new Set(change.notes)) counts.set(note, (counts.get(note) ?? 0) + 1);
+  for (const [note, count] of counts) if (count < 2) counts.delete(note);
+  return counts;
+}
+
+function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]): string {
   const lines: string[] = [];
   if (change.action === 'create') {
     const on = change.create;
@@ -54,14 +64,17 @@ function renderChange(change: PlannedChange, c: Colors): string {
     );
   }
   for (const warning of change.warnings) lines.push(`      ${c.yellow(`warning: ${warning}`)}`);
-  for (const note of change.notes) lines.push(`      ${c.dim(`note: ${note}`)}`);
+  for (const note of notes) lines.push(`      ${c.dim(`note: ${note}`)}`);
   return lines.join('\n');
 }
 
 export function renderPlanHuman(given: Plan, c: Colors): string {
   const plan = printablePlan(given);
+  const shared = sharedNotes(plan);
+  const ownNotes = (change: PlannedChange): string[] =>
+    change.notes.filter((note) => !shared.has(note));
   const shown = plan.changes.filter(
-    (change) => change.action !== 'noop' || change.notes.length + change.warnings.length > 0,
+    (change) => change.action !== 'noop' || ownNotes(change).length + change.warnings.length > 0,
   );
   const out: string[] = [];
   const changing = changeCount(plan);
@@ -85,11 +98,13 @@ export function renderPlanHuman(given: Plan, c: Colors): string {
         `  ${c.dim('=')} ${change.fullyQualifiedName}`,
         c.dim(`      ${change.file} · no changes`),
         ...change.warnings.map((warning) => `      ${c.yellow(`warning: ${warning}`)}`),
-        ...change.notes.map((note) => `      ${c.dim(`note: ${note}`)}`),
+        ...ownNotes(change).map((note) => `      ${c.dim(`note: ${note}`)}`),
         '',
       );
-    } else out.push(renderChange(change, c), '');
+    } else out.push(renderChange(change, c, ownNotes(change)), '');
   }
+  for (const [note, count] of shared) out.push(c.dim(`note (${count} contracts): ${note}`));
+  if (shared.size > 0) out.push('');
   const breakingCount = plan.changes.reduce((n, change) => n + change.breaking.length, 0);
   const warningCount = plan.changes.reduce((n, change) => n + change.warnings.length, 0);
   if (warningCount > 0)

@@ -1,6 +1,6 @@
 // The plan as GitHub-flavoured markdown, for job summaries and pull request comments.
 import { changesOf } from '../diff/operation.js';
-import { printable } from '../printable.js';
+import { printableLines } from '../printable.js';
 import { printablePlan } from './format-value.js';
 import { closingLine, diffLineText } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
@@ -15,6 +15,14 @@ const ACTION_LABEL: Record<PlannedChange['action'], string> = {
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** `text` as an inline code span, whatever backticks it holds. */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
 function fence(text: string, language: string): string {
@@ -51,14 +59,14 @@ export function renderChangeDetails(change: PlannedChange): string {
     parts.push(
       `Request that apply will send: \`POST /v1/dataContracts\` (on ${change.create.assetType} \`${cell(change.create.assetFullyQualifiedName)}\`)`,
       '',
-      fence(printable(JSON.stringify(change.create.body, null, 2)), 'json'),
+      fence(printableLines(JSON.stringify(change.create.body, null, 2)), 'json'),
       '',
     );
   if (change.patch.length > 0)
     parts.push(
       `RFC 6902 patch that apply will send (its \`test\` operations are guards: the catalog refuses the whole patch if the contract moved since this plan):`,
       '',
-      fence(printable(JSON.stringify(change.patch, null, 2)), 'json'),
+      fence(printableLines(JSON.stringify(change.patch, null, 2)), 'json'),
       '',
     );
   parts.push('</details>');

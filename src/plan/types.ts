@@ -24,6 +24,8 @@ export interface DiffLine {
   field: string;
   before?: unknown;
   after?: unknown;
+  /** Where an added keyed item goes among the live ones: `first`, or `after "amount"`. */
+  position?: string;
 }
 
 export interface PlannedChange {

@@ -1,5 +1,7 @@
 // Three contracts on three tables, used where apply must stop part way: with `badSecond`, the
-// second file names a column its table lacks, so its PATCH is a 400.
+// second file names a column its table lacks, so its PATCH is a 400. Plan finds such a column in
+// the search index and refuses to send it; a token that may not search (dave's) skips that
+// check, and the 400 comes from the catalog.
 import { stringify } from 'yaml';
 import { seed } from './sandbox.js';
 
@@ -13,6 +15,7 @@ export const threeSeed = () =>
     users: [
       { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
       { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
+      { name: 'dave', permissions: ['ViewDataContract', 'EditDataContract'] },
     ],
     assets: ['a', 'b', 'c'].map((name, i) => ({
       id: tableIds[i],
