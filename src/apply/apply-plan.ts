@@ -29,6 +29,7 @@ import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js
 import type { Plan, PlannedChange } from '../plan/types.js';
 import { applyCreate, movedCreates, type CatalogCreator } from './create.js';
 import { failure, failureText, stops, type ApplyReport, type ContractResult } from './results.js';
+import type { ProgressHooks } from '../progress.js';
 
 export { STOP_STATUSES, type ApplyReport, type ContractResult } from './results.js';
 
@@ -67,6 +68,8 @@ export interface ApplyOptions {
   signal?: AbortSignal;
   /** Called as each contract's result is known. */
   onResult?: (result: ContractResult) => void;
+  /** Told as each contract's create or PATCH starts and ends. */
+  progress?: ProgressHooks;
 }
 
 /**
@@ -343,6 +346,7 @@ export async function applyPlan(
         record(index, { status: 'not-attempted', ...names });
         continue;
       }
+      options.progress?.begin(change.fullyQualifiedName);
       const result =
         change.action === 'create'
           ? await applyCreate(change, catalog, options.recoveryAttempts ?? 2)
@@ -355,6 +359,7 @@ export async function applyPlan(
               attempts: options.recoveryAttempts ?? 2,
               shapes,
             });
+      options.progress?.end(change.fullyQualifiedName);
       if (result.status === 'failed' && stops(result)) stoppedBy ??= result;
       record(index, result);
     }

@@ -14,6 +14,7 @@ import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
 import { resolveProfile } from '../profile/profile.js';
 import { colorsFor, PromptCancelled, type Io } from './io.js';
+import { progressLine, type ProgressLine } from './progress.js';
 import { nothingSelected } from './plan.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
@@ -88,12 +89,21 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
   // PATCHes go one at a time unless --concurrency asks for more; reads use 8 by default.
   const patchConcurrency = options.concurrency ?? 1;
   const { client, catalogUrl, profile } = connect(options, io.env, Math.max(8, patchConcurrency));
+  // The progress line (stderr, on a terminal only) steps aside for each contract's line.
+  let progress: ProgressLine | undefined;
   const onResult = options.json
     ? undefined
     : (result: Parameters<typeof renderResult>[0]): void => {
         const text = renderResult(result, c);
-        if (text !== null) io.stdout.write(`${text}\n`);
+        if (text === null) return;
+        progress?.clear();
+        io.stdout.write(`${text}\n`);
       };
+  const applying = (plan: Plan) => {
+    const line = progressLine(io.stderr, 'Applying', { total: changeCount(plan) });
+    progress = line;
+    return { progress: line, ...(onResult === undefined ? {} : { onResult }) };
+  };
   try {
     if (planFile !== undefined) {
       const plan = await readPlanFile(planFile);
@@ -115,8 +125,11 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         signal: interrupt.signal,
         codec: codecFor(connected),
         concurrency: patchConcurrency,
-        ...(onResult === undefined ? {} : { onResult }),
-      }).finally(interrupt.release);
+        ...applying(plan),
+      }).finally(() => {
+        interrupt.release();
+        progress?.clear();
+      });
       return finish(report, options, io);
     }
 
@@ -181,8 +194,11 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
       desired: desiredByFqn(outcome.files, outcome.codec),
       codec: outcome.codec,
-      ...(onResult === undefined ? {} : { onResult }),
-    }).finally(interrupt.release);
+      ...applying(plan),
+    }).finally(() => {
+      interrupt.release();
+      progress?.clear();
+    });
     return finish(report, options, io);
   } finally {
     await client.close();

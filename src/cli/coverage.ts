@@ -88,20 +88,19 @@ export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<
   if (loaded.problems.length > 0) {
     io.stderr.write(renderProblems(loaded.problems, 'human'));
     io.stderr.write(
-      `Error: ${loaded.problems.length} problems in contract files; fix them to match tables with files.\n`,
+      `Error: ${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'} in contract files; fix them to match tables with files.\n`,
     );
     return EXIT_ERROR;
   }
   const { client, catalogUrl } = connect(options, io.env);
   try {
     await client.preflight();
-    const progress = progressLine(io.stderr, 'Checking tables', 50);
+    const progress = progressLine(io.stderr, 'Checking tables', { minTotal: 50 });
     const report = await collectCoverage(client, loaded.files, {
       ...(options.database === undefined ? {} : { database: options.database }),
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-      onProgress: (done, total) => progress.update(done, total ?? done),
-    });
-    progress.clear();
+      progress,
+    }).finally(() => progress.clear());
     if (options.format === 'json')
       io.stdout.write(`${JSON.stringify({ catalogUrl, ...report }, null, 2)}\n`);
     else if (options.format === 'markdown')

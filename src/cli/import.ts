@@ -14,6 +14,7 @@ import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import { EXIT_OK } from './exit-codes.js';
 import type { Io } from './io.js';
+import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
 export interface ImportOptions extends ConnectionFlags {
@@ -91,10 +92,26 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
   try {
     await client.preflight();
     const codec = codecFor(await resolveProfile(profile, client));
+    const fqns = [...new Set(options.fqns)];
+    const progress = progressLine(io.stderr, 'Reading contracts', {
+      total: fqns.length + entities.length,
+    });
+    const tracked = async <T>(item: string, read: () => Promise<T>): Promise<T> => {
+      progress.begin(item);
+      try {
+        return await read();
+      } finally {
+        progress.end(item);
+      }
+    };
     const live = await Promise.all([
-      ...[...new Set(options.fqns)].map((fqn) => client.getContractByName(fqn, CONTRACT_FIELDS)),
-      ...entities.map((entity) => contractOfEntity(client, entity)),
-    ]);
+      ...fqns.map((fqn) => tracked(fqn, () => client.getContractByName(fqn, CONTRACT_FIELDS))),
+      ...entities.map((entity) =>
+        tracked(`${entity.type}:${entity.fullyQualifiedName}`, () =>
+          contractOfEntity(client, entity),
+        ),
+      ),
+    ]).finally(() => progress.clear());
     const unique = new Map(live.map((contract) => [contract.fullyQualifiedName, contract]));
     const schemaPath = schemaPathFrom(directory, io.cwd);
     const planned = [...unique.values()].map((contract) => {

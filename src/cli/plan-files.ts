@@ -34,14 +34,13 @@ export async function planFilesForCommand(
       catalogUrl,
       gitCommit: await currentCommit(io.cwd, io.env),
       ...(options.only === undefined ? {} : { only: options.only }),
-      onProgress: progress.update,
+      progress,
       strict: options.strict,
       keepLive: options.keepLive,
       profile: options.profile,
     },
     client,
-  );
-  progress.clear();
+  ).finally(() => progress.clear());
   if (outcome.ok) return outcome;
   // With --json the problems are the machine output, as `validate --json` gives them.
   if (options.json)

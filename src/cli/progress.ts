@@ -1,25 +1,82 @@
-// A progress line on stderr for long runs, only on a terminal; cleared when done.
+// A progress line on stderr for long runs, only on a terminal (never on a pipe): how many items
+// are done of how many, the rate, and what is in flight (the item waiting longest first). It is
+// cleared before other output and when the run ends.
+import type { ProgressHooks } from '../progress.js';
 import type { Output } from './io.js';
 
+export interface ProgressLine extends ProgressHooks {
+  total(count: number): void;
+  /** Takes the line off the screen (before printing something else, and at the end). */
+  clear(): void;
+}
+
+export interface ProgressLineOptions {
+  /** Items expected, when known at the start. */
+  total?: number;
+  /** Runs with fewer items show nothing (default 20). */
+  minTotal?: number;
+  /** Milliseconds; Date.now by default (tests pass a clock). */
+  now?: () => number;
+}
+
+/** Draws at most every REDRAW_MS, so a fast run does not spend its time writing to the terminal. */
+const REDRAW_MS = 100;
+
+function rateText(perSecond: number): string {
+  return perSecond >= 10 ? String(Math.round(perSecond)) : perSecond.toFixed(1);
+}
+
 export function progressLine(
-  stderr: Output,
+  stderr: Output & { columns?: number },
   label: string,
-  minTotal = 20,
-): { update: (done: number, total: number) => void; clear: () => void } {
+  options: ProgressLineOptions = {},
+): ProgressLine {
+  const now = options.now ?? Date.now;
+  const minTotal = options.minTotal ?? 20;
+  const started = now();
+  const inFlight = new Set<string>();
+  let expected = options.total;
+  let done = 0;
   let shown = false;
-  let last = 0;
+  let drawnAt = -Infinity;
+  const active = (): boolean =>
+    stderr.isTTY === true && (expected === undefined || expected >= minTotal);
+  const draw = (force: boolean): void => {
+    if (!active()) return;
+    const at = now();
+    if (!force && at - drawnAt < REDRAW_MS) return;
+    drawnAt = at;
+    const seconds = (at - started) / 1000;
+    const parts = [`${label} ${done}/${expected === undefined ? '?' : expected}`];
+    if (seconds > 0 && done > 0) parts.push(`${rateText(done / seconds)}/s`);
+    const oldest = inFlight.values().next();
+    if (oldest.done !== true)
+      parts.push(
+        `in flight: ${oldest.value}${inFlight.size > 1 ? ` (+${inFlight.size - 1})` : ''}`,
+      );
+    let text = parts.join(' · ');
+    const width = (stderr.columns ?? 80) - 1;
+    if (text.length > width) text = `${text.slice(0, width - 1)}…`;
+    shown = true;
+    stderr.write(`\r\u001b[2K${text}`);
+  };
   return {
-    update(done, total) {
-      if (stderr.isTTY !== true || total < minTotal) return;
-      const now = Date.now();
-      if (done < total && now - last < 100) return;
-      last = now;
-      shown = true;
-      stderr.write(`\r\u001b[2K${label} ${done}/${total}`);
+    begin(item) {
+      inFlight.add(item);
+      draw(false);
+    },
+    end(item) {
+      inFlight.delete(item);
+      done += 1;
+      draw(expected !== undefined && done === expected);
+    },
+    total(count) {
+      expected = count;
     },
     clear() {
       if (shown) stderr.write('\r\u001b[2K');
       shown = false;
+      drawnAt = -Infinity;
     },
   };
 }

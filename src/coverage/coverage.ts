@@ -3,6 +3,7 @@
 import type { LiveContract, Page } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NotFoundError } from '../errors.js';
+import type { ProgressHooks } from '../progress.js';
 
 export interface CoverageReader {
   listAll<T>(
@@ -59,7 +60,8 @@ export interface CoverageOptions {
   database?: string;
   /** Rows per page (1 to 1000). */
   pageSize?: number;
-  onProgress?: (tables: number, total: number | undefined) => void;
+  /** Told as each table's check starts and ends, and the number of tables once a page says it. */
+  progress?: ProgressHooks;
   /** Called after each page arrives (tests change the catalog between pages with it). */
   onPage?: (page: Page<TableRow>) => void;
 }
@@ -95,17 +97,19 @@ export async function collectCoverage(
   if (options.database !== undefined) params.database = options.database;
   const seen = new Set<string>();
   const rows: CoverageRow[] = [];
-  let total: number | undefined;
   let pending: Promise<void>[] = [];
   const classify = async (table: TableRow): Promise<void> => {
     let status: CoverageRow['status'] = 'none';
     let contract: string | null = null;
+    options.progress?.begin(table.fullyQualifiedName);
     try {
       const effective = await reader.getEffectiveContract(table.id, 'table');
       status = effective.inherited === true ? 'inherited' : 'own';
       contract = effective.fullyQualifiedName;
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
+    } finally {
+      options.progress?.end(table.fullyQualifiedName);
     }
     rows.push({
       table: table.fullyQualifiedName,
@@ -116,10 +120,9 @@ export async function collectCoverage(
       file: status === 'own' && contract !== null ? (byContract.get(contract) ?? null) : null,
       toCreate: status === 'own' ? null : (byTable.get(table.fullyQualifiedName) ?? null),
     });
-    options.onProgress?.(rows.length, total);
   };
   const onPage = (page: Page<TableRow>): void => {
-    total = page.paging.total ?? total;
+    if (page.paging.total !== undefined) options.progress?.total?.(page.paging.total);
     options.onPage?.(page);
   };
   let tables: AsyncGenerator<TableRow>;

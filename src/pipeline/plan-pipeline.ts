@@ -10,6 +10,7 @@ import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
 import { codecFor, type Codec } from '../profile/codec.js';
 import { resolveProfile, type ProfileSetting } from '../profile/profile.js';
+import type { ProgressHooks } from '../progress.js';
 
 export interface PlanRequest {
   paths: readonly string[];
@@ -18,7 +19,7 @@ export interface PlanRequest {
   gitCommit: string | null;
   /** Plan only these files (absolute paths), e.g. those changed since a git ref; all are validated. */
   only?: ReadonlySet<string>;
-  onProgress?: (done: number, total: number) => void;
+  progress?: ProgressHooks;
   now?: () => Date;
   /** Live-asset warnings are errors. */
   strict?: boolean;
@@ -57,9 +58,10 @@ export async function planFromFiles(
   const codec = codecFor(await resolveProfile(request.profile ?? 'auto', reader));
   const problems = loaded.files.flatMap((file) => codec.problems(file));
   if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
+  request.progress?.total?.(files.length);
   const { changes, liveForUpdates } = await planContracts(files, reader, {
     codec,
-    ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+    ...(request.progress === undefined ? {} : { progress: request.progress }),
     strict: request.strict === true,
     keepLive: request.keepLive === true,
   });

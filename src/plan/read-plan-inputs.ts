@@ -13,6 +13,7 @@ import {
 } from '../errors.js';
 import { planChange, type LiveResult, type PlanInput, type PlanOptions } from './create-plan.js';
 import type { PlannedChange } from './types.js';
+import type { ProgressHooks } from '../progress.js';
 import {
   assetKey,
   dataProductNames,
@@ -31,8 +32,8 @@ export type { CatalogReader };
 export const CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;
 
 export interface ReadOptions {
-  /** Called after each contract is read, with how many are done. */
-  onProgress?: (done: number, total: number) => void;
+  /** Told as each contract's read starts and ends. */
+  progress?: ProgressHooks;
   /** Look the assets up in the search index (default true). */
   checkAssets?: boolean;
 }
@@ -175,9 +176,11 @@ async function readOne(
   file: ContractFile,
   reader: CatalogReader,
   assetsReady: Promise<Map<string, AssetLookup<CheckedAsset>>>,
-  progress: () => void,
+  progress: ProgressHooks | undefined,
 ): Promise<PlanInput> {
   let read: LiveResult;
+  const name = file.contract.fullyQualifiedName;
+  progress?.begin(name);
   try {
     read = {
       kind: 'found',
@@ -196,7 +199,7 @@ async function readOne(
       read = { kind: 'error', message: reader.redact(error.message) };
     else throw error;
   } finally {
-    progress();
+    progress?.end(name);
   }
   const assets = await assetsReady;
   const { type, fullyQualifiedName } = file.contract.entity;
@@ -252,18 +255,13 @@ function startReading(
   reader: CatalogReader,
   options: ReadOptions,
 ): { read: (file: ContractFile) => Promise<PlanInput> } {
-  let done = 0;
-  const progress = (): void => {
-    done += 1;
-    options.onProgress?.(done, files.length);
-  };
   const assetsReady =
     (options.checkAssets ?? true)
       ? checkAssets(files, reader)
       : Promise.resolve(new Map<string, AssetLookup<CheckedAsset>>());
   // Do not leave a rejection unobserved while the contract reads are still running.
   assetsReady.catch(() => undefined);
-  return { read: (file) => readOne(file, reader, assetsReady, progress) };
+  return { read: (file) => readOne(file, reader, assetsReady, options.progress) };
 }
 
 /** Contracts planned at once: enough to keep the reader's connections busy, few enough to stay small. */
