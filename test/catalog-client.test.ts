@@ -16,6 +16,8 @@ import {
 } from '../src/errors.js';
 import { etagOf } from '../src/catalog/etag.js';
 import { VERSION } from '../src/version.js';
+import { cli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -109,11 +111,11 @@ describe('CatalogClient', () => {
             { code: statuses[i], message: 'busy' },
             i === 1 ? { 'retry-after': '2' } : {},
           )
-        : json(r, 200, { ok: true }),
+        : json(r, 200, { id: 'id', fullyQualifiedName: 'a.b', version: 0.1 }),
     );
     const waits: number[] = [];
     const c = client(server.url, waits, { retries: 4 });
-    await expect(c.getContractById('id')).resolves.toMatchObject({ ok: true });
+    await expect(c.getContractById('id')).resolves.toMatchObject({ id: 'id', version: 0.1 });
     expect(server.seen).toHaveLength(5);
     expect(waits).toEqual([100, 2000, 400, 800]);
   });
@@ -141,7 +143,7 @@ describe('CatalogClient', () => {
             { code: 429, message: 'slow down' },
             { 'retry-after': index === 0 ? '2' : '600' },
           )
-        : json(r, 200, { id: 'id', version: 0.2 }),
+        : json(r, 200, { id: 'id', fullyQualifiedName: 'a.b', version: 0.2 }),
     );
     const waits: number[] = [];
     await expect(client(server.url, waits).patchContract('id', [])).resolves.toMatchObject({
@@ -158,13 +160,13 @@ describe('CatalogClient', () => {
   it('keeps the ETag a contract was read with, and sends it as If-Match on a PATCH', async () => {
     const server = await serve((q, r) =>
       q.method === 'GET'
-        ? json(r, 200, { id: 'x', version: 0.3 }, { etag: 'W/"0.3"' })
-        : json(r, 200, { id: 'x', version: 0.4 }),
+        ? json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.3 }, { etag: 'W/"0.3"' })
+        : json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.4 }),
     );
     const c = client(server.url);
     const live = await c.getContractByName('a.b');
     expect(etagOf(live)).toBe('W/"0.3"');
-    expect(JSON.stringify(live)).toBe('{"id":"x","version":0.3}');
+    expect(JSON.stringify(live)).toBe('{"id":"x","fullyQualifiedName":"a.b","version":0.3}');
     await c.patchContract('x', [], { ifMatch: etagOf(live)! });
     await c.patchContract('x', []);
     expect(server.seen[1]!.headers['if-match']).toBe('W/"0.3"');
@@ -172,7 +174,9 @@ describe('CatalogClient', () => {
   });
 
   it('percent-encodes the FQNs . and .., which would otherwise name other paths', async () => {
-    const server = await serve((_q, r) => json(r, 200, { id: 'x', version: 0.1 }));
+    const server = await serve((_q, r) =>
+      json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.1 }),
+    );
     await client(server.url).getContractByName('..');
     await client(server.url).getContractByName('.');
     expect(server.seen.map((s) => s.url)).toEqual([
@@ -206,7 +210,7 @@ describe('CatalogClient', () => {
       peak = Math.max(peak, open);
       setTimeout(() => {
         open -= 1;
-        json(r, 200, { id: 'x', version: 0.2 });
+        json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.2 });
       }, 20);
     });
     const c = client(server.url, [], { concurrency: 3 });
@@ -306,6 +310,40 @@ describe('CatalogClient', () => {
       `does not answer TLS (https); if it serves plain http, use ${plain.url}`,
     );
     expect((error as Error).message).not.toMatch(/ssl3|openssl/i);
+  });
+
+  it('an answer of the wrong shape is one sentence from coverage, plan and import, never a crash', async () => {
+    // Any catalog that answers 200 with JSON that is not what the interface says: the preflight
+    // passes (an empty page), everything else is `{}` or rows without ids.
+    const odd = await serve((q, r) => {
+      if (/^\/v1\/tables\?limit=1($|&)/.test(q.url ?? ''))
+        return json(r, 200, { data: [], paging: {} });
+      if ((q.url ?? '').startsWith('/v1/tables')) return json(r, 200, { data: [{ name: 'x' }] });
+      json(r, 200, {});
+    });
+    const dir = await tempDir({
+      'contracts/c.yaml':
+        'name: c\nfullyQualifiedName: db.s.t.dataContract_c\nentity: {type: table, fullyQualifiedName: db.s.t}\n',
+    });
+    cleanups.push(() => dir.remove());
+    const env = { CATALOG_URL: odd.url, CATALOG_TOKEN: 'tok' };
+    const coverage = await cli(['coverage'], { cwd: dir.dir, env });
+    expect(coverage.code).toBe(1);
+    expect(coverage.err).toBe(
+      `Error: GET /v1/tables failed with status 200 UNEXPECTED_RESPONSE: the catalog listed a table without an id or a fullyQualifiedName ({"name":"x"}); is the catalog URL that of the catalog's API?\n`,
+    );
+    const plan = await cli(['plan', '--catalog-profile', 'spec'], { cwd: dir.dir, env });
+    expect(plan.code).toBe(1);
+    expect(plan.out).toContain(
+      "error: GET /v1/dataContracts/name/db.s.t.dataContract_c failed with status 200 UNEXPECTED_RESPONSE: the catalog answered 200 with something that is not a data contract (an object with id, fullyQualifiedName and version); is the catalog URL that of the catalog's API?",
+    );
+    const imported = await cli(['import', '--fqn', 'db.s.t.dataContract_c'], { cwd: dir.dir, env });
+    expect(imported.code).toBe(1);
+    expect(imported.err).toMatch(
+      /^Error: GET \/v1\/dataContracts\/name\/\S+ failed with status 200 UNEXPECTED_RESPONSE: /,
+    );
+    for (const run of [coverage, plan, imported])
+      expect(run.out + run.err).not.toMatch(/Cannot read|undefined|Internal error/);
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

@@ -15,7 +15,17 @@ import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { RESPONSE_ETAG } from './etag.js';
 
-import type { LiveContract, Page, PatchedContract, SearchResponse } from './types.js';
+import {
+  ANY_ANSWER,
+  CONTRACT_ANSWER,
+  PAGE_ANSWER,
+  SEARCH_ANSWER,
+  type AnswerShape,
+  type LiveContract,
+  type Page,
+  type PatchedContract,
+  type SearchResponse,
+} from './types.js';
 import { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 
 export type {
@@ -133,7 +143,7 @@ export class CatalogClient {
   async preflight(): Promise<void> {
     const base = catalogUrlText(this.baseUrl);
     try {
-      await this.getJson('/tables', { limit: '1' });
+      await this.getJson('/tables', { limit: '1' }, PAGE_ANSWER);
     } catch (error) {
       if (error instanceof NotFoundError) {
         throw new ConfigError(
@@ -149,12 +159,15 @@ export class CatalogClient {
         throw new ConfigError(
           `the catalog at ${base} refused the token (401: ${error.serverMessage}). Check CATALOG_TOKEN: it may have expired, or belong to another catalog or user.`,
         );
-      if (error instanceof CatalogError && error.errorType === 'INVALID_RESPONSE') {
+      if (
+        error instanceof CatalogError &&
+        (error.errorType === 'INVALID_RESPONSE' || error.errorType === 'UNEXPECTED_RESPONSE')
+      ) {
         const api = /\/api$/.test(base)
           ? ''
           : ` If ${base} is the catalog's web address, its API is under /api: try --catalog-url ${base}/api.`;
         throw new ConfigError(
-          `${base} answered GET ${this.prefix}/tables with a page that is not the catalog's API (not JSON).${api}`,
+          `${base} answered GET ${this.prefix}/tables with a page that is not the catalog's API (${error.errorType === 'INVALID_RESPONSE' ? 'not JSON' : 'not a list of tables'}).${api}`,
         );
       }
       // Other answers leave the real requests to report for themselves.
@@ -167,7 +180,7 @@ export class CatalogClient {
    */
   async systemVersion(): Promise<string | null> {
     try {
-      const answer = await this.getJson<{ version?: unknown }>('/system/version', {});
+      const answer = await this.getJson<{ version?: unknown }>('/system/version', {}, ANY_ANSWER);
       return typeof answer?.version === 'string' ? answer.version : null;
     } catch (error) {
       if (error instanceof CatalogError && [400, 404, 405, 501].includes(error.status)) return null;
@@ -180,6 +193,7 @@ export class CatalogClient {
     return this.getJson<LiveContract>(
       `/dataContracts/name/${pathSegment(fqn)}`,
       fields.length > 0 ? { fields: fields.join(',') } : {},
+      CONTRACT_ANSWER,
       true,
     );
   }
@@ -188,6 +202,7 @@ export class CatalogClient {
     return this.getJson<LiveContract>(
       `/dataContracts/${pathSegment(id)}`,
       fields.length > 0 ? { fields: fields.join(',') } : {},
+      CONTRACT_ANSWER,
       true,
     );
   }
@@ -197,11 +212,15 @@ export class CatalogClient {
     entityType: string,
     fields: readonly string[] = [],
   ): Promise<LiveContract> {
-    return this.getJson<LiveContract>('/dataContracts/entity', {
-      entityId,
-      entityType,
-      ...(fields.length > 0 ? { fields: fields.join(',') } : {}),
-    });
+    return this.getJson<LiveContract>(
+      '/dataContracts/entity',
+      {
+        entityId,
+        entityType,
+        ...(fields.length > 0 ? { fields: fields.join(',') } : {}),
+      },
+      CONTRACT_ANSWER,
+    );
   }
 
   fieldQuery(query: {
@@ -218,16 +237,18 @@ export class CatalogClient {
     };
     if (query.from !== undefined) params.from = String(query.from);
     if (query.size !== undefined) params.size = String(query.size);
-    return this.getJson<SearchResponse>('/search/fieldQuery', params);
+    return this.getJson<SearchResponse>('/search/fieldQuery', params, SEARCH_ANSWER);
   }
 
   /** One page of a list endpoint; `cursor` must be a value the server returned. */
-  listPage<T>(
+  async listPage<T>(
     path: string,
     params: Record<string, string>,
     cursor?: { after: string } | { before: string },
   ): Promise<Page<T>> {
-    return this.getJson<Page<T>>(path, { ...params, ...(cursor ?? {}) });
+    const page = await this.getJson<Page<T>>(path, { ...params, ...(cursor ?? {}) }, PAGE_ANSWER);
+    page.paging ??= {};
+    return page;
   }
 
   /** Every item of a list endpoint, page by page, passing back only the cursors the server gave. */
@@ -267,7 +288,7 @@ export class CatalogClient {
         ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
       });
       if (response.status !== 429 || attempt >= this.retries)
-        return this.parse('PATCH', path, response) as PatchedContract;
+        return this.parse('PATCH', path, response, CONTRACT_ANSWER) as PatchedContract;
       await this.sleep(this.backoffMs(attempt, response));
     }
   }
@@ -283,7 +304,7 @@ export class CatalogClient {
         'content-type': 'application/json',
       });
       if (response.status !== 429 || attempt >= this.retries)
-        return this.parse('POST', '/dataContracts', response) as LiveContract;
+        return this.parse('POST', '/dataContracts', response, CONTRACT_ANSWER) as LiveContract;
       await this.sleep(this.backoffMs(attempt, response));
     }
   }
@@ -299,6 +320,7 @@ export class CatalogClient {
   private async getJson<T>(
     path: string,
     params: Record<string, string>,
+    shape: AnswerShape,
     keepEtag = false,
   ): Promise<T> {
     const query = new URLSearchParams(params).toString();
@@ -321,7 +343,7 @@ export class CatalogClient {
         failure !== undefined || (response !== undefined && RETRYABLE_STATUS.has(response.status));
       if (!retryable || attempt >= this.retries) {
         if (failure !== undefined) throw failure;
-        const value = this.parse('GET', target, response!) as T;
+        const value = this.parse('GET', target, response!, shape) as T;
         // A contract keeps the ETag it was read with (a symbol: never in its JSON).
         const etag = response!.headers.etag;
         if (keepEtag && typeof etag === 'string' && etag !== '' && value !== null)
@@ -333,11 +355,17 @@ export class CatalogClient {
     }
   }
 
-  private parse(method: string, target: string, response: RawResponse): unknown {
+  private parse(
+    method: string,
+    target: string,
+    response: RawResponse,
+    shape: AnswerShape,
+  ): unknown {
     const request = `${method} ${this.prefix}${target.split('?')[0]!}`;
     if (response.status >= 200 && response.status < 300) {
+      let body: unknown;
       try {
-        return JSON.parse(response.text) as unknown;
+        body = JSON.parse(response.text) as unknown;
       } catch {
         throw new CatalogError(
           response.status,
@@ -346,6 +374,14 @@ export class CatalogClient {
           request,
         );
       }
+      if (!shape.test(body))
+        throw new CatalogError(
+          response.status,
+          'UNEXPECTED_RESPONSE',
+          `the catalog answered ${response.status} with something that is not ${shape.what}; is the catalog URL that of the catalog's API?`,
+          request,
+        );
+      return body;
     }
     let message = '';
     let errorType = errorTypeForStatus(response.status);

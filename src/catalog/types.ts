@@ -39,3 +39,37 @@ export interface Page<T> {
   data: T[];
   paging: { total?: number; before?: string | null; after?: string | null };
 }
+
+/** What a successful answer must be, said as "something that is not …" when it is not. */
+export interface AnswerShape {
+  what: string;
+  test(body: unknown): boolean;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The three properties every use of a contract relies on. */
+export const CONTRACT_ANSWER: AnswerShape = {
+  what: 'a data contract (an object with id, fullyQualifiedName and version)',
+  test: (body) =>
+    isRecord(body) &&
+    typeof body.id === 'string' &&
+    typeof body.fullyQualifiedName === 'string' &&
+    typeof body.version === 'number',
+};
+
+export const PAGE_ANSWER: AnswerShape = {
+  what: 'a page of a list (an object with a data list)',
+  test: (body) =>
+    isRecord(body) &&
+    Array.isArray(body.data) &&
+    (body.paging === undefined || isRecord(body.paging)),
+};
+
+export const SEARCH_ANSWER: AnswerShape = {
+  what: 'a search result (an object with hits.hits, a list)',
+  test: (body) => isRecord(body) && isRecord(body.hits) && Array.isArray(body.hits.hits),
+};
+
+export const ANY_ANSWER: AnswerShape = { what: 'JSON', test: () => true };

@@ -28,7 +28,7 @@ function describe(row: CoverageRow): string {
 
 function totalsLine(report: CoverageReport): string {
   const t = report.totals;
-  return `${t.tables} tables: ${t.own} with their own contract (${t.ownInGit} in git), ${t.inherited} inherited from a data product, ${t.none} without${t.toCreate > 0 ? `; ${t.toCreate} to be created from git` : ''}. Coverage: ${t.percentWithContract}% have a contract in force; ${t.percentInGit}% are managed in git.`;
+  return `${t.tables} table${t.tables === 1 ? '' : 's'}: ${t.own} with their own contract (${t.ownInGit} in git), ${t.inherited} inherited from a data product, ${t.none} without${t.toCreate > 0 ? `; ${t.toCreate} to be created from git` : ''}. Coverage: ${t.percentWithContract}% have a contract in force; ${t.percentInGit}% are managed in git.`;
 }
 
 export function renderCoverageHuman(report: CoverageReport, catalogUrl: string, c: Colors): string {

@@ -3,6 +3,7 @@
 import type { LiveContract, Page } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NotFoundError } from '../errors.js';
+import { printable } from '../printable.js';
 import type { ProgressHooks } from '../progress.js';
 
 export interface CoverageReader {
@@ -101,6 +102,13 @@ export async function collectCoverage(
   const classify = async (table: TableRow): Promise<void> => {
     let status: CoverageRow['status'] = 'none';
     let contract: string | null = null;
+    if (typeof table.id !== 'string' || typeof table.fullyQualifiedName !== 'string')
+      throw new CatalogError(
+        200,
+        'UNEXPECTED_RESPONSE',
+        `the catalog listed a table without an id or a fullyQualifiedName (${printable(JSON.stringify(table)).slice(0, 120)}); is the catalog URL that of the catalog's API?`,
+        'GET /v1/tables',
+      );
     options.progress?.begin(table.fullyQualifiedName);
     try {
       const effective = await reader.getEffectiveContract(table.id, 'table');
