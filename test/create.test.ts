@@ -1,6 +1,7 @@
 // Creating contracts: a new file for an existing table becomes a new contract, under both
 // profiles; a missing table, a contract created meanwhile, a moved asset and a lost answer are
 // handled as users expect. Against a real sandbox over HTTP.
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/sandbox/server.js';
@@ -256,6 +257,11 @@ describe('contracts show and contracts drift', () => {
     const notAPlan = await cli(['show', 'contracts/shipments.yaml'], { cwd });
     expect(notAPlan.code).toBe(1);
     expect(notAPlan.err).toContain('contracts/shipments.yaml is not a plan: it is not JSON');
+    await writeFile(path.join(cwd, 'other.json'), '{"name": "x"}');
+    const otherJson = await cli(['show', 'other.json'], { cwd });
+    expect(otherJson.err).toBe(
+      'Error: other.json is not a plan (the file lacks formatVersion); a plan file is what contracts plan --out writes\n',
+    );
     expect(sandbox.requests()).toHaveLength(before);
   });
 

@@ -94,8 +94,19 @@ export async function readPlanFile(file: string): Promise<Plan> {
   const validate = new Ajv({ allErrors: false, strict: false }).compile(planSchema);
   if (!validate(value)) {
     const first = validate.errors?.[0];
+    const where =
+      first?.instancePath === undefined || first.instancePath === ''
+        ? 'the file'
+        : first.instancePath;
+    const what =
+      first?.keyword === 'required'
+        ? `${where} lacks ${String((first.params as { missingProperty?: unknown }).missingProperty)}`
+        : `${where} ${first?.message ?? 'is not what a plan holds'}`;
+    const isPlan = value !== null && typeof value === 'object' && 'formatVersion' in value;
     throw new ConfigError(
-      `${file} is not a plan this version can apply: ${first?.instancePath ?? ''} ${first?.message ?? ''}`.trim(),
+      isPlan
+        ? `${file} is not a plan this version can apply: ${what}; make a new plan with contracts plan --out`
+        : `${file} is not a plan (${what}); a plan file is what contracts plan --out writes`,
     );
   }
   const plan = value as unknown as Plan;
