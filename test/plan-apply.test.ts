@@ -253,7 +253,7 @@ describe('apply stops on 400, 401 and 403 with an exact partial report', () => {
     const run = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
     expect(run.code).toBe(1);
     expect(run.out).toContain(
-      'Apply stopped: db.s.a.dataContract_a failed with 403 FORBIDDEN; no further changes were sent.',
+      "Apply stopped: db.s.a.dataContract_a failed with 403 FORBIDDEN; no further changes were sent.\nThe token's user may not write this contract: it needs the permission to edit data contracts (EditDataContract; on OpenMetadata EditAll to change a contract, Create to create one).\n",
     );
     expect(run.out).toContain(
       "db.s.a.dataContract_a: 403 FORBIDDEN: Principal: CatalogPrincipal{name='bob'} operations [EditAll] not allowed (contracts/a.yaml)",

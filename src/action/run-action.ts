@@ -17,7 +17,7 @@ import { ConfigError } from '../errors.js';
 import { currentCommit, filesChangedBetween } from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { writePlanFile } from '../plan/plan-file.js';
-import { changeValue, renderResult } from '../apply/render-report.js';
+import { changeValue, renderResult, stopAdvice } from '../apply/render-report.js';
 import { PLAIN } from '../cli/io.js';
 import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
@@ -132,6 +132,8 @@ function appliedMarkdown(report: ApplyReport): string {
       `**Apply stopped:** \`${report.stoppedBy.fullyQualifiedName}\` failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}; no further changes were sent.`,
       '',
     );
+    const advice = stopAdvice(report.stoppedBy);
+    if (advice !== null) lines.push(advice, '');
   }
   lines.push(
     `${applied.length} applied, ${failed.length} failed, ${notAttempted.length} not attempted, ${results.filter((r) => r.status === 'unchanged').length} unchanged.`,

@@ -28,6 +28,15 @@ export function changeValue(value: unknown, max = 120): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/** What to check after a stop that every contract would meet alike (a token, a permission), said once. */
+export function stopAdvice(stop: Failed): string | null {
+  if (stop.httpStatus === 401)
+    return 'The catalog refused the token: check CATALOG_TOKEN (it may have expired, or belong to another catalog or user).';
+  if (stop.httpStatus === 403)
+    return "The token's user may not write this contract: it needs the permission to edit data contracts (EditDataContract; on OpenMetadata EditAll to change a contract, Create to create one).";
+  return null;
+}
+
 /** `result` with the texts it shows made printable. */
 function shown<T extends ContractResult>(result: T): T {
   const names = {
@@ -123,6 +132,8 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
         ),
       ),
     );
+    const advice = stopAdvice(report.stoppedBy);
+    if (advice !== null) lines.push(advice);
   } else {
     lines.push(
       c.red(
