@@ -547,4 +547,30 @@ describe('Ctrl-C during apply', () => {
     const contractC = await c.get('/v1/dataContracts/name/db.s.c.dataContract_c');
     expect(contractC.version).toBe(0.1);
   }, 30_000);
+
+  it('a second Ctrl-C exits at once, saying the change in flight may or may not be in place', async () => {
+    const c = await catalog(threeSeed(), ['--faults', 'latency=500'], threeFiles(false));
+    const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(planned.code, planned.err).toBe(0);
+    let interrupted = false;
+    const { code, out, err } = await cliProcess(['apply', 'plan.json'], {
+      cwd: c.dir,
+      env: c.env,
+      onStdout: (soFar, child) => {
+        if (!interrupted && soFar.includes('✓ db.s.a.dataContract_a')) {
+          interrupted = true;
+          child.kill('SIGINT');
+          // The second one a moment later, while the second PATCH (500 ms) is still in flight.
+          setTimeout(() => child.kill('SIGINT'), 100);
+        }
+      },
+    });
+    expect(code, out + err).toBe(130);
+    expect(err).toContain(
+      'Interrupted again: exiting now; the change in flight may or may not be in place.',
+    );
+    // It did not wait for the PATCH in flight to report it.
+    expect(out).not.toContain('db.s.b.dataContract_b');
+    expect(out).not.toContain('Apply interrupted');
+  }, 30_000);
 });
