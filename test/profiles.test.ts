@@ -14,6 +14,7 @@ import { profileForVersion } from '../src/profile/profile.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { mintToken } from '../src/sandbox/auth.js';
+import { fqnParts } from '../src/plan/live-assets.js';
 import { interfacePath, openSandbox, SECRET, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -459,6 +460,70 @@ describe('a catalog whose field query returns only its first ten hits', () => {
       .requests()
       .filter((r) => interfacePath(r.path) === '/v1/search/fieldQuery');
     expect(queries.length).toBe(2 + 4);
+  });
+});
+
+describe('many tables of one database', () => {
+  it('reads an FQN part by part, a quoted part holding dots', () => {
+    expect(fqnParts('svc."my.db".s.t')).toEqual(['svc', '"my.db"', 's', 't']);
+    expect(fqnParts('a.b.c.d')).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it("are listed from the database's table list (a few requests), not searched one by one", async () => {
+    const tables = Array.from({ length: 60 }, (_, i) => `t${String(i).padStart(2, '0')}`);
+    const tableId = (i: number) => `6e000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const seedValue = seed({
+      users: [EDITOR],
+      assets: tables.map((name, i) => ({
+        id: tableId(i),
+        entityType: 'table',
+        name,
+        fullyQualifiedName: `svc.db.s.${name}`,
+        service: { name: 'svc' },
+        database: { name: 'db' },
+        databaseSchema: { name: 's' },
+        columns: [{ name: 'id', dataType: 'BIGINT' }],
+      })),
+      dataProducts: [],
+      dataContracts: tables.map((name, i) => ({
+        id: `6f000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        name,
+        fullyQualifiedName: `svc.db.s.${name}.dataContract_${name}`,
+        entity: { id: tableId(i), type: 'table', fullyQualifiedName: `svc.db.s.${name}` },
+        version: 0.1,
+        schema: [{ name: 'id', dataType: 'BIGINT' }],
+      })),
+    });
+    const { sandbox, env } = await catalogOf('openmetadata', seedValue);
+    const file = (name: string, column = 'id') =>
+      `name: ${name}\nfullyQualifiedName: svc.db.s.${name}.dataContract_${name}\nentity: {type: table, fullyQualifiedName: svc.db.s.${name}}\nschema:\n  - {name: ${column}, dataType: BIGINT}\n`;
+    const cwd = await filesDir({
+      ...Object.fromEntries(tables.map((name) => [`contracts/${name}.yaml`, file(name)])),
+      // A column its table lacks (found through the list), and a table the catalog lacks.
+      'contracts/t00.yaml': file('t00', 'other_id'),
+      'contracts/ghost.yaml': file('ghost'),
+    });
+    const run = await cli(['plan', '--json'], { cwd, env });
+    expect(run.code).toBe(1);
+    const plan = JSON.parse(run.out);
+    expect(plan.summary).toEqual({ create: 0, update: 0, noop: 59, error: 2, missing: 0 });
+    const errors = plan.changes
+      .filter((c: { action: string }) => c.action === 'error')
+      .map((c: { error: string }) => c.error);
+    expect(errors).toEqual([
+      "the catalog has no contract named svc.db.s.ghost.dataContract_ghost, and it cannot be created: table svc.db.s.ghost is not in the catalog's search index: the contract's asset does not exist (or is deleted)",
+      expect.stringMatching(/^column other_id is not among the columns of table svc\.db\.s\.t00/),
+    ]);
+    const asked = sandbox
+      .requests()
+      .map((r) => ({ path: interfacePath(r.path), query: new URLSearchParams(r.query) }));
+    const lists = asked.filter((r) => r.path === '/v1/tables' && r.query.get('database') !== null);
+    expect(lists.map((r) => Object.fromEntries(r.query))).toEqual([
+      { database: 'svc.db', fields: 'columns,dataProducts', limit: '1000' },
+    ]);
+    // Only the table the list did not hold is searched for (by itself).
+    const searches = asked.filter((r) => r.path === '/v1/search/fieldQuery');
+    expect(searches.map((r) => r.query.get('fieldValue'))).toEqual(['svc.db.s.ghost']);
   });
 });
 

@@ -46,6 +46,95 @@ const RESULT_WINDOW = 10_000;
  */
 const PAGE_SIZE = 10;
 
+/**
+ * Tables of one database that a plan checks, from which the database's tables are listed
+ * (`GET /v1/tables?database=…`, a page of up to LIST_PAGE_SIZE at a time) instead of searched:
+ * a handful of requests for thousands of tables, where the field query needs one per ten hits, or
+ * one per table on a server that ignores `from` (OpenMetadata).
+ */
+const LIST_FROM = 50;
+const LIST_PAGE_SIZE = 1000;
+/** A database with more tables than this many times those checked is searched instead. */
+const LIST_AT_MOST = 4;
+
+/** The parts of an FQN: dot-separated, a part holding a dot written in double quotes. */
+export function fqnParts(fqn: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const ch of fqn) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === '.' && !quoted) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts;
+}
+
+/** A table's database (`service.database`), or undefined for an FQN that is not a table's. */
+function tableDatabase(fqn: string): string | undefined {
+  const parts = fqnParts(fqn);
+  return parts.length === 4 ? `${parts[0]!}.${parts[1]!}` : undefined;
+}
+
+/** What the checks read of an indexed or listed asset. */
+function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocument {
+  const columns = Array.isArray(source.columns)
+    ? source.columns.map((c) => ({ name: c.name, dataType: c.dataType }))
+    : undefined;
+  return {
+    id: typeof source.id === 'string' ? source.id : id,
+    fullyQualifiedName: source.fullyQualifiedName!,
+    ...(columns === undefined ? {} : { columns }),
+    ...(Array.isArray(source.dataProducts) ? { dataProducts: source.dataProducts } : {}),
+  };
+}
+
+/**
+ * Lists a database's tables into `into` (only those in `wanted`). False, leaving the tables to the
+ * field query, when the catalog cannot list them so (no list, a refusal, an unknown field) or the
+ * database holds many more tables than are wanted.
+ */
+async function listDatabase(
+  reader: CatalogReader,
+  database: string,
+  wanted: ReadonlySet<string>,
+  into: Map<string, AssetDocument>,
+): Promise<boolean> {
+  if (reader.listPage === undefined) return false;
+  const params = {
+    database,
+    fields: 'columns,dataProducts',
+    limit: String(LIST_PAGE_SIZE),
+  };
+  let cursor: { after: string } | undefined;
+  for (;;) {
+    let page;
+    try {
+      page = await reader.listPage<Partial<AssetDocument>>('/tables', params, cursor);
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      if (error instanceof CatalogError && error.status >= 400 && error.status < 500) return false;
+      throw error;
+    }
+    if (
+      cursor === undefined &&
+      (page.paging.total ?? 0) > LIST_AT_MOST * Math.max(wanted.size, LIST_PAGE_SIZE / LIST_AT_MOST)
+    )
+      return false;
+    for (const row of page.data) {
+      if (typeof row.fullyQualifiedName === 'string' && wanted.has(row.fullyQualifiedName))
+        into.set(row.fullyQualifiedName, assetDocument(row, ''));
+    }
+    const after = page.paging.after;
+    if (page.data.length === 0 || after === undefined || after === null || after === '')
+      return true;
+    cursor = { after };
+  }
+}
+
 export function assetKey(type: string, fqn: string): string {
   return `${type}\u0000${fqn}`;
 }
@@ -93,20 +182,49 @@ async function search(
       seen.add(identity);
       if (typeof source.fullyQualifiedName !== 'string') continue;
       // Keep only what the checks read: search documents are large, and there is one per contract.
-      const columns = Array.isArray(source.columns)
-        ? source.columns.map((c) => ({ name: c.name, dataType: c.dataType }))
-        : undefined;
-      into.set(source.fullyQualifiedName, {
-        id: typeof source.id === 'string' ? source.id : hit._id,
-        fullyQualifiedName: source.fullyQualifiedName,
-        ...(columns === undefined ? {} : { columns }),
-        ...(Array.isArray(source.dataProducts) ? { dataProducts: source.dataProducts } : {}),
-      });
+      into.set(source.fullyQualifiedName, assetDocument(source, hit._id));
     }
     if (from + result.hits.hits.length >= result.hits.total.value || result.hits.hits.length < size)
       return true;
   }
   return false;
+}
+
+/**
+ * The tables of every database with at least LIST_FROM tables to check, listed page by page. A
+ * table not listed is left to the field query: the list's database filter is read from the FQN,
+ * and nothing is concluded from its absence.
+ */
+async function listLargeDatabases(
+  reader: CatalogReader,
+  entities: readonly { type: string; fullyQualifiedName: string }[],
+): Promise<Map<string, AssetDocument>> {
+  const byDatabase = new Map<string, Set<string>>();
+  for (const entity of entities) {
+    if (entity.type !== 'table') continue;
+    const database = tableDatabase(entity.fullyQualifiedName);
+    if (database === undefined) continue;
+    let tables = byDatabase.get(database);
+    if (tables === undefined) byDatabase.set(database, (tables = new Set()));
+    tables.add(entity.fullyQualifiedName);
+  }
+  const listed = new Map<string, AssetDocument>();
+  await Promise.all(
+    [...byDatabase]
+      .filter(([, tables]) => tables.size >= LIST_FROM)
+      .map(async ([database, tables]) => {
+        const found = new Map<string, AssetDocument>();
+        try {
+          if (await listDatabase(reader, database, tables, found))
+            for (const [fqn, asset] of found) listed.set(fqn, asset);
+        } catch (error) {
+          if (error instanceof AuthError) throw error;
+          // Any other failure leaves these tables to the field query, which says what went wrong.
+          if (!(error instanceof CatalogError || error instanceof NetworkError)) throw error;
+        }
+      }),
+  );
+  return listed;
 }
 
 /**
@@ -121,11 +239,21 @@ export async function lookupAssets<Found = AssetDocument>(
   keep: (asset: AssetDocument, key: string) => Found = (asset) => asset as Found,
 ): Promise<Map<string, AssetLookup<Found>>> {
   const results = new Map<string, AssetLookup<Found>>();
+  const listed = await listLargeDatabases(reader, entities);
   const groups = new Map<
     string,
     { index: string; type: string; prefix: string; fqns: Set<string> }
   >();
   for (const entity of entities) {
+    if (entity.type === 'table') {
+      const asset = listed.get(entity.fullyQualifiedName);
+      if (asset !== undefined) {
+        const key = assetKey('table', entity.fullyQualifiedName);
+        results.set(key, { kind: 'found', asset: keep(asset, key) });
+        listed.delete(entity.fullyQualifiedName);
+        continue;
+      }
+    }
     const index = searchIndexFor(entity.type);
     if (index === undefined) {
       results.set(assetKey(entity.type, entity.fullyQualifiedName), {
