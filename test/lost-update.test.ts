@@ -519,23 +519,32 @@ describe('a guard the catalog refuses during apply', () => {
 });
 
 describe('Ctrl-C during apply', () => {
-  it('sends nothing new, lets the change in flight finish, reports what happened with "interrupted", exits 130', async () => {
-    // Every request takes 500 ms, so the second PATCH is in flight when Ctrl-C comes.
+  /**
+   * Applies a saved plan of three contracts against a catalog that takes 500 ms a request, and
+   * presses Ctrl-C once the first contract is reported, while the second one's PATCH is on its
+   * way; with `twice`, again 100 ms later, while that PATCH is still in flight.
+   */
+  async function interruptedApply(twice: boolean) {
     const c = await catalog(threeSeed(), ['--faults', 'latency=500'], threeFiles(false));
     const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: c.dir, env: c.env });
     expect(planned.code, planned.err).toBe(0);
     let interrupted = false;
-    const { code, out, err } = await cliProcess(['apply', 'plan.json'], {
+    const run = await cliProcess(['apply', 'plan.json'], {
       cwd: c.dir,
       env: c.env,
       onStdout: (soFar, child) => {
-        // The first contract is reported: the second one's PATCH is on its way.
         if (!interrupted && soFar.includes('✓ db.s.a.dataContract_a')) {
           interrupted = true;
           child.kill('SIGINT');
+          if (twice) setTimeout(() => child.kill('SIGINT'), 100);
         }
       },
     });
+    return { c, ...run };
+  }
+
+  it('sends nothing new, lets the change in flight finish, reports what happened with "interrupted", exits 130', async () => {
+    const { c, code, out, err } = await interruptedApply(false);
     expect(code, out + err).toBe(130);
     expect(err).toContain('Interrupted: finishing what is in flight and sending nothing further');
     expect(out).toContain(
@@ -549,22 +558,7 @@ describe('Ctrl-C during apply', () => {
   }, 30_000);
 
   it('a second Ctrl-C exits at once, saying the change in flight may or may not be in place', async () => {
-    const c = await catalog(threeSeed(), ['--faults', 'latency=500'], threeFiles(false));
-    const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: c.dir, env: c.env });
-    expect(planned.code, planned.err).toBe(0);
-    let interrupted = false;
-    const { code, out, err } = await cliProcess(['apply', 'plan.json'], {
-      cwd: c.dir,
-      env: c.env,
-      onStdout: (soFar, child) => {
-        if (!interrupted && soFar.includes('✓ db.s.a.dataContract_a')) {
-          interrupted = true;
-          child.kill('SIGINT');
-          // The second one a moment later, while the second PATCH (500 ms) is still in flight.
-          setTimeout(() => child.kill('SIGINT'), 100);
-        }
-      },
-    });
+    const { code, out, err } = await interruptedApply(true);
     expect(code, out + err).toBe(130);
     expect(err).toContain(
       'Interrupted again: exiting now; the change in flight may or may not be in place.',
