@@ -519,7 +519,7 @@ describe('many tables of one database', () => {
       .map((r) => ({ path: interfacePath(r.path), query: new URLSearchParams(r.query) }));
     const lists = asked.filter((r) => r.path === '/v1/tables' && r.query.get('database') !== null);
     expect(lists.map((r) => Object.fromEntries(r.query))).toEqual([
-      { database: 'svc.db', fields: 'columns,dataProducts', limit: '1000' },
+      { database: 'svc.db', fields: 'columns,dataProducts', limit: '200' },
     ]);
     // Only the table the list did not hold is searched for (by itself).
     const searches = asked.filter((r) => r.path === '/v1/search/fieldQuery');
