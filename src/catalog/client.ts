@@ -8,11 +8,10 @@ import {
   NetworkError,
   NotFoundError,
   TimeoutError,
-  catalogErrorFor,
-  errorTypeForStatus,
 } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
+import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
 import { RESPONSE_ETAG } from './etag.js';
 
 import {
@@ -38,6 +37,7 @@ export type {
   SearchResponse,
 } from './types.js';
 export { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
+export { retryAfterMs } from './answer.js';
 
 export interface CatalogClientOptions {
   /** Base URL of the catalog; `/v1` is added (a trailing `/v1` is accepted). */
@@ -71,24 +71,6 @@ const MAX_REDIRECTS = 3;
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if any. */
-export function retryAfterMs(
-  header: string | string[] | undefined,
-  now = Date.now(),
-): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
 }
 
 export class CatalogClient {
@@ -288,7 +270,12 @@ export class CatalogClient {
         ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
       });
       if (response.status !== 429 || attempt >= this.retries)
-        return this.parse('PATCH', path, response, CONTRACT_ANSWER) as PatchedContract;
+        return parseAnswer(
+          response,
+          this.requestLabel('PATCH', path),
+          CONTRACT_ANSWER,
+          this.redact.bind(this),
+        ) as PatchedContract;
       await this.sleep(this.backoffMs(attempt, response));
     }
   }
@@ -304,7 +291,12 @@ export class CatalogClient {
         'content-type': 'application/json',
       });
       if (response.status !== 429 || attempt >= this.retries)
-        return this.parse('POST', '/dataContracts', response, CONTRACT_ANSWER) as LiveContract;
+        return parseAnswer(
+          response,
+          this.requestLabel('POST', '/dataContracts'),
+          CONTRACT_ANSWER,
+          this.redact.bind(this),
+        ) as LiveContract;
       await this.sleep(this.backoffMs(attempt, response));
     }
   }
@@ -343,7 +335,12 @@ export class CatalogClient {
         failure !== undefined || (response !== undefined && RETRYABLE_STATUS.has(response.status));
       if (!retryable || attempt >= this.retries) {
         if (failure !== undefined) throw failure;
-        const value = this.parse('GET', target, response!, shape) as T;
+        const value = parseAnswer(
+          response!,
+          this.requestLabel('GET', target),
+          shape,
+          this.redact.bind(this),
+        ) as T;
         // A contract keeps the ETag it was read with (a symbol: never in its JSON).
         const etag = response!.headers.etag;
         if (keepEtag && typeof etag === 'string' && etag !== '' && value !== null)
@@ -355,52 +352,9 @@ export class CatalogClient {
     }
   }
 
-  private parse(
-    method: string,
-    target: string,
-    response: RawResponse,
-    shape: AnswerShape,
-  ): unknown {
-    const request = `${method} ${this.prefix}${target.split('?')[0]!}`;
-    if (response.status >= 200 && response.status < 300) {
-      let body: unknown;
-      try {
-        body = JSON.parse(response.text) as unknown;
-      } catch {
-        throw new CatalogError(
-          response.status,
-          'INVALID_RESPONSE',
-          `the catalog answered ${response.status} with a body that is not JSON`,
-          request,
-        );
-      }
-      if (!shape.test(body))
-        throw new CatalogError(
-          response.status,
-          'UNEXPECTED_RESPONSE',
-          `the catalog answered ${response.status} with something that is not ${shape.what}; is the catalog URL that of the catalog's API?`,
-          request,
-        );
-      return body;
-    }
-    let message = '';
-    let errorType = errorTypeForStatus(response.status);
-    try {
-      const body = JSON.parse(response.text) as {
-        message?: unknown;
-        responseMessage?: unknown;
-        errorType?: unknown;
-        code?: unknown;
-      };
-      // The error table's `message`, or OpenMetadata's `responseMessage` for unhandled errors.
-      if (typeof body.message === 'string') message = body.message;
-      else if (typeof body.responseMessage === 'string') message = body.responseMessage;
-      if (typeof body.errorType === 'string' && body.errorType !== '') errorType = body.errorType;
-    } catch {
-      message = response.text.replace(/\s+/g, ' ').trim().slice(0, 300);
-    }
-    if (message === '') message = `HTTP ${response.status}`;
-    throw catalogErrorFor(response.status, errorType, this.redact(message), request);
+  /** `METHOD /v1/…` of a request, as errors name it (no query, never the token). */
+  private requestLabel(method: string, target: string): string {
+    return `${method} ${this.prefix}${target.split('?')[0]!}`;
   }
 
   private async send(
