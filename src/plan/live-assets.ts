@@ -1,6 +1,7 @@
-// Finds the assets contracts point at through the field query search, in batches: one query per
-// search index and FQN prefix (`warehouse.sales.public.*`) rather than one per asset, so live-asset
-// checks cost a handful of requests however many contracts there are.
+// Finds the assets contracts point at: the tables of a database with many of them through its
+// table list, the others through the field query search in batches (one query per search index
+// and FQN prefix, `warehouse.sales.public.*`, rather than one per asset), so live-asset checks cost
+// a handful of requests however many contracts there are.
 import { AuthError, CatalogError, NetworkError } from '../errors.js';
 import type { CatalogReader } from './catalog-reader.js';
 
@@ -94,17 +95,17 @@ function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocumen
 }
 
 /**
- * Lists a database's tables into `into` (only those in `wanted`). False, leaving the tables to the
- * field query, when the catalog cannot list them so (no list, a refusal, an unknown field) or the
- * database holds many more tables than are wanted.
+ * Lists a database's tables, handing each wanted one to `found` as its page arrives. Stops early,
+ * leaving the rest to the field query, when the catalog cannot list them so (no list, a refusal,
+ * an unknown field) or the database holds many more tables than are wanted.
  */
 async function listDatabase(
   reader: CatalogReader,
   database: string,
   wanted: ReadonlySet<string>,
-  into: Map<string, AssetDocument>,
-): Promise<boolean> {
-  if (reader.listPage === undefined) return false;
+  found: (asset: AssetDocument) => void,
+): Promise<void> {
+  if (reader.listPage === undefined) return;
   const params = {
     database,
     fields: 'columns,dataProducts',
@@ -117,17 +118,16 @@ async function listDatabase(
       page = await reader.listPage<Partial<AssetDocument>>('/tables', params, cursor);
     } catch (error) {
       if (error instanceof AuthError) throw error;
-      if (error instanceof CatalogError && error.status >= 400 && error.status < 500) return false;
+      if (error instanceof CatalogError && error.status >= 400 && error.status < 500) return;
       throw error;
     }
-    if (cursor === undefined && (page.paging.total ?? 0) > LIST_AT_MOST * wanted.size) return false;
+    if (cursor === undefined && (page.paging.total ?? 0) > LIST_AT_MOST * wanted.size) return;
     for (const row of page.data) {
       if (typeof row.fullyQualifiedName === 'string' && wanted.has(row.fullyQualifiedName))
-        into.set(row.fullyQualifiedName, assetDocument(row, ''));
+        found(assetDocument(row, ''));
     }
     const after = page.paging.after;
-    if (page.data.length === 0 || after === undefined || after === null || after === '')
-      return true;
+    if (page.data.length === 0 || after === undefined || after === null || after === '') return;
     cursor = { after };
   }
 }
@@ -187,15 +187,10 @@ async function search(
   return false;
 }
 
-/**
- * The tables of every database with at least LIST_FROM tables to check, listed page by page. A
- * table not listed is left to the field query: the list's database filter is read from the FQN,
- * and nothing is concluded from its absence.
- */
-async function listLargeDatabases(
-  reader: CatalogReader,
+/** The tables to check, by database (`service.db`), of the databases with LIST_FROM or more. */
+function listableTables(
   entities: readonly { type: string; fullyQualifiedName: string }[],
-): Promise<Map<string, AssetDocument>> {
+): Map<string, Set<string>> {
   const byDatabase = new Map<string, Set<string>>();
   for (const entity of entities) {
     if (entity.type !== 'table') continue;
@@ -205,29 +200,38 @@ async function listLargeDatabases(
     if (tables === undefined) byDatabase.set(database, (tables = new Set()));
     tables.add(entity.fullyQualifiedName);
   }
-  const listed = new Map<string, AssetDocument>();
+  for (const [database, tables] of byDatabase)
+    if (tables.size < LIST_FROM) byDatabase.delete(database);
+  return byDatabase;
+}
+
+/**
+ * Lists the tables of each database, handing each wanted one to `found`. A table not listed is
+ * left to the field query: the list's database filter is read from the FQN, and nothing is
+ * concluded from its absence; a list that fails leaves its tables to the field query too, which
+ * says what went wrong.
+ */
+async function listDatabases(
+  reader: CatalogReader,
+  byDatabase: ReadonlyMap<string, ReadonlySet<string>>,
+  found: (asset: AssetDocument) => void,
+): Promise<void> {
   await Promise.all(
-    [...byDatabase]
-      .filter(([, tables]) => tables.size >= LIST_FROM)
-      .map(async ([database, tables]) => {
-        const found = new Map<string, AssetDocument>();
-        try {
-          if (await listDatabase(reader, database, tables, found))
-            for (const [fqn, asset] of found) listed.set(fqn, asset);
-        } catch (error) {
-          if (error instanceof AuthError) throw error;
-          // Any other failure leaves these tables to the field query, which says what went wrong.
-          if (!(error instanceof CatalogError || error instanceof NetworkError)) throw error;
-        }
-      }),
+    [...byDatabase].map(async ([database, tables]) => {
+      try {
+        await listDatabase(reader, database, tables, found);
+      } catch (error) {
+        if (error instanceof AuthError) throw error;
+        if (!(error instanceof CatalogError || error instanceof NetworkError)) throw error;
+      }
+    }),
   );
-  return listed;
 }
 
 /**
  * Looks up every entity; returns `found`, `absent`, or `unchecked` (no search index for the type,
  * or the search failed, e.g. 403 for a token without SearchEntities). `keep` reduces each found
- * document, by its asset key, as soon as its query has answered, so that the search documents of
+ * document, by its asset key, as soon as its page or query has answered, so that the documents of
  * many assets are never all held at once.
  */
 export async function lookupAssets<Found = AssetDocument>(
@@ -236,21 +240,50 @@ export async function lookupAssets<Found = AssetDocument>(
   keep: (asset: AssetDocument, key: string) => Found = (asset) => asset as Found,
 ): Promise<Map<string, AssetLookup<Found>>> {
   const results = new Map<string, AssetLookup<Found>>();
-  const listed = await listLargeDatabases(reader, entities);
+  const listable = listableTables(entities);
+  const inListable = (entity: { type: string; fullyQualifiedName: string }): boolean =>
+    entity.type === 'table' &&
+    listable.get(tableDatabase(entity.fullyQualifiedName) ?? '')?.has(entity.fullyQualifiedName) ===
+      true;
+  // The other assets are searched while the large databases are listed; what the lists did not
+  // hold is searched for after.
+  await Promise.all([
+    searchAll(
+      reader,
+      entities.filter((entity) => !inListable(entity)),
+      keep,
+      results,
+    ),
+    listDatabases(reader, listable, (asset) => {
+      const key = assetKey('table', asset.fullyQualifiedName);
+      results.set(key, { kind: 'found', asset: keep(asset, key) });
+    }).then(() =>
+      searchAll(
+        reader,
+        [...listable.values()]
+          .flatMap((tables) => [...tables])
+          .filter((fqn) => !results.has(assetKey('table', fqn)))
+          .map((fqn) => ({ type: 'table', fullyQualifiedName: fqn })),
+        keep,
+        results,
+      ),
+    ),
+  ]);
+  return results;
+}
+
+/** Looks `entities` up through the field query, into `results`. */
+async function searchAll<Found>(
+  reader: CatalogReader,
+  entities: readonly { type: string; fullyQualifiedName: string }[],
+  keep: (asset: AssetDocument, key: string) => Found,
+  results: Map<string, AssetLookup<Found>>,
+): Promise<void> {
   const groups = new Map<
     string,
     { index: string; type: string; prefix: string; fqns: Set<string> }
   >();
   for (const entity of entities) {
-    if (entity.type === 'table') {
-      const asset = listed.get(entity.fullyQualifiedName);
-      if (asset !== undefined) {
-        const key = assetKey('table', entity.fullyQualifiedName);
-        results.set(key, { kind: 'found', asset: keep(asset, key) });
-        listed.delete(entity.fullyQualifiedName);
-        continue;
-      }
-    }
     const index = searchIndexFor(entity.type);
     if (index === undefined) {
       results.set(assetKey(entity.type, entity.fullyQualifiedName), {
@@ -306,5 +339,4 @@ export async function lookupAssets<Found = AssetDocument>(
       }
     }),
   );
-  return results;
 }
