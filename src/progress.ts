@@ -10,3 +10,17 @@ export interface ProgressHooks {
   /** How many items there are, when that is learnt along the way (a paged list's total). */
   total?(count: number): void;
 }
+
+/** Runs `work` for `item` between `begin` and `end`, however it ends. */
+export async function track<T>(
+  hooks: ProgressHooks | undefined,
+  item: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  hooks?.begin(item);
+  try {
+    return await work();
+  } finally {
+    hooks?.end(item);
+  }
+}

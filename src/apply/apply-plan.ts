@@ -29,7 +29,7 @@ import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js
 import type { Plan, PlannedChange } from '../plan/types.js';
 import { applyCreate, movedCreates, type CatalogCreator } from './create.js';
 import { failure, failureText, stops, type ApplyReport, type ContractResult } from './results.js';
-import type { ProgressHooks } from '../progress.js';
+import { track, type ProgressHooks } from '../progress.js';
 
 export { STOP_STATUSES, type ApplyReport, type ContractResult } from './results.js';
 
@@ -346,11 +346,10 @@ export async function applyPlan(
         record(index, { status: 'not-attempted', ...names });
         continue;
       }
-      options.progress?.begin(change.fullyQualifiedName);
-      const result =
+      const result = await track(options.progress, change.fullyQualifiedName, () =>
         change.action === 'create'
-          ? await applyCreate(change, catalog, options.recoveryAttempts ?? 2)
-          : await applyChange({
+          ? applyCreate(change, catalog, options.recoveryAttempts ?? 2)
+          : applyChange({
               change,
               live: liveContracts.get(change.fullyQualifiedName)!,
               target: targets.get(change.fullyQualifiedName)!,
@@ -358,8 +357,8 @@ export async function applyPlan(
               catalog,
               attempts: options.recoveryAttempts ?? 2,
               shapes,
-            });
-      options.progress?.end(change.fullyQualifiedName);
+            }),
+      );
       if (result.status === 'failed' && stops(result)) stoppedBy ??= result;
       record(index, result);
     }

@@ -270,12 +270,7 @@ export class CatalogClient {
         ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
       });
       if (response.status !== 429 || attempt >= this.retries)
-        return parseAnswer(
-          response,
-          this.requestLabel('PATCH', path),
-          CONTRACT_ANSWER,
-          this.redact.bind(this),
-        ) as PatchedContract;
+        return this.answer('PATCH', path, response, CONTRACT_ANSWER) as PatchedContract;
       await this.sleep(this.backoffMs(attempt, response));
     }
   }
@@ -291,12 +286,7 @@ export class CatalogClient {
         'content-type': 'application/json',
       });
       if (response.status !== 429 || attempt >= this.retries)
-        return parseAnswer(
-          response,
-          this.requestLabel('POST', '/dataContracts'),
-          CONTRACT_ANSWER,
-          this.redact.bind(this),
-        ) as LiveContract;
+        return this.answer('POST', '/dataContracts', response, CONTRACT_ANSWER) as LiveContract;
       await this.sleep(this.backoffMs(attempt, response));
     }
   }
@@ -335,12 +325,7 @@ export class CatalogClient {
         failure !== undefined || (response !== undefined && RETRYABLE_STATUS.has(response.status));
       if (!retryable || attempt >= this.retries) {
         if (failure !== undefined) throw failure;
-        const value = parseAnswer(
-          response!,
-          this.requestLabel('GET', target),
-          shape,
-          this.redact.bind(this),
-        ) as T;
+        const value = this.answer('GET', target, response!, shape) as T;
         // A contract keeps the ETag it was read with (a symbol: never in its JSON).
         const etag = response!.headers.etag;
         if (keepEtag && typeof etag === 'string' && etag !== '' && value !== null)
@@ -352,9 +337,10 @@ export class CatalogClient {
     }
   }
 
-  /** `METHOD /v1/…` of a request, as errors name it (no query, never the token). */
-  private requestLabel(method: string, target: string): string {
-    return `${method} ${this.prefix}${target.split('?')[0]!}`;
+  /** The answer to `method target` read as `shape`, its errors naming `METHOD /v1/…` (no query). */
+  private answer(method: string, target: string, response: RawResponse, shape: AnswerShape) {
+    const request = `${method} ${this.prefix}${target.split('?')[0]!}`;
+    return parseAnswer(response, request, shape, (text) => this.redact(text));
   }
 
   private async send(

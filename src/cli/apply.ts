@@ -14,7 +14,7 @@ import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
 import { resolveProfile } from '../profile/profile.js';
 import { colorsFor, PromptCancelled, type Io } from './io.js';
-import { progressLine, type ProgressLine } from './progress.js';
+import { progressLine } from './progress.js';
 import { nothingSelected } from './plan.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
@@ -90,19 +90,19 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
   const patchConcurrency = options.concurrency ?? 1;
   const { client, catalogUrl, profile } = connect(options, io.env, Math.max(8, patchConcurrency));
   // The progress line (stderr, on a terminal only) steps aside for each contract's line.
-  let progress: ProgressLine | undefined;
+  const progress = progressLine(io.stderr, 'Applying');
   const onResult = options.json
     ? undefined
     : (result: Parameters<typeof renderResult>[0]): void => {
         const text = renderResult(result, c);
         if (text === null) return;
-        progress?.clear();
+        progress.clear();
         io.stdout.write(`${text}\n`);
       };
-  const applying = (plan: Plan) => {
-    const line = progressLine(io.stderr, 'Applying', { total: changeCount(plan) });
-    progress = line;
-    return { progress: line, ...(onResult === undefined ? {} : { onResult }) };
+  /** What applying `plan` reports as it goes. */
+  const reporting = (plan: Plan) => {
+    progress.total(changeCount(plan));
+    return { progress, ...(onResult === undefined ? {} : { onResult }) };
   };
   try {
     if (planFile !== undefined) {
@@ -125,10 +125,10 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         signal: interrupt.signal,
         codec: codecFor(connected),
         concurrency: patchConcurrency,
-        ...applying(plan),
+        ...reporting(plan),
       }).finally(() => {
         interrupt.release();
-        progress?.clear();
+        progress.clear();
       });
       return finish(report, options, io);
     }
@@ -194,10 +194,10 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
       desired: desiredByFqn(outcome.files, outcome.codec),
       codec: outcome.codec,
-      ...applying(plan),
+      ...reporting(plan),
     }).finally(() => {
       interrupt.release();
-      progress?.clear();
+      progress.clear();
     });
     return finish(report, options, io);
   } finally {

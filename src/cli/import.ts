@@ -14,6 +14,7 @@ import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import { EXIT_OK } from './exit-codes.js';
 import type { Io } from './io.js';
+import { track } from '../progress.js';
 import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
@@ -96,18 +97,12 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     const progress = progressLine(io.stderr, 'Reading contracts', {
       total: fqns.length + entities.length,
     });
-    const tracked = async <T>(item: string, read: () => Promise<T>): Promise<T> => {
-      progress.begin(item);
-      try {
-        return await read();
-      } finally {
-        progress.end(item);
-      }
-    };
     const live = await Promise.all([
-      ...fqns.map((fqn) => tracked(fqn, () => client.getContractByName(fqn, CONTRACT_FIELDS))),
+      ...fqns.map((fqn) =>
+        track(progress, fqn, () => client.getContractByName(fqn, CONTRACT_FIELDS)),
+      ),
       ...entities.map((entity) =>
-        tracked(`${entity.type}:${entity.fullyQualifiedName}`, () =>
+        track(progress, `${entity.type}:${entity.fullyQualifiedName}`, () =>
           contractOfEntity(client, entity),
         ),
       ),

@@ -33,7 +33,8 @@ export function progressLine(
 ): ProgressLine {
   const now = options.now ?? Date.now;
   const minTotal = options.minTotal ?? 20;
-  const started = now();
+  // The rate counts from the first item begun, not from when the line was made.
+  let started: number | undefined;
   const inFlight = new Set<string>();
   let expected = options.total;
   let done = 0;
@@ -46,7 +47,7 @@ export function progressLine(
     const at = now();
     if (!force && at - drawnAt < REDRAW_MS) return;
     drawnAt = at;
-    const seconds = (at - started) / 1000;
+    const seconds = (at - (started ?? at)) / 1000;
     const parts = [`${label} ${done}/${expected === undefined ? '?' : expected}`];
     if (seconds > 0 && done > 0) parts.push(`${rateText(done / seconds)}/s`);
     const oldest = inFlight.values().next();
@@ -62,6 +63,7 @@ export function progressLine(
   };
   return {
     begin(item) {
+      started ??= now();
       inFlight.add(item);
       draw(false);
     },

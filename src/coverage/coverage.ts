@@ -4,7 +4,7 @@ import type { LiveContract, Page } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NotFoundError } from '../errors.js';
 import { printable } from '../printable.js';
-import type { ProgressHooks } from '../progress.js';
+import { track, type ProgressHooks } from '../progress.js';
 
 export interface CoverageReader {
   listAll<T>(
@@ -109,15 +109,14 @@ export async function collectCoverage(
         `the catalog listed a table without an id or a fullyQualifiedName (${printable(JSON.stringify(table)).slice(0, 120)}); is the catalog URL that of the catalog's API?`,
         'GET /v1/tables',
       );
-    options.progress?.begin(table.fullyQualifiedName);
     try {
-      const effective = await reader.getEffectiveContract(table.id, 'table');
+      const effective = await track(options.progress, table.fullyQualifiedName, () =>
+        reader.getEffectiveContract(table.id, 'table'),
+      );
       status = effective.inherited === true ? 'inherited' : 'own';
       contract = effective.fullyQualifiedName;
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-    } finally {
-      options.progress?.end(table.fullyQualifiedName);
     }
     rows.push({
       table: table.fullyQualifiedName,

@@ -101,8 +101,11 @@ export interface PlanOptions {
   codec?: Codec;
 }
 
-/** What a file's columns the asset lacks mean to the catalog, in one sentence. */
-function lackingColumnsText(file: ContractFile, lacking: { names: string[]; unnamed: string[] }) {
+/** What a file's columns the asset lacks mean: as a warning (nothing sent), as an error (else). */
+function lackingColumnsTexts(
+  file: ContractFile,
+  lacking: { names: string[]; unnamed: string[] },
+): { warning: string; error: string } {
   const { type, fullyQualifiedName } = file.contract.entity;
   const one = lacking.names.length === 1;
   const them = one ? 'it' : 'them';
@@ -110,7 +113,11 @@ function lackingColumnsText(file: ContractFile, lacking: { names: string[]; unna
     lacking.unnamed.length === 0
       ? ''
       : ` (the ${type} has ${lacking.unnamed.join(', ')}, which the file does not name: a rename?)`;
-  return `${one ? 'column' : 'columns'} ${lacking.names.join(', ')} ${one ? 'is' : 'are'} not among the columns of ${type} ${fullyQualifiedName} in the catalog${unnamed}, and the catalog refuses (400) a contract that names ${them}`;
+  const text = `${one ? 'column' : 'columns'} ${lacking.names.join(', ')} ${one ? 'is' : 'are'} not among the columns of ${type} ${fullyQualifiedName} in the catalog${unnamed}, and the catalog refuses (400) a contract that names ${them}`;
+  return {
+    warning: `${text}; any change to it will be refused until they agree`,
+    error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or remove ${them} from the file; nothing will be sent for this contract`,
+  };
 }
 
 /**
@@ -122,12 +129,9 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
   const lacking = input.lackingColumns;
   if (lacking === undefined || change.action === 'error' || change.action === 'missing')
     return change;
-  const text = lackingColumnsText(input.file, lacking);
+  const texts = lackingColumnsTexts(input.file, lacking);
   if (change.action === 'noop' && options.strict !== true)
-    return {
-      ...change,
-      warnings: [...change.warnings, `${text}; any change to it will be refused until they agree`],
-    };
+    return { ...change, warnings: [...change.warnings, texts.warning] };
   const { create: _create, ...rest } = change;
   return {
     ...rest,
@@ -135,7 +139,7 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     patch: [],
     breaking: [],
     diff: [],
-    error: `${text}: add ${lacking.names.length === 1 ? 'the column' : 'the columns'} to the ${input.file.contract.entity.type} first, or remove ${lacking.names.length === 1 ? 'it' : 'them'} from the file; nothing will be sent for this contract`,
+    error: texts.error,
   };
 }
 

@@ -241,16 +241,15 @@ export async function lookupAssets<Found = AssetDocument>(
 ): Promise<Map<string, AssetLookup<Found>>> {
   const results = new Map<string, AssetLookup<Found>>();
   const listable = listableTables(entities);
-  const inListable = (entity: { type: string; fullyQualifiedName: string }): boolean =>
-    entity.type === 'table' &&
-    listable.get(tableDatabase(entity.fullyQualifiedName) ?? '')?.has(entity.fullyQualifiedName) ===
-      true;
+  const listableFqns = new Set([...listable.values()].flatMap((tables) => [...tables]));
   // The other assets are searched while the large databases are listed; what the lists did not
   // hold is searched for after.
   await Promise.all([
     searchAll(
       reader,
-      entities.filter((entity) => !inListable(entity)),
+      entities.filter(
+        (entity) => entity.type !== 'table' || !listableFqns.has(entity.fullyQualifiedName),
+      ),
       keep,
       results,
     ),
@@ -260,8 +259,7 @@ export async function lookupAssets<Found = AssetDocument>(
     }).then(() =>
       searchAll(
         reader,
-        [...listable.values()]
-          .flatMap((tables) => [...tables])
+        [...listableFqns]
           .filter((fqn) => !results.has(assetKey('table', fqn)))
           .map((fqn) => ({ type: 'table', fullyQualifiedName: fqn })),
         keep,

@@ -13,7 +13,7 @@ import {
 } from '../errors.js';
 import { planChange, type LiveResult, type PlanInput, type PlanOptions } from './create-plan.js';
 import type { PlannedChange } from './types.js';
-import type { ProgressHooks } from '../progress.js';
+import { track, type ProgressHooks } from '../progress.js';
 import {
   assetKey,
   dataProductNames,
@@ -180,11 +180,10 @@ async function readOne(
 ): Promise<PlanInput> {
   let read: LiveResult;
   const name = file.contract.fullyQualifiedName;
-  progress?.begin(name);
   try {
     read = {
       kind: 'found',
-      contract: await reader.getContractByName(file.contract.fullyQualifiedName, CONTRACT_FIELDS),
+      contract: await track(progress, name, () => reader.getContractByName(name, CONTRACT_FIELDS)),
     };
   } catch (error) {
     // A bad token fails every request alike: stop the whole plan with one clear error.
@@ -198,8 +197,6 @@ async function readOne(
     else if (error instanceof CatalogError || error instanceof NetworkError)
       read = { kind: 'error', message: reader.redact(error.message) };
     else throw error;
-  } finally {
-    progress?.end(name);
   }
   const assets = await assetsReady;
   const { type, fullyQualifiedName } = file.contract.entity;

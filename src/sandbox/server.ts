@@ -49,6 +49,12 @@ const WEB_UI_PAGE =
   '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>OpenMetadata</title></head>' +
   '<body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>';
 
+/** Where the catalog interface starts: /v1, or /api/v1 as on a real OpenMetadata server. */
+const API_ROOT: Record<SandboxProfile, readonly string[]> = {
+  spec: ['v1'],
+  openmetadata: ['api', 'v1'],
+};
+
 const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
   status,
   body,
@@ -135,17 +141,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const { segments, query } = splitTarget(request.url ?? '/');
     if (segments[0] === 'sandbox')
       return handleAdmin(method, segments.slice(1), request, store, log);
-    const apiDepth = profile === 'openmetadata' ? 2 : 1;
-    const isApi =
-      profile === 'openmetadata'
-        ? segments[0] === 'api' && segments[1] === 'v1'
-        : segments[0] === 'v1';
-    if (!isApi) {
+    if (!API_ROOT[profile].every((segment, i) => segments[i] === segment)) {
       if (profile === 'openmetadata' && method === 'GET')
         return { status: 200, body: undefined, html: WEB_UI_PAGE };
       throw new ApiError(404, `Route not found: ${method} ${request.url ?? '/'}`);
     }
-    const route = segments.slice(apiDepth);
+    const route = segments.slice(API_ROOT[profile].length);
     const user = await authenticate(request.headers.authorization, secret, store.users);
     record.user = user.name;
     const onlyGet = (): void => {
