@@ -33,6 +33,14 @@ function sharedNotes(plan: Plan): Map<string, number> {
   return counts;
 }
 
+/** A change's warnings, then the notes said about it alone. */
+function remarks(change: PlannedChange, notes: readonly string[], c: Colors): string[] {
+  return [
+    ...change.warnings.map((warning) => `      ${c.yellow(`warning: ${warning}`)}`),
+    ...notes.map((note) => `      ${c.dim(`note: ${note}`)}`),
+  ];
+}
+
 function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]): string {
   const lines: string[] = [];
   if (change.action === 'create') {
@@ -63,8 +71,7 @@ function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]
       `      ${c.red(`${change.action === 'missing' ? 'missing' : 'error'}: ${change.error ?? ''}`)}`,
     );
   }
-  for (const warning of change.warnings) lines.push(`      ${c.yellow(`warning: ${warning}`)}`);
-  for (const note of notes) lines.push(`      ${c.dim(`note: ${note}`)}`);
+  lines.push(...remarks(change, notes, c));
   return lines.join('\n');
 }
 
@@ -97,8 +104,7 @@ export function renderPlanHuman(given: Plan, c: Colors): string {
       out.push(
         `  ${c.dim('=')} ${change.fullyQualifiedName}`,
         c.dim(`      ${change.file} · no changes`),
-        ...change.warnings.map((warning) => `      ${c.yellow(`warning: ${warning}`)}`),
-        ...ownNotes(change).map((note) => `      ${c.dim(`note: ${note}`)}`),
+        ...remarks(change, ownNotes(change), c),
         '',
       );
     } else out.push(renderChange(change, c, ownNotes(change)), '');
