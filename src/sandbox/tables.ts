@@ -60,6 +60,11 @@ function tableView(asset: SeedAsset, fields: ReadonlySet<string>): Json {
 
 export class Tables {
   private readonly cursorKey: Buffer;
+  /**
+   * Live tables in list order by database and by schema ('' for all), as a real server's
+   * indexes would hold them; rebuilt when the assets change.
+   */
+  private index = { version: -1, lists: new Map<string, SeedAsset[]>() };
 
   constructor(
     private readonly store: Store,
@@ -76,17 +81,7 @@ export class Tables {
     if (before !== null && after !== null)
       throw new ApiError(400, 'Only one of before or after may be given');
     const fields = parseFields(query, TABLE_FIELDS);
-    const database = query.get('database');
-    const databaseSchema = query.get('databaseSchema');
-    const rows = [...this.store.assets.values()]
-      .filter((asset) => asset.entityType === 'table' && asset.deleted !== true)
-      .filter((asset) => database === null || databaseFqn(asset) === database)
-      .filter(
-        (asset) =>
-          databaseSchema === null ||
-          `${databaseFqn(asset)}.${asset.databaseSchema?.name ?? ''}` === databaseSchema,
-      )
-      .sort(compareRows);
+    const rows = this.rows(query.get('database'), query.get('databaseSchema'));
     let start = 0;
     let end = rows.length;
     if (after !== null) {
@@ -108,6 +103,36 @@ export class Tables {
     if (page.length > 0 && end < rows.length)
       paging.after = this.writeCursor(page[page.length - 1]!);
     return { data: page.map((asset) => tableView(asset, fields)), paging };
+  }
+
+  /** The live tables of a database, of a schema, or of the catalog, in list order. */
+  private rows(database: string | null, databaseSchema: string | null): readonly SeedAsset[] {
+    if (this.index.version !== this.store.assets.version) {
+      const lists = new Map<string, SeedAsset[]>();
+      const add = (key: string, asset: SeedAsset): void => {
+        const list = lists.get(key);
+        if (list === undefined) lists.set(key, [asset]);
+        else list.push(asset);
+      };
+      for (const asset of this.store.assets.values()) {
+        if (asset.entityType !== 'table' || asset.deleted === true) continue;
+        const databaseName = databaseFqn(asset);
+        add('', asset);
+        add(`database\u0000${databaseName}`, asset);
+        add(`schema\u0000${databaseName}.${asset.databaseSchema?.name ?? ''}`, asset);
+      }
+      for (const list of lists.values()) list.sort(compareRows);
+      this.index = { version: this.store.assets.version, lists };
+    }
+    const all = this.index.lists.get('') ?? [];
+    const byDatabase =
+      database === null ? all : (this.index.lists.get(`database\u0000${database}`) ?? []);
+    if (databaseSchema === null) return byDatabase;
+    const bySchema = this.index.lists.get(`schema\u0000${databaseSchema}`) ?? [];
+    // Both given: the schema's tables, if the schema is in that database.
+    return database === null
+      ? bySchema
+      : bySchema.filter((asset) => databaseFqn(asset) === database);
   }
 
   private writeCursor(row: { name: string; id: string }): string {
