@@ -2,7 +2,7 @@
 // survive a YAML round trip, and the schema compiles strictly and accepts the examples.
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +106,39 @@ describe('parseContract', () => {
   it('accepts a byte order mark and CRLF line ends', () => {
     const file = mustParse(`\uFEFF${minimal.replace(/\n/g, '\r\n')}`);
     expect(file.contract.name).toBe('a');
+  });
+});
+
+describe('loaded files', () => {
+  const text = `\uFEFFname: a\r\nfullyQualifiedName: a.c\r\nentity: { type: table, fullyQualifiedName: db.a }\r\nschema:\r\n  - { name: id, dataType: INT }\r\n  - { name: created_at_timestamp, dataType: TIMESTAMP }\r\n`;
+
+  it('read their text again to locate a value, at the same positions as the parsed text', async () => {
+    const dir = await tempDir({ 'contracts/a.yaml': text });
+    try {
+      const loaded = await loadContracts(['contracts'], dir.dir);
+      expect(loaded.problems).toEqual([]);
+      const [file] = loaded.files;
+      const parsed = mustParse(text, 'contracts/a.yaml');
+      expect(file!.text).toBe(parsed.text);
+      expect(file!.contract).toEqual(parsed.contract);
+      for (const pointer of ['/schema/1/name', '/schema/1/dataType', '/entity'])
+        expect(positionOf(file!, pointer)).toEqual(positionOf(parsed, pointer));
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it('refuse to locate anything in a file that changed after it was validated', async () => {
+    const dir = await tempDir({ 'contracts/a.yaml': text });
+    try {
+      const loaded = await loadContracts(['contracts'], dir.dir);
+      await writeFile(path.join(dir.dir, 'contracts/a.yaml'), text.replace('INT', 'BIGINT'));
+      expect(() => positionOf(loaded.files[0]!, '/schema/0/dataType')).toThrow(
+        'contracts/a.yaml changed on disk after it was validated; run the command again',
+      );
+    } finally {
+      await dir.remove();
+    }
   });
 });
 

@@ -1,11 +1,13 @@
 // Reads contract files from disk: expands paths, loads every file, and checks what no single
 // file can see (two files for one contract, two contracts for one asset).
+import { hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { MAX_FILE_BYTES, parseContract, positionOf, type ContractFile } from './parse.js';
-import type { Problem } from './problem.js';
+import type { DesiredContract } from './model.js';
+import type { Problem, Result } from './problem.js';
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 
@@ -81,15 +83,13 @@ export interface LoadedContracts {
 }
 
 /**
- * Loads one file from disk; problems are reported, never thrown. Synchronous: nothing else can
- * happen while contract files load (no request goes out before every file is valid), and for
- * files of a few kilobytes four plain system calls cost a fraction of their asynchronous form.
+ * Reads one contract file's bytes; a file that cannot be read, or is over the size limit, is a
+ * problem, never thrown. Synchronous: nothing else can happen while contract files load (no
+ * request goes out before every file is valid), and for files of a few kilobytes four plain
+ * system calls cost a fraction of their asynchronous form.
  */
-export function loadContractFile(
-  absolute: string,
-  shownAs: string,
-): ReturnType<typeof parseContract> {
-  const problem = (message: string): ReturnType<typeof parseContract> => ({
+function readContractBytes(absolute: string, shownAs: string): Result<Buffer> {
+  const problem = (message: string): Result<Buffer> => ({
     ok: false,
     problems: [{ file: shownAs, line: 1, column: 1, path: '', message }],
   });
@@ -114,12 +114,86 @@ export function loadContractFile(
       if (bytesRead === 0) break;
       read += bytesRead;
     }
-    return parseContract(bytes.subarray(0, read), shownAs);
+    return { ok: true, value: bytes.subarray(0, read) };
   } catch (error) {
     return problem(`the file cannot be read: ${(error as Error).message}`);
   } finally {
     closeSync(fd);
   }
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function digestOf(bytes: Uint8Array): string {
+  return hash('sha1', bytes, 'base64');
+}
+
+/** Strings shorter than this are copied by V8 when sliced; longer ones keep their whole source. */
+const SLICED_FROM = 13;
+
+/**
+ * Gives the strings in `value` (in place) storage of their own: js-yaml's are slices of the file's
+ * text, and one of them keeps the whole text alive.
+ */
+function ownStrings(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'string') {
+        // The concatenation is flattened into a new string before it is sliced.
+        if (item.length >= SLICED_FROM) value[i] = ` ${item}`.slice(1);
+      } else ownStrings(item);
+    }
+  } else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (typeof item === 'string') {
+        if (item.length >= SLICED_FROM) record[key] = ` ${item}`.slice(1);
+      } else ownStrings(item);
+    }
+  }
+}
+
+/**
+ * A loaded file as a command keeps it: its contract, and its text read again from disk only when
+ * something in it must be located (a change, a warning, an annotation), so that thousands of
+ * loaded files do not keep thousands of texts. The bytes read again must be those validated.
+ */
+class StoredContractFile implements ContractFile {
+  constructor(
+    readonly file: string,
+    readonly contract: DesiredContract,
+    private readonly absolute: string,
+    private readonly digest: string,
+  ) {}
+
+  get text(): string {
+    const bytes = readContractBytes(this.absolute, this.file);
+    if (!bytes.ok || digestOf(bytes.value) !== this.digest)
+      throw new ConfigError(
+        `${this.file} changed on disk after it was validated; run the command again`,
+      );
+    // As the loader read it: valid UTF-8 (it was validated), without a byte order mark.
+    const text = STRICT_UTF8.decode(bytes.value);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  }
+}
+
+/**
+ * Loads one file from disk; problems are reported, never thrown. The file's text is not kept:
+ * it is read again, and must be unchanged, when something in it must be located.
+ */
+export function loadContractFile(absolute: string, shownAs: string): Result<ContractFile> {
+  const bytes = readContractBytes(absolute, shownAs);
+  if (!bytes.ok) return bytes;
+  const parsed = parseContract(bytes.value, shownAs);
+  if (!parsed.ok) return parsed;
+  ownStrings(parsed.value.contract);
+  return {
+    ok: true,
+    value: new StoredContractFile(shownAs, parsed.value.contract, absolute, digestOf(bytes.value)),
+  };
 }
 
 /** Problems that involve two files: a repeated contract FQN, or two contracts for one asset. */
