@@ -3,12 +3,7 @@
 // the CLI: load and validate, plan, apply.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  applyPlan,
-  desiredByFqn,
-  type ApplyReport,
-  type ContractResult,
-} from '../apply/apply-plan.js';
+import { applyPlan, type ApplyReport, type ContractResult } from '../apply/apply-plan.js';
 import { connect } from '../cli/settings.js';
 import { loadContracts } from '../contract/load.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
@@ -276,7 +271,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     }
     const report = await applyPlan(plan, client, {
       liveContracts: outcome.liveContracts,
-      desired: desiredByFqn(files, outcome.codec),
+      desired: outcome.desired,
       codec: outcome.codec,
       // The step's log says what happens to each contract as it happens, as the CLI does.
       onResult: (result) => {

@@ -2,7 +2,7 @@
 // apply in one go after a confirmation that only a terminal can give.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPlan, desiredByFqn, type ApplyReport } from '../apply/apply-plan.js';
+import { applyPlan, type ApplyReport } from '../apply/apply-plan.js';
 import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
 import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
@@ -192,7 +192,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       concurrency: patchConcurrency,
       // Straight after planning the live contracts are fresh; after a prompt they are read again.
       ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
-      desired: desiredByFqn(outcome.files, outcome.codec),
+      desired: outcome.desired,
       codec: outcome.codec,
       ...reporting(plan),
     }).finally(() => {

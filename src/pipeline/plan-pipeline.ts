@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { LiveContract } from '../catalog/client.js';
 import { loadContracts } from '../contract/load.js';
+import type { DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import { assemblePlan } from '../plan/create-plan.js';
@@ -36,6 +37,8 @@ export type PlanOutcome =
       plan: Plan;
       files: ContractFile[];
       liveContracts: Map<string, LiveContract>;
+      /** With keepLive, the desired contracts of the changes to apply, in the wire shape. */
+      desired: Map<string, DesiredContract>;
       /** The connected catalog's codec. */
       codec: Codec;
     };
@@ -59,7 +62,7 @@ export async function planFromFiles(
   const problems = loaded.files.flatMap((file) => codec.problems(file));
   if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
   request.progress?.total?.(files.length);
-  const { changes, liveForUpdates } = await planContracts(files, reader, {
+  const { changes, liveForUpdates, desired } = await planContracts(files, reader, {
     codec,
     ...(request.progress === undefined ? {} : { progress: request.progress }),
     strict: request.strict === true,
@@ -71,5 +74,5 @@ export async function planFromFiles(
     gitCommit: request.gitCommit,
     createdAt: (request.now?.() ?? new Date()).toISOString(),
   });
-  return { ok: true, plan, files, liveContracts: liveForUpdates, codec };
+  return { ok: true, plan, files, liveContracts: liveForUpdates, desired, codec };
 }

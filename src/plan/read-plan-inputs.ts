@@ -2,7 +2,9 @@
 // the catalog lacks, whether its asset inherits one from a data product. I/O only through the
 // reader passed in; the plan itself is made by createPlan.
 import type { LiveContract } from '../catalog/client.js';
+import type { DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/parse.js';
+import { specCodec } from '../profile/codec.js';
 import {
   AuthError,
   CatalogError,
@@ -269,6 +271,11 @@ export interface PlannedContracts {
   changes: PlannedChange[];
   /** With keepLive, the live contracts of the `update` changes, for applying them straight away. */
   liveForUpdates: Map<string, LiveContract>;
+  /**
+   * With keepLive, the desired contracts (in the catalog's wire shape) of the `update` and
+   * `create` changes, for planning one again if it moved during apply.
+   */
+  desired: Map<string, DesiredContract>;
 }
 
 /**
@@ -282,24 +289,28 @@ export async function planContracts(
   options: ReadOptions & PlanOptions & { keepLive?: boolean } = {},
 ): Promise<PlannedContracts> {
   const { read } = startReading(files, reader, options);
+  const codec = options.codec ?? specCodec;
   const liveForUpdates = new Map<string, LiveContract>();
+  const desired = new Map<string, DesiredContract>();
   // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
   // stays a few dozen contracts, however many files there are.
   const changes = new Array<PlannedChange>(files.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const index = next++;
-      changes[index] = await planOne(files[index]!);
-    }
-  };
-  const planOne = async (file: ContractFile): Promise<PlannedChange> => {
+  const planOne = async (index: number): Promise<void> => {
+    const file = files[index]!;
     const input = await read(file);
     const change = planChange(input, options);
-    if (options.keepLive === true && change.action === 'update' && input.live.kind === 'found')
-      liveForUpdates.set(change.fullyQualifiedName, input.live.contract as LiveContract);
-    return change;
+    changes[index] = change;
+    const fqn = change.fullyQualifiedName;
+    if (options.keepLive === true && (change.action === 'update' || change.action === 'create')) {
+      desired.set(fqn, codec.toWire(file.contract));
+      if (change.action === 'update' && input.live.kind === 'found')
+        liveForUpdates.set(fqn, input.live.contract as LiveContract);
+    }
+  };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) await planOne(next++);
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, files.length) }, worker));
-  return { changes, liveForUpdates };
+  return { changes, liveForUpdates, desired };
 }
