@@ -132,25 +132,38 @@ function digestOf(bytes: Uint8Array): string {
 const SLICED_FROM = 13;
 
 /**
- * Gives the strings in `value` (in place) storage of their own: js-yaml's are slices of the file's
- * text, and one of them keeps the whole text alive.
+ * One string for each value met in the files a command loads: files repeat most of their values
+ * (data types, constraints, common column names), and a long value met for the first time gets
+ * storage of its own (js-yaml's strings are slices of the file's text: one of them would keep the
+ * whole text alive).
  */
-function ownStrings(value: unknown): void {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (typeof item === 'string') {
-        // The concatenation is flattened into a new string before it is sliced.
-        if (item.length >= SLICED_FROM) value[i] = ` ${item}`.slice(1);
-      } else ownStrings(item);
-    }
-  } else if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const item = record[key];
-      if (typeof item === 'string') {
-        if (item.length >= SLICED_FROM) record[key] = ` ${item}`.slice(1);
-      } else ownStrings(item);
+class StringTable {
+  private readonly strings = new Map<string, string>();
+
+  own(value: string): string {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    // The concatenation is flattened into a new string before it is sliced.
+    const owned = value.length >= SLICED_FROM ? ` ${value}`.slice(1) : value;
+    this.strings.set(owned, owned);
+    return owned;
+  }
+
+  /** Replaces, in place, every string in `value` by the table's. */
+  ownAll(value: unknown): void {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === 'string') value[i] = this.own(item);
+        else this.ownAll(item);
+      }
+    } else if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        if (typeof item === 'string') record[key] = this.own(item);
+        else this.ownAll(item);
+      }
     }
   }
 }
@@ -182,14 +195,19 @@ class StoredContractFile implements ContractFile {
 
 /**
  * Loads one file from disk; problems are reported, never thrown. The file's text is not kept:
- * it is read again, and must be unchanged, when something in it must be located.
+ * it is read again, and must be unchanged, when something in it must be located. `strings` is
+ * shared by the files of one command.
  */
-export function loadContractFile(absolute: string, shownAs: string): Result<ContractFile> {
+export function loadContractFile(
+  absolute: string,
+  shownAs: string,
+  strings: StringTable = new StringTable(),
+): Result<ContractFile> {
   const bytes = readContractBytes(absolute, shownAs);
   if (!bytes.ok) return bytes;
   const parsed = parseContract(bytes.value, shownAs);
   if (!parsed.ok) return parsed;
-  ownStrings(parsed.value.contract);
+  strings.ownAll(parsed.value.contract);
   return {
     ok: true,
     value: new StoredContractFile(shownAs, parsed.value.contract, absolute, digestOf(bytes.value)),
@@ -243,8 +261,9 @@ export async function loadContracts(
   const absolutePaths = await findContractFiles(paths, cwd);
   const files: ContractFile[] = [];
   const problems: Problem[] = [];
+  const strings = new StringTable();
   for (const absolute of absolutePaths) {
-    const result = loadContractFile(absolute, displayPath(cwd, absolute));
+    const result = loadContractFile(absolute, displayPath(cwd, absolute), strings);
     if (result.ok) files.push(result.value);
     else for (const problem of result.problems) problems.push(problem);
   }
