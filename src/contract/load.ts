@@ -130,17 +130,19 @@ function digestOf(bytes: Uint8Array): string {
 
 /** Strings shorter than this are copied by V8 when sliced; longer ones keep their whole source. */
 const SLICED_FROM = 13;
+/** Values up to this long are shared; longer ones (descriptions, rules) are rarely repeated. */
+const SHARED_UP_TO = 32;
 
 /**
- * One string for each value met in the files a command loads: files repeat most of their values
- * (data types, constraints, common column names), and a long value met for the first time gets
- * storage of its own (js-yaml's strings are slices of the file's text: one of them would keep the
- * whole text alive).
+ * One string for each short value met in the files a command loads (files repeat most of them:
+ * data types, constraints, common column names), and storage of its own for each longer value:
+ * js-yaml's strings are slices of the file's text, and one of them would keep the whole text alive.
  */
 class StringTable {
   private readonly strings = new Map<string, string>();
 
   own(value: string): string {
+    if (value.length > SHARED_UP_TO) return ` ${value}`.slice(1);
     const known = this.strings.get(value);
     if (known !== undefined) return known;
     // The concatenation is flattened into a new string before it is sliced.
