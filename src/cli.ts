@@ -4,9 +4,9 @@ import { setFlagsFromString } from 'node:v8';
 import { processIo } from './cli/io.js';
 import { runCli } from './cli/program.js';
 
-// A plan holds little between answers but allocates fast: V8's default lets the heap grow to
-// about four times what is live before a full collection. Half as much again keeps peak memory
-// near the live set, for a little more collecting (see README, Performance).
+// A plan keeps its loaded files and allocates fast around them: V8's default lets the heap grow
+// to up to four times what is live before a full collection. Growing by half the live set keeps
+// peak memory near it, for a little more collecting (see README, Performance).
 setFlagsFromString('--heap-growing-percent=50');
 
 // A reader that went away (`contracts plan | head`) is not an error of ours.

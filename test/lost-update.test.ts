@@ -6,7 +6,7 @@ import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyPlan, desiredByFqn } from '../src/apply/apply-plan.js';
+import { applyPlan } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { parseContract } from '../src/contract/parse.js';
 import type { Operation } from '../src/diff/operation.js';
@@ -429,7 +429,7 @@ describe('a guard the catalog refuses during apply', () => {
       'contracts/shipments.yaml',
     );
     if (!parsed.ok) throw new Error('bad test contract');
-    const { changes, liveForUpdates } = await planContracts([parsed.value], client, {
+    const { changes, liveForUpdates, desired } = await planContracts([parsed.value], client, {
       checkAssets: false,
       keepLive: true,
     });
@@ -451,7 +451,7 @@ describe('a guard the catalog refuses during apply', () => {
       },
     });
     const live = () => opened.sandbox.store.contractByFqn(FQN)!;
-    return { plan, liveForUpdates, racing, live, file: parsed.value, client };
+    return { plan, liveForUpdates, racing, live, desired, client };
   }
 
   it('a saved plan: the contract fails as changed since the plan, nothing else is sent for it, apply stops', async () => {
@@ -471,11 +471,8 @@ describe('a guard the catalog refuses during apply', () => {
   });
 
   it('plan and apply in one run: planned again from the file once, against the contract as it is now', async () => {
-    const { plan, liveForUpdates, racing, live, file } = await racedPlan();
-    const report = await applyPlan(plan, racing, {
-      liveContracts: liveForUpdates,
-      desired: desiredByFqn([file]),
-    });
+    const { plan, liveForUpdates, racing, live, desired } = await racedPlan();
+    const report = await applyPlan(plan, racing, { liveContracts: liveForUpdates, desired });
     expect(report.results[0]).toMatchObject({
       status: 'applied',
       replannedAt: 0.2,

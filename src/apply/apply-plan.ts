@@ -3,7 +3,6 @@
 // moved since the plan) re-plans that contract once against its file, or fails it as stale.
 import type { LiveContract, PatchedContract } from '../catalog/client.js';
 import { etagOf } from '../catalog/etag.js';
-import type { ContractFile } from '../contract/parse.js';
 import {
   FIELD_SHAPES,
   MANAGED_FIELDS,
@@ -70,19 +69,6 @@ export interface ApplyOptions {
   onResult?: (result: ContractResult) => void;
   /** Told as each contract's create or PATCH starts and ends. */
   progress?: ProgressHooks;
-}
-
-/**
- * The desired contracts of `files` by FQN, in the catalog's wire shape, for planning a contract
- * again when it moved.
- */
-export function desiredByFqn(
-  files: readonly ContractFile[],
-  codec: Codec = specCodec,
-): Map<string, DesiredContract> {
-  return new Map(
-    files.map((file) => [file.contract.fullyQualifiedName, codec.toWire(file.contract)]),
-  );
 }
 
 /** Refuses plans that cannot be applied whole: errors or missing contracts. */

@@ -5,7 +5,13 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { MAX_FILE_BYTES, parseContract, positionOf, type ContractFile } from './parse.js';
+import {
+  contractText,
+  MAX_FILE_BYTES,
+  parseContract,
+  positionOf,
+  type ContractFile,
+} from './parse.js';
 import type { DesiredContract } from './model.js';
 import type { Problem, Result } from './problem.js';
 
@@ -122,8 +128,6 @@ function readContractBytes(absolute: string, shownAs: string): Result<Buffer> {
   }
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 function digestOf(bytes: Uint8Array): string {
   return hash('sha1', bytes, 'base64');
 }
@@ -132,6 +136,11 @@ function digestOf(bytes: Uint8Array): string {
 const SLICED_FROM = 13;
 /** Values up to this long are shared; longer ones (descriptions, rules) are rarely repeated. */
 const SHARED_UP_TO = 32;
+
+/** A copy of `value` that is not a slice of its source: the concatenation is flattened first. */
+function copied(value: string): string {
+  return ` ${value}`.slice(1);
+}
 
 /**
  * One string for each short value met in the files a command loads (files repeat most of them:
@@ -142,11 +151,10 @@ class StringTable {
   private readonly strings = new Map<string, string>();
 
   own(value: string): string {
-    if (value.length > SHARED_UP_TO) return ` ${value}`.slice(1);
+    if (value.length > SHARED_UP_TO) return copied(value);
     const known = this.strings.get(value);
     if (known !== undefined) return known;
-    // The concatenation is flattened into a new string before it is sliced.
-    const owned = value.length >= SLICED_FROM ? ` ${value}`.slice(1) : value;
+    const owned = value.length >= SLICED_FROM ? copied(value) : value;
     this.strings.set(owned, owned);
     return owned;
   }
@@ -185,13 +193,13 @@ class StoredContractFile implements ContractFile {
 
   get text(): string {
     const bytes = readContractBytes(this.absolute, this.file);
-    if (!bytes.ok || digestOf(bytes.value) !== this.digest)
+    const text =
+      bytes.ok && digestOf(bytes.value) === this.digest ? contractText(bytes.value) : undefined;
+    if (text === undefined)
       throw new ConfigError(
         `${this.file} changed on disk after it was validated; run the command again`,
       );
-    // As the loader read it: valid UTF-8 (it was validated), without a byte order mark.
-    const text = STRICT_UTF8.decode(bytes.value);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    return text;
   }
 }
 
@@ -200,10 +208,10 @@ class StoredContractFile implements ContractFile {
  * it is read again, and must be unchanged, when something in it must be located. `strings` is
  * shared by the files of one command.
  */
-export function loadContractFile(
+function loadContractFile(
   absolute: string,
   shownAs: string,
-  strings: StringTable = new StringTable(),
+  strings: StringTable,
 ): Result<ContractFile> {
   const bytes = readContractBytes(absolute, shownAs);
   if (!bytes.ok) return bytes;

@@ -43,6 +43,24 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export { positionOf, type ContractFile, type Position } from './positions.js';
 export { MAX_NESTING } from './value-checks.js';
 
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * A contract file's text as the loader reads it: its bytes as strict UTF-8, without a byte order
+ * mark; undefined when they are not UTF-8.
+ */
+export function contractText(bytes: Uint8Array): string | undefined {
+  let decoded: string;
+  try {
+    decoded = STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  return withoutBom(decoded);
+}
+
 /**
  * The fast path: a plain-enough file that js-yaml loads and that validates needs no positional
  * parse. Undefined means "parse positionally" (it never reports problems itself).
@@ -110,12 +128,7 @@ function parseAndCheck(
         ],
       };
     }
-    let decoded: string | undefined;
-    try {
-      decoded = STRICT_UTF8.decode(input);
-    } catch {
-      decoded = undefined;
-    }
+    const decoded = contractText(input);
     const bad = decoded === undefined ? firstInvalidUtf8(input) : -1;
     if (bad >= 0) {
       const pos = positionOfByte(input, bad);
@@ -139,7 +152,8 @@ function parseAndCheck(
       problems: [at(1, 1, '', `the file is over the limit of ${MAX_FILE_BYTES} bytes (1 MiB)`)],
     };
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Bytes lose their byte order mark as they are decoded.
+  if (typeof input === 'string') text = withoutBom(text);
   if (text.includes('\u0000')) {
     const offset = text.indexOf('\u0000');
     const lines = text.slice(0, offset).split('\n');

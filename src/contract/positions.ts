@@ -20,7 +20,10 @@ export interface Position {
 export interface ContractFile {
   file: string;
   contract: DesiredContract;
-  /** The file's text, for locating values when something must be said about them. */
+  /**
+   * The file's text, for locating values when something must be said about them. A loaded file
+   * reads it from disk again on each access (positionOf does so once per file).
+   */
   text: string;
 }
 
