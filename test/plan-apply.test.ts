@@ -3,11 +3,13 @@
 // a lost PATCH response never applies a change twice, and the token never shows.
 import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, type ContractResult } from '../src/apply/apply-plan.js';
+import { planChecksum } from '../src/plan/create-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { mintToken } from '../src/sandbox/auth.js';
@@ -462,5 +464,39 @@ describe('the confirmation prompt', () => {
     expect(io.err()).toContain('Apply cancelled; nothing was sent.');
     expect(io.err()).not.toContain('Internal error');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+});
+
+describe('the plan checksum', () => {
+  /** The text a plan's checksum has always been taken over: JSON with each object's keys sorted. */
+  function sortedJson(value: unknown): string {
+    if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      return `{${Object.keys(record)
+        .sort()
+        .filter((key) => record[key] !== undefined)
+        .map((key) => `${JSON.stringify(key)}:${sortedJson(record[key])}`)
+        .join(',')}}`;
+    }
+    return JSON.stringify(value);
+  }
+  const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+  it('is the SHA-256 of the plan as sorted-key JSON, however large, so saved plans still verify', () => {
+    fc.assert(
+      fc.property(
+        // Long strings and many entries carry the text across the pieces it is hashed in.
+        fc.array(fc.jsonValue({ maxDepth: 4 }), { maxLength: 40 }),
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.nat({ max: 2_000 }),
+        (changes, text, times) => {
+          const plan = { formatVersion: 1, note: text.repeat(times), changes, checksum: 'x' };
+          const { checksum: _ignored, ...content } = plan;
+          expect(planChecksum(plan as never)).toBe(sha256(sortedJson(content)));
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

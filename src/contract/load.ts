@@ -137,9 +137,12 @@ const SLICED_FROM = 13;
 /** Values up to this long are shared; longer ones (descriptions, rules) are rarely repeated. */
 const SHARED_UP_TO = 32;
 
-/** A copy of `value` that is not a slice of its source: the concatenation is flattened first. */
+/**
+ * A copy of `value` in storage of its own: joining two parts builds one flat string, where a
+ * concatenation or a slice would keep a header pointing into other storage.
+ */
 function copied(value: string): string {
-  return ` ${value}`.slice(1);
+  return [value.slice(0, 1), value.slice(1)].join('');
 }
 
 /**
@@ -159,22 +162,27 @@ class StringTable {
     return owned;
   }
 
-  /** Replaces, in place, every string in `value` by the table's. */
-  ownAll(value: unknown): void {
+  /**
+   * `value` with every string replaced by the table's, and every list by a copy of its exact
+   * length (one built item by item keeps room to grow). Mappings are changed in place.
+   */
+  ownAll<T>(value: T): T {
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === 'string') value[i] = this.own(item);
-        else this.ownAll(item);
+      const list: unknown[] = value.slice();
+      for (let i = 0; i < list.length; i++) {
+        const item: unknown = list[i];
+        list[i] = typeof item === 'string' ? this.own(item) : this.ownAll(item);
       }
-    } else if (value !== null && typeof value === 'object') {
+      return list as T;
+    }
+    if (value !== null && typeof value === 'object') {
       const record = value as Record<string, unknown>;
       for (const key of Object.keys(record)) {
         const item = record[key];
-        if (typeof item === 'string') record[key] = this.own(item);
-        else this.ownAll(item);
+        record[key] = typeof item === 'string' ? this.own(item) : this.ownAll(item);
       }
     }
+    return value;
   }
 }
 
@@ -217,10 +225,10 @@ function loadContractFile(
   if (!bytes.ok) return bytes;
   const parsed = parseContract(bytes.value, shownAs);
   if (!parsed.ok) return parsed;
-  strings.ownAll(parsed.value.contract);
+  const contract = strings.ownAll(parsed.value.contract);
   return {
     ok: true,
-    value: new StoredContractFile(shownAs, parsed.value.contract, absolute, digestOf(bytes.value)),
+    value: new StoredContractFile(shownAs, contract, absolute, digestOf(bytes.value)),
   };
 }
 

@@ -1,6 +1,6 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
 // all reading happens before (planContracts), all sending after (applyPlan).
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingChanges } from '../diff/breaking.js';
@@ -14,6 +14,7 @@ import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
 import {
   PLAN_FORMAT_VERSION,
+  plannedChange,
   summarize,
   type DiffLine,
   type Plan,
@@ -51,18 +52,42 @@ export interface PlanMeta {
   createdAt: string;
 }
 
-/** JSON with object keys in a fixed order: the same value, the same text. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as JsonObject;
-    return `{${Object.keys(record)
-      .sort()
-      .filter((key) => record[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
+/**
+ * Feeds `hash` the JSON of `value` with object keys in a fixed order (the same value, the same
+ * text), some kilobytes at a time, so that a plan of thousands of changes is never one string in
+ * memory.
+ */
+function updateCanonical(hash: Hash, value: unknown): void {
+  let pending = '';
+  const write = (text: string): void => {
+    pending += text;
+    if (pending.length >= 16_384) {
+      hash.update(pending);
+      pending = '';
+    }
+  };
+  const visit = (item: unknown): void => {
+    if (Array.isArray(item)) {
+      write('[');
+      for (let index = 0; index < item.length; index++) {
+        if (index > 0) write(',');
+        visit(item[index]);
+      }
+      write(']');
+    } else if (item !== null && typeof item === 'object') {
+      const record = item as JsonObject;
+      let separator = '{';
+      for (const key of Object.keys(record).sort()) {
+        if (record[key] === undefined) continue;
+        write(`${separator}${JSON.stringify(key)}:`);
+        separator = ',';
+        visit(record[key]);
+      }
+      write(separator === '{' ? '{}' : '}');
+    } else write(JSON.stringify(item) ?? '');
+  };
+  visit(value);
+  hash.update(pending);
 }
 
 /** What staleness is judged on: identity, version and the fields a file may manage. */
@@ -125,6 +150,10 @@ function lackingColumnsTexts(
  * something would be sent (the catalog would refuse it), a warning when nothing would.
  */
 export function planChange(input: PlanInput, options: PlanOptions = {}): PlannedChange {
+  return plannedChange(planChecked(input, options));
+}
+
+function planChecked(input: PlanInput, options: PlanOptions): PlannedChange {
   const change = planFromLive(input, options);
   const lacking = input.lackingColumns;
   if (lacking === undefined || change.action === 'error' || change.action === 'missing')
@@ -292,5 +321,7 @@ export function assemblePlan(changes: PlannedChange[], meta: PlanMeta): Plan {
 /** `sha256:` over everything a plan says but its checksum, so an edited plan file is noticed. */
 export function planChecksum(plan: Omit<Plan, 'checksum'> & { checksum?: string }): string {
   const { checksum: _ignored, ...content } = plan;
-  return `sha256:${createHash('sha256').update(canonical(content)).digest('hex')}`;
+  const hash = createHash('sha256');
+  updateCanonical(hash, content);
+  return `sha256:${hash.digest('hex')}`;
 }
