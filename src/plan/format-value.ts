@@ -1,7 +1,7 @@
 // Short, one-line renderings of JSON values for plans and apply reports; plans made printable.
 import { printable } from '../printable.js';
 
-import type { Plan } from './types.js';
+import { plannedChange, type Plan } from './types.js';
 
 /** `plan` with every text it shows made printable, for the human and markdown renderings. */
 export function printablePlan(plan: Plan): Plan {
@@ -9,28 +9,30 @@ export function printablePlan(plan: Plan): Plan {
   return {
     ...plan,
     catalogUrl: printable(plan.catalogUrl),
-    changes: plan.changes.map((change) => ({
-      ...change,
-      file: printable(change.file),
-      fullyQualifiedName: printable(change.fullyQualifiedName),
-      error: change.error === null ? null : printable(change.error),
-      breaking: list(change.breaking),
-      warnings: list(change.warnings),
-      notes: list(change.notes),
-      diff: change.diff.map((line) => ({
-        ...line,
-        field: printable(line.field),
-        ...(line.position === undefined ? {} : { position: printable(line.position) }),
-      })),
-      ...(change.create == null
-        ? {}
-        : {
-            create: {
-              ...change.create,
-              assetFullyQualifiedName: printable(change.create.assetFullyQualifiedName),
-            },
-          }),
-    })),
+    changes: plan.changes.map((change) =>
+      plannedChange({
+        ...change,
+        file: printable(change.file),
+        fullyQualifiedName: printable(change.fullyQualifiedName),
+        error: change.error === null ? null : printable(change.error),
+        breaking: list(change.breaking),
+        warnings: list(change.warnings),
+        notes: list(change.notes),
+        diff: change.diff.map((line) => ({
+          ...line,
+          field: printable(line.field),
+          ...(line.position === undefined ? {} : { position: printable(line.position) }),
+        })),
+        ...(change.create == null
+          ? {}
+          : {
+              create: {
+                ...change.create,
+                assetFullyQualifiedName: printable(change.create.assetFullyQualifiedName),
+              },
+            }),
+      }),
+    ),
   };
 }
 
