@@ -14,7 +14,8 @@ import {
   positionOf,
   type ContractFile,
 } from '../src/contract/parse.js';
-import { formatProblem } from '../src/contract/problem.js';
+import { formatProblem, type Problem } from '../src/contract/problem.js';
+import { hasOddNode, MAX_NESTING, oddNodeProblems } from '../src/contract/value-checks.js';
 import { createContractAjv } from '../src/contract/schema.js';
 import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/capture-io.js';
@@ -284,6 +285,41 @@ describe('fast path', () => {
       parseContract(text, 'e.yaml'),
       parseContract(text, 'e.yaml', { fastPath: false }),
     );
+  });
+});
+
+describe('odd values', () => {
+  /** A value nested `depth` levels down, in mappings and lists by turns. */
+  const nested = (depth: number, leaf: unknown): unknown =>
+    depth === 0
+      ? leaf
+      : depth % 2 === 0
+        ? { level: nested(depth - 1, leaf) }
+        : [nested(depth - 1, leaf)];
+  const odd = fc.oneof(
+    fc.anything({
+      withNullPrototype: true,
+      withObjectString: true,
+      key: fc.constantFrom('a', 'b', '__proto__', 'constructor', 'prototype', 'schema'),
+    }),
+    fc.constantFrom(Number.POSITIVE_INFINITY, Number.NaN, -0, 1e308),
+    fc
+      .tuple(fc.integer({ min: MAX_NESTING - 3, max: MAX_NESTING + 3 }), fc.anything())
+      .map(([depth, leaf]) => nested(depth, leaf)),
+  );
+
+  it('the yes-or-no check agrees with the problems the positional path reports', () => {
+    const at = (): Problem => ({ file: 'f', line: 1, column: 1, path: '', message: '' });
+    let found = 0;
+    fc.assert(
+      fc.property(odd, (value) => {
+        const problems = oddNodeProblems(value, at).length;
+        expect(hasOddNode(value)).toBe(problems > 0);
+        if (problems > 0) found += 1;
+      }),
+      { numRuns: 2000 },
+    );
+    expect(found).toBeGreaterThan(100);
   });
 });
 

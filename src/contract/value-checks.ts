@@ -61,9 +61,24 @@ function oddNodes(value: unknown, max: number): OddNode[] {
   return found;
 }
 
-/** Whether `value` holds anything oddNodes finds. */
-export function hasOddNode(value: unknown): boolean {
-  return oddNodes(value, 1).length > 0;
+/**
+ * Whether `value` holds anything oddNodes finds, at `depth` levels down. It asks only yes or no,
+ * so it builds no paths; the recursion ends at MAX_NESTING levels, so no input can exhaust the
+ * stack.
+ */
+export function hasOddNode(value: unknown, depth = 0): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= MAX_NESTING) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasOddNode(item, depth + 1)) return true;
+    return false;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return true;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record))
+    if (FORBIDDEN_KEYS.has(key) || hasOddNode(record[key], depth + 1)) return true;
+  return false;
 }
 
 /** Every value of `value` a contract may not hold (see oddNodes), at its position. */
