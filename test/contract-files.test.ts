@@ -129,6 +129,24 @@ describe('loaded files', () => {
     }
   });
 
+  it('once released, read their contract again, the same, and refuse it if the file changed', async () => {
+    const dir = await tempDir({ 'contracts/a.yaml': text });
+    try {
+      const loaded = await loadContracts(['contracts'], dir.dir);
+      const [file] = loaded.files;
+      const held = file!.contract;
+      file!.release?.();
+      expect(file!.contract).not.toBe(held);
+      expect(file!.contract).toEqual(held);
+      await writeFile(path.join(dir.dir, 'contracts/a.yaml'), text.replace('INT', 'BIGINT'));
+      expect(() => file!.contract).toThrow(
+        'contracts/a.yaml changed on disk after it was validated; run the command again',
+      );
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it('refuse to locate anything in a file that changed after it was validated', async () => {
     const dir = await tempDir({ 'contracts/a.yaml': text });
     try {

@@ -10,6 +10,8 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, type ContractResult } from '../src/apply/apply-plan.js';
 import { planChecksum } from '../src/plan/create-plan.js';
+import { loadContracts } from '../src/contract/load.js';
+import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { mintToken } from '../src/sandbox/auth.js';
@@ -464,6 +466,35 @@ describe('the confirmation prompt', () => {
     expect(io.err()).toContain('Apply cancelled; nothing was sent.');
     expect(io.err()).not.toContain('Internal error');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+});
+
+describe('memory', () => {
+  it('lets each loaded contract go once it is planned, and plans it the same', async () => {
+    const dir = await workspace();
+    const { sandbox, token } = await catalog();
+    const client = new CatalogClient({ baseUrl: sandbox.url, token });
+    cleanups.push(() => client.close());
+    const kept = await loadContracts(['contracts'], dir.dir);
+    for (const file of kept.files) Object.assign(file, { release: () => undefined });
+    const loaded = await loadContracts(['contracts'], dir.dir);
+    const released: string[] = [];
+    const { changes } = await planContracts(
+      loaded.files.map((file) =>
+        Object.assign(file, {
+          release: () => {
+            // Released only once its change is made.
+            expect(released).not.toContain(file.file);
+            released.push(file.file);
+            Object.getPrototypeOf(file).release.call(file);
+          },
+        }),
+      ),
+      client,
+    );
+    expect(released.sort()).toEqual(loaded.files.map((file) => file.file).sort());
+    expect(changes).toEqual((await planContracts(kept.files, client)).changes);
+    expect(changes.some((change) => change.action === 'update')).toBe(true);
   });
 });
 

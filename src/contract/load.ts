@@ -192,22 +192,44 @@ class StringTable {
  * loaded files do not keep thousands of texts. The bytes read again must be those validated.
  */
 class StoredContractFile implements ContractFile {
+  private held: DesiredContract | undefined;
+
   constructor(
     readonly file: string,
-    readonly contract: DesiredContract,
+    contract: DesiredContract,
     private readonly absolute: string,
     private readonly digest: string,
-  ) {}
+  ) {
+    this.held = contract;
+  }
+
+  /** The contract; once released, read and parsed again from the file, which must be unchanged. */
+  get contract(): DesiredContract {
+    if (this.held !== undefined) return this.held;
+    const parsed = parseContract(this.bytes(), this.file);
+    // The bytes are those that were validated, so they parse as they did then.
+    if (!parsed.ok) throw new ConfigError(`${this.file} can no longer be parsed`);
+    return parsed.value.contract;
+  }
+
+  release(): void {
+    this.held = undefined;
+  }
 
   get text(): string {
+    const text = contractText(this.bytes());
+    if (text === undefined) throw new ConfigError(`${this.file} can no longer be decoded`);
+    return text;
+  }
+
+  /** The file's bytes, which must be those validated. */
+  private bytes(): Buffer {
     const bytes = readContractBytes(this.absolute, this.file);
-    const text =
-      bytes.ok && digestOf(bytes.value) === this.digest ? contractText(bytes.value) : undefined;
-    if (text === undefined)
+    if (!bytes.ok || digestOf(bytes.value) !== this.digest)
       throw new ConfigError(
         `${this.file} changed on disk after it was validated; run the command again`,
       );
-    return text;
+    return bytes.value;
   }
 }
 

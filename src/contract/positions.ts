@@ -25,6 +25,11 @@ export interface ContractFile {
    * reads it from disk again on each access (positionOf does so once per file).
    */
   text: string;
+  /**
+   * Lets the contract go once a command has done with it in bulk (a plan, once the file is
+   * planned); the few later uses read the file again. A file that cannot be read again keeps it.
+   */
+  release?(): void;
 }
 
 /** The segments of a JSON Pointer: tokens unescaped (RFC 6901), list indexes as numbers. */

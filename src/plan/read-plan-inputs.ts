@@ -306,6 +306,8 @@ export async function planContracts(
       if (change.action === 'update' && input.live.kind === 'found')
         liveForUpdates.set(fqn, input.live.contract as LiveContract);
     }
+    // What is left to do with the file (a finding, an annotation) reads it again.
+    file.release?.();
   };
   let next = 0;
   const worker = async (): Promise<void> => {
