@@ -5,9 +5,9 @@ import { processIo } from './cli/io.js';
 import { runCli } from './cli/program.js';
 
 // A plan keeps its loaded files and allocates fast around them: V8's default lets the heap grow
-// to up to four times what is live before a full collection. Growing by half the live set keeps
-// peak memory near it, for a little more collecting (see README, Performance).
-setFlagsFromString('--heap-growing-percent=50');
+// to up to four times what is live before a full collection. Growing by a quarter of the live set
+// keeps peak memory near it, for a little more collecting (see README, Performance).
+setFlagsFromString('--heap-growing-percent=25');
 
 // A reader that went away (`contracts plan | head`) is not an error of ours.
 for (const stream of [process.stdout, process.stderr]) {
