@@ -187,9 +187,10 @@ class StringTable {
 }
 
 /**
- * A loaded file as a command keeps it: its contract, and its text read again from disk only when
- * something in it must be located (a change, a warning, an annotation), so that thousands of
- * loaded files do not keep thousands of texts. The bytes read again must be those validated.
+ * A loaded file as a command keeps it: its contract until the command releases it, and its text
+ * read again from disk only when something in it must be located (a change, a warning, an
+ * annotation), so that thousands of loaded files do not keep thousands of texts. The bytes read
+ * again, for the text or for a released contract, must be those validated.
  */
 class StoredContractFile implements ContractFile {
   private held: DesiredContract | undefined;

@@ -27,7 +27,8 @@ export interface ContractFile {
   text: string;
   /**
    * Lets the contract go once a command has done with it in bulk (a plan, once the file is
-   * planned); the few later uses read the file again. A file that cannot be read again keeps it.
+   * planned); a later use (a finding, an annotation) reads the file again, which must be
+   * unchanged.
    */
   release?(): void;
 }
