@@ -46,8 +46,8 @@ export interface PlannedChange {
   /** Breaking changes in the patch (column removed, SLA weakened, ...). */
   breaking: string[];
   error: string | null;
-  /** For `create`: the request apply sends; null otherwise. */
-  create?: PlannedCreate | null;
+  /** For `create`: the request apply sends; null or undefined otherwise. */
+  create?: PlannedCreate | null | undefined;
   /** The patch (or, for a create, every field it sets) as people read it (same order). */
   diff: DiffLine[];
   /** Live-asset findings: columns the asset lacks or whose type differs (errors with --strict). */
@@ -57,42 +57,28 @@ export interface PlannedChange {
 }
 
 /**
- * `change` as one object literal. A change built by spreading is an object of its own shape, with
+ * `change` as one object literal, the same for every change (`create` is undefined when there is
+ * none, which JSON leaves out). A change built by spreading is an object of its own shape, with
  * its properties in a hash table: hundreds of bytes more for each of thousands of changes.
  */
 export function plannedChange(change: PlannedChange): PlannedChange {
   const { file, fullyQualifiedName, patch, breaking, diff, warnings, notes } = change;
   const { id, liveVersion, liveHash, action, create, error } = change;
-  return create === undefined
-    ? {
-        file,
-        fullyQualifiedName,
-        patch,
-        breaking,
-        diff,
-        warnings,
-        notes,
-        id,
-        liveVersion,
-        liveHash,
-        action,
-        error,
-      }
-    : {
-        file,
-        fullyQualifiedName,
-        patch,
-        breaking,
-        diff,
-        warnings,
-        notes,
-        id,
-        liveVersion,
-        liveHash,
-        action,
-        create,
-        error,
-      };
+  return {
+    file,
+    fullyQualifiedName,
+    patch,
+    breaking,
+    diff,
+    warnings,
+    notes,
+    id,
+    liveVersion,
+    liveHash,
+    action,
+    create,
+    error,
+  };
 }
 
 export interface PlanSummary {
