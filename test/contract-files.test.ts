@@ -112,53 +112,48 @@ describe('parseContract', () => {
 
 describe('loaded files', () => {
   const text = `\uFEFFname: a\r\nfullyQualifiedName: a.c\r\nentity: { type: table, fullyQualifiedName: db.a }\r\nschema:\r\n  - { name: id, dataType: INT }\r\n  - { name: created_at_timestamp, dataType: TIMESTAMP }\r\n`;
+  const changed = 'contracts/a.yaml changed on disk after it was validated; run the command again';
 
-  it('read their text again to locate a value, at the same positions as the parsed text', async () => {
+  /** `text` loaded as contracts/a.yaml; `edit` changes the file on disk. */
+  async function withLoaded(
+    check: (file: ContractFile, edit: () => Promise<void>) => Promise<void> | void,
+  ): Promise<void> {
     const dir = await tempDir({ 'contracts/a.yaml': text });
     try {
       const loaded = await loadContracts(['contracts'], dir.dir);
       expect(loaded.problems).toEqual([]);
-      const [file] = loaded.files;
+      await check(loaded.files[0]!, () =>
+        writeFile(path.join(dir.dir, 'contracts/a.yaml'), text.replace('INT', 'BIGINT')),
+      );
+    } finally {
+      await dir.remove();
+    }
+  }
+
+  it('read their text again to locate a value, at the same positions as the parsed text', () =>
+    withLoaded((file) => {
       const parsed = mustParse(text, 'contracts/a.yaml');
-      expect(file!.text).toBe(parsed.text);
-      expect(file!.contract).toEqual(parsed.contract);
+      expect(file.text).toBe(parsed.text);
+      expect(file.contract).toEqual(parsed.contract);
       for (const pointer of ['/schema/1/name', '/schema/1/dataType', '/entity'])
-        expect(positionOf(file!, pointer)).toEqual(positionOf(parsed, pointer));
-    } finally {
-      await dir.remove();
-    }
-  });
+        expect(positionOf(file, pointer)).toEqual(positionOf(parsed, pointer));
+    }));
 
-  it('once released, read their contract again, the same, and refuse it if the file changed', async () => {
-    const dir = await tempDir({ 'contracts/a.yaml': text });
-    try {
-      const loaded = await loadContracts(['contracts'], dir.dir);
-      const [file] = loaded.files;
-      const held = file!.contract;
-      file!.release?.();
-      expect(file!.contract).not.toBe(held);
-      expect(file!.contract).toEqual(held);
-      await writeFile(path.join(dir.dir, 'contracts/a.yaml'), text.replace('INT', 'BIGINT'));
-      expect(() => file!.contract).toThrow(
-        'contracts/a.yaml changed on disk after it was validated; run the command again',
-      );
-    } finally {
-      await dir.remove();
-    }
-  });
+  it('once released, read their contract again, the same, and refuse it if the file changed', () =>
+    withLoaded(async (file, edit) => {
+      const held = file.contract;
+      file.release?.();
+      expect(file.contract).not.toBe(held);
+      expect(file.contract).toEqual(held);
+      await edit();
+      expect(() => file.contract).toThrow(changed);
+    }));
 
-  it('refuse to locate anything in a file that changed after it was validated', async () => {
-    const dir = await tempDir({ 'contracts/a.yaml': text });
-    try {
-      const loaded = await loadContracts(['contracts'], dir.dir);
-      await writeFile(path.join(dir.dir, 'contracts/a.yaml'), text.replace('INT', 'BIGINT'));
-      expect(() => positionOf(loaded.files[0]!, '/schema/0/dataType')).toThrow(
-        'contracts/a.yaml changed on disk after it was validated; run the command again',
-      );
-    } finally {
-      await dir.remove();
-    }
-  });
+  it('refuse to locate anything in a file that changed after it was validated', () =>
+    withLoaded(async (file, edit) => {
+      await edit();
+      expect(() => positionOf(file, '/schema/0/dataType')).toThrow(changed);
+    }));
 });
 
 describe('cross-file checks', () => {

@@ -1,5 +1,6 @@
 // What a plan found, each at its exact place in its file: errors, breaking changes and live-asset
 // warnings, for annotations (the Action's, and `plan --format github`).
+import type { DesiredContract } from '../contract/model.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
 import type { Plan } from './types.js';
 
@@ -12,8 +13,7 @@ export interface Finding {
   column: number;
 }
 
-function columnIndex(file: ContractFile, name: string): number {
-  const schema = file.contract.schema;
+function columnIndex(schema: unknown, name: string): number {
   return Array.isArray(schema)
     ? (schema as { name?: unknown }[]).findIndex((column) => column.name === name)
     : -1;
@@ -21,22 +21,25 @@ function columnIndex(file: ContractFile, name: string): number {
 
 /** The JSON pointer in `file` a breaking change or a warning is about (its own line, if it has one). */
 export function findingPointer(message: string, file: ContractFile): string {
+  // Read once, and only if the message needs it: a planned file reads its contract from disk.
+  let held: DesiredContract | undefined;
+  const contract = (): DesiredContract => (held ??= file.contract);
   const column =
     /^columns? ([^\s,]+)(?:, [^\s,]+)* (?:(type changed)|constraint \S+ (dropped)|(?:is|are) not among|is .* in the contract but)/.exec(
       message,
     );
   const renamed = /^column \S+ renamed to (\S+)/.exec(message);
   if (renamed !== null) {
-    const i = columnIndex(file, renamed[1]!);
+    const i = columnIndex(contract().schema, renamed[1]!);
     return i === -1 ? '/schema' : `/schema/${i}/name`;
   }
   if (column !== null) {
-    const i = columnIndex(file, column[1]!);
+    const i = columnIndex(contract().schema, column[1]!);
     if (i === -1) return '/schema';
     if (column[2] !== undefined || / in the contract but /.test(message))
       return `/schema/${i}/dataType`;
     if (column[3] !== undefined)
-      return (file.contract.schema as Record<string, unknown>[])[i]!.constraint === undefined
+      return (contract().schema as Record<string, unknown>[])[i]!.constraint === undefined
         ? `/schema/${i}`
         : `/schema/${i}/constraint`;
     return `/schema/${i}/name`;
@@ -50,7 +53,7 @@ export function findingPointer(message: string, file: ContractFile): string {
       'max latency': 'maxLatency',
       availability: 'availability',
     }[sla[1] as 'refresh frequency' | 'max latency' | 'availability'];
-    const value = file.contract.sla as Record<string, unknown> | null | undefined;
+    const value = contract().sla as Record<string, unknown> | null | undefined;
     return value?.[property] === undefined ? '/sla' : `/sla/${property}`;
   }
   if (message.startsWith('SLA')) return '/sla';
