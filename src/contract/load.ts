@@ -10,6 +10,7 @@ import {
   MAX_FILE_BYTES,
   parseContract,
   positionOf,
+  tooLargeMessage,
   type ContractFile,
 } from './parse.js';
 import type { DesiredContract } from './model.js';
@@ -108,11 +109,7 @@ function readContractBytes(absolute: string, shownAs: string): Result<Buffer> {
   try {
     // One open, one fstat, one read: the size is checked before anything large is read.
     const { size } = fstatSync(fd);
-    if (size > MAX_FILE_BYTES) {
-      return problem(
-        `the file is ${size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`,
-      );
-    }
+    if (size > MAX_FILE_BYTES) return problem(tooLargeMessage(size));
     const bytes = Buffer.allocUnsafe(size);
     let read = 0;
     while (read < size) {

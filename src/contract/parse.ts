@@ -36,6 +36,11 @@ import {
 
 /** Largest contract file accepted. */
 export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** What is said of a file of `size` bytes, over MAX_FILE_BYTES. */
+export function tooLargeMessage(size: number): string {
+  return `the file is ${size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`;
+}
 /** Aliases one document may resolve; a handful is plenty for a contract, a bomb needs thousands. */
 const MAX_ALIAS_COUNT = 50;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -118,14 +123,7 @@ function parseAndCheck(
     if (input.length > MAX_FILE_BYTES) {
       return {
         ok: false,
-        problems: [
-          at(
-            1,
-            1,
-            '',
-            `the file is ${input.length} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`,
-          ),
-        ],
+        problems: [at(1, 1, '', tooLargeMessage(input.length))],
       };
     }
     const decoded = contractText(input);
