@@ -4,10 +4,10 @@ import { setFlagsFromString } from 'node:v8';
 import { processIo } from './cli/io.js';
 import { runCli } from './cli/program.js';
 
-// A plan holds thousands of loaded contracts, letting each go once planned, and allocates fast
-// around them: V8's default lets the heap grow to up to four times what is live before a full
-// collection. Growing by a quarter of the live set keeps peak memory near it, for a little more
-// collecting (see README, Performance).
+// A plan allocates fast (thousands of files parsed, then read again one by one as their live
+// contracts arrive) around a small live set: V8's default lets the heap grow to up to four times
+// what is live before a full collection. Growing by a quarter of the live set keeps peak memory
+// near it, for a little more collecting (see README, Performance).
 setFlagsFromString('--heap-growing-percent=25');
 
 // A reader that went away (`contracts plan | head`) is not an error of ours.

@@ -12,6 +12,7 @@ import {
   fastParseContract,
   parseContract,
   positionOf,
+  withContract,
   type ContractFile,
 } from '../src/contract/parse.js';
 import { formatProblem, type Problem } from '../src/contract/problem.js';
@@ -117,13 +118,14 @@ describe('loaded files', () => {
   /** `text` loaded as contracts/a.yaml; `edit` changes the file on disk. */
   async function withLoaded(
     check: (file: ContractFile, edit: () => Promise<void>) => Promise<void> | void,
+    loadedText = text,
   ): Promise<void> {
-    const dir = await tempDir({ 'contracts/a.yaml': text });
+    const dir = await tempDir({ 'contracts/a.yaml': loadedText });
     try {
       const loaded = await loadContracts(['contracts'], dir.dir);
       expect(loaded.problems).toEqual([]);
       await check(loaded.files[0]!, () =>
-        writeFile(path.join(dir.dir, 'contracts/a.yaml'), text.replace('INT', 'BIGINT')),
+        writeFile(path.join(dir.dir, 'contracts/a.yaml'), loadedText.replace('INT', 'BIGINT')),
       );
     } finally {
       await dir.remove();
@@ -139,15 +141,49 @@ describe('loaded files', () => {
         expect(positionOf(file, pointer)).toEqual(positionOf(parsed, pointer));
     }));
 
-  it('once released, read their contract again, the same, and refuse it if the file changed', () =>
+  it('keep only what names the contract, read the contract again at each use, and refuse it if the file changed', () =>
     withLoaded(async (file, edit) => {
-      const held = file.contract;
-      file.release?.();
-      expect(file.contract).not.toBe(held);
-      expect(file.contract).toEqual(held);
+      expect(file.identity).toEqual({
+        fullyQualifiedName: 'a.c',
+        entity: { type: 'table', fullyQualifiedName: 'db.a' },
+      });
+      const first = file.contract;
+      expect(file.contract).not.toBe(first);
+      expect(file.contract).toEqual(first);
+      expect(first).toEqual(mustParse(text, 'contracts/a.yaml').contract);
+      const held = withContract(file);
+      expect(held.contract).toBe(held.contract);
+      expect(held.text).toBe(file.text);
       await edit();
       expect(() => file.contract).toThrow(changed);
+      // What was read before the change stays as it was read.
+      expect(held.contract).toEqual(first);
     }));
+
+  it('read a file the positional parser took (an alias) again by that parser, to the same contract', () => {
+    const aliased = `${text}description: &d Shared words.\nsla: { refreshFrequency: PT1H }\ntermsOfUse: *d\n`;
+    return withLoaded((file) => {
+      expect(file.contract).toEqual(mustParse(aliased, 'contracts/a.yaml').contract);
+      expect(file.contract.termsOfUse).toBe('Shared words.');
+    }, aliased);
+  });
+
+  it('show each valid file to the inspect hook with its contract in memory', async () => {
+    const dir = await tempDir({
+      'contracts/a.yaml': text,
+      'contracts/b.yaml': 'name: b\nfullyQualifiedName: b.c\n',
+    });
+    try {
+      const seen: [string, unknown][] = [];
+      const loaded = await loadContracts(['contracts'], dir.dir, {
+        inspect: (file) => seen.push([file.file, file.contract]),
+      });
+      expect(loaded.problems.map((problem) => problem.file)).toContain('contracts/b.yaml');
+      expect(seen).toEqual([['contracts/a.yaml', mustParse(text, 'contracts/a.yaml').contract]]);
+    } finally {
+      await dir.remove();
+    }
+  });
 
   it('refuse to locate anything in a file that changed after it was validated', () =>
     withLoaded(async (file, edit) => {

@@ -11,7 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, type ContractResult } from '../src/apply/apply-plan.js';
 import { planChecksum } from '../src/plan/create-plan.js';
 import { loadContracts } from '../src/contract/load.js';
-import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { parseContract, type ContractFile } from '../src/contract/parse.js';
+import { planContracts, type CatalogReader } from '../src/plan/read-plan-inputs.js';
+import type { DesiredContract } from '../src/contract/model.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { mintToken } from '../src/sandbox/auth.js';
@@ -470,31 +472,82 @@ describe('the confirmation prompt', () => {
 });
 
 describe('memory', () => {
-  it('lets each loaded contract go once it is planned, and plans it the same', async () => {
+  it('plans each loaded file from one read of its contract, the same as from the parsed texts', async () => {
     const dir = await workspace();
     const { sandbox, token } = await catalog();
     const client = new CatalogClient({ baseUrl: sandbox.url, token });
     cleanups.push(() => client.close());
-    const kept = await loadContracts(['contracts'], dir.dir);
-    for (const file of kept.files) Object.assign(file, { release: () => undefined });
     const loaded = await loadContracts(['contracts'], dir.dir);
-    const released: string[] = [];
-    const { changes } = await planContracts(
-      loaded.files.map((file) =>
-        Object.assign(file, {
-          release: () => {
-            // Released only once its change is made.
-            expect(released).not.toContain(file.file);
-            released.push(file.file);
-            Object.getPrototypeOf(file).release.call(file);
-          },
-        }),
-      ),
-      client,
+    const reads = new Map<string, number>();
+    const counted = loaded.files.map((file) =>
+      Object.defineProperty(Object.create(file) as ContractFile, 'contract', {
+        get: () => {
+          reads.set(file.file, (reads.get(file.file) ?? 0) + 1);
+          return file.contract;
+        },
+      }),
     );
-    expect(released.sort()).toEqual(loaded.files.map((file) => file.file).sort());
-    expect(changes).toEqual((await planContracts(kept.files, client)).changes);
+    const { changes } = await planContracts(counted, client, { keepLive: true });
+    expect([...reads.values()]).toEqual(loaded.files.map(() => 1));
+    const parsed = await Promise.all(
+      loaded.files.map(async (file) => {
+        const result = parseContract(await readFile(path.join(dir.dir, file.file)), file.file);
+        if (!result.ok) throw new Error(`${file.file} does not parse`);
+        return result.value;
+      }),
+    );
+    expect(changes).toEqual((await planContracts(parsed, client)).changes);
     expect(changes.some((change) => change.action === 'update')).toBe(true);
+  });
+});
+
+describe('reads while the tables are listed', () => {
+  it('go on reading contracts until the lists answer, then plan them the same', async () => {
+    // 150 tables in one database: listed, not searched, for the live-asset checks.
+    const shape = (i: number): DesiredContract => ({
+      name: `c${i}`,
+      fullyQualifiedName: '',
+      entity: { type: 'table', fullyQualifiedName: '' },
+      description: i % 3 === 0 ? 'old' : 'same',
+      schema: [{ name: 'id', dataType: 'VARCHAR' }],
+    });
+    const pairs = Array.from({ length: 150 }, (_, i) => {
+      const desired = shape(i);
+      return [shape(i), { ...desired, description: 'same' }] as const;
+    });
+    const { assets, contracts, desired } = catalogFromPairs(pairs, 'warehouse.gen.public');
+    const files = desired.map((contract, i) => {
+      const parsed = parseContract(stringify(contract), `contracts/c${i}.yaml`);
+      if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
+      return parsed.value;
+    });
+    const { sandbox, token } = await catalog({ seed: editorSeed(assets, contracts) });
+    const client = new CatalogClient({ baseUrl: sandbox.url, token });
+    cleanups.push(() => client.close());
+    // The lists answer only once every contract has been asked for: planning that waited for
+    // them with its reads held would never end.
+    let asked = 0;
+    let everyContractAsked!: () => void;
+    const allAsked = new Promise<void>((resolve) => (everyContractAsked = resolve));
+    const reader: CatalogReader = {
+      getContractByName: (name, fields) => {
+        asked += 1;
+        if (asked === files.length) everyContractAsked();
+        return client.getContractByName(name, fields);
+      },
+      getEffectiveContract: (id, type) => client.getEffectiveContract(id, type),
+      fieldQuery: (query) => client.fieldQuery(query),
+      redact: (text) => client.redact(text),
+      listPage: async (resource, params, cursor) => {
+        await allAsked;
+        return client.listPage(resource, params, cursor);
+      },
+    };
+    const { changes } = await planContracts(files, reader);
+    expect(sandbox.requests().some((r) => r.path === '/v1/tables')).toBe(true);
+    expect(changes).toEqual((await planContracts(files, client)).changes);
+    expect(changes.filter((change) => change.action === 'update')).toHaveLength(50);
+    expect(changes.every((change) => change.warnings.length === 0)).toBe(true);
   });
 });
 

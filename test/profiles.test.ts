@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DesiredContract } from '../src/contract/model.js';
 import { parseContract } from '../src/contract/parse.js';
-import { openMetadataCodec, specCodec } from '../src/profile/codec.js';
+import { openMetadataCodec, specCodec, storageProblems } from '../src/profile/codec.js';
 import { durationText, toUnits, type DurationUnit } from '../src/profile/durations.js';
 import { profileForVersion } from '../src/profile/profile.js';
 import type { Sandbox } from '../src/sandbox/server.js';
@@ -155,7 +155,7 @@ describe('codecs', () => {
         const parsed = parseContract(stringify(model), 'c.yaml');
         expect(parsed.ok).toBe(true);
         if (!parsed.ok) return;
-        expect(openMetadataCodec.problems(parsed.value)).toEqual([]);
+        expect(openMetadataCodec.unstorable(parsed.value.contract)).toEqual([]);
         const back = openMetadataCodec.toWire(parsed.value.contract);
         for (const field of Object.keys(wire))
           expect(back[field]).toEqual(wire[field as keyof typeof wire]);
@@ -181,9 +181,10 @@ describe('codecs', () => {
     const text = `name: c\nfullyQualifiedName: db.s.t.dataContract_c\nentity: {type: table, fullyQualifiedName: db.s.t}\nentityStatus: Active\nschema:\n  - {name: id, dataType: BIGNT}\nsemantics:\n  - name: hasOwner\nsla:\n  refreshFrequency: PT90M\n  availability: 99.9\n  timezone: Europe/Paris\n`;
     const parsed = parseContract(text, 'c.yaml');
     if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
-    const problems = openMetadataCodec
-      .problems(parsed.value)
-      .map((p) => `${p.line}:${p.column} ${p.message}`);
+    const problems = storageProblems(
+      parsed.value,
+      openMetadataCodec.unstorable(parsed.value.contract),
+    ).map((p) => `${p.line}:${p.column} ${p.message}`);
     expect(problems).toEqual([
       expect.stringMatching(
         /^4:15 entityStatus Active is not a status OpenMetadata stores; use one of Draft, In Review, Approved, Archived, Deprecated, Rejected, Unprocessed \(Approved is the status in force\)$/,
@@ -205,7 +206,7 @@ describe('codecs', () => {
       'c.yaml',
     );
     if (!other.ok) throw new Error(other.problems[0]!.message);
-    const spec = specCodec.problems(other.value);
+    const spec = storageProblems(other.value, specCodec.unstorable(other.value.contract));
     expect(spec.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
       '4:15 entityStatus Approved is not a status this catalog (spec profile) stores; use one of Draft, Active, Deprecated',
       expect.stringMatching(/^6:14 sla.retention is not stored by this catalog \(spec profile/),

@@ -28,12 +28,17 @@ export function isPlainEnough(text: string): boolean {
   return !UNUSUAL.some((pattern) => pattern.test(withoutBlockHeaders));
 }
 
+/** js-yaml's reading of `text`, as the fast path takes it; throws what js-yaml throws. */
+export function loadPlain(text: string): unknown {
+  return load(text, { schema: CORE_SCHEMA, json: false });
+}
+
 /** The document, or undefined when the fast path declines (the caller then parses positionally). */
 export function fastLoad(text: string): Record<string, unknown> | undefined {
   if (!isPlainEnough(text)) return undefined;
   let value: unknown;
   try {
-    value = load(text, { schema: CORE_SCHEMA, json: false });
+    value = loadPlain(text);
   } catch {
     return undefined;
   }

@@ -6,12 +6,15 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import {
+  contractOfValidated,
   contractText,
   MAX_FILE_BYTES,
+  parsedPositionally,
   parseContract,
   positionOf,
   tooLargeMessage,
   type ContractFile,
+  type ContractIdentity,
 } from './parse.js';
 import type { DesiredContract } from './model.js';
 import type { Problem, Result } from './problem.js';
@@ -131,87 +134,56 @@ function digestOf(bytes: Uint8Array): string {
 
 /** Strings shorter than this are copied by V8 when sliced; longer ones keep their whole source. */
 const SLICED_FROM = 13;
-/** Values up to this long are shared; longer ones (descriptions, rules) are rarely repeated. */
-const SHARED_UP_TO = 32;
 
 /**
  * A copy of `value` in storage of its own: joining two parts builds one flat string, where a
  * concatenation or a slice would keep a header pointing into other storage.
  */
 function copied(value: string): string {
-  return [value.slice(0, 1), value.slice(1)].join('');
+  return value.length < SLICED_FROM ? value : [value.slice(0, 1), value.slice(1)].join('');
 }
 
 /**
- * One string for each short value met in the files a command loads (files repeat most of them:
- * data types, constraints, common column names), and storage of its own for each longer value:
- * js-yaml's strings are slices of the file's text, and one of them would keep the whole text alive.
+ * `value` with every string long enough to be a slice copied into storage of its own (mappings
+ * and lists changed in place): js-yaml's strings are slices of the file's text, and any of them
+ * kept (in a plan, say) would keep the whole text alive.
  */
-class StringTable {
-  private readonly strings = new Map<string, string>();
-
-  own(value: string): string {
-    if (value.length > SHARED_UP_TO) return copied(value);
-    const known = this.strings.get(value);
-    if (known !== undefined) return known;
-    const owned = value.length >= SLICED_FROM ? copied(value) : value;
-    this.strings.set(owned, owned);
-    return owned;
-  }
-
-  /**
-   * `value` with every string replaced by the table's, and every list by a copy of its exact
-   * length (one built item by item keeps room to grow). Mappings are changed in place.
-   */
-  ownAll<T>(value: T): T {
-    if (Array.isArray(value)) {
-      const list: unknown[] = value.slice();
-      for (let i = 0; i < list.length; i++) {
-        const item: unknown = list[i];
-        list[i] = typeof item === 'string' ? this.own(item) : this.ownAll(item);
-      }
-      return list as T;
+function flattened<T>(value: T): T {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      value[i] = typeof item === 'string' ? copied(item) : flattened(item);
     }
-    if (value !== null && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
-        const item = record[key];
-        record[key] = typeof item === 'string' ? this.own(item) : this.ownAll(item);
-      }
+  } else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      record[key] = typeof item === 'string' ? copied(item) : flattened(item);
     }
-    return value;
   }
+  return value;
 }
 
 /**
- * A loaded file as a command keeps it: its contract until the command releases it, and its text
- * read again from disk only when something in it must be located (a change, a warning, an
- * annotation), so that thousands of loaded files do not keep thousands of texts. The bytes read
- * again, for the text or for a released contract, must be those validated.
+ * A loaded file as a command keeps it: what names its contract, and where its bytes are. The
+ * contract and the text are read again from disk at each access, and the bytes must be those
+ * validated; so ten thousand loaded files hold ten thousand names, not ten thousand contracts.
  */
 class StoredContractFile implements ContractFile {
-  private held: DesiredContract | undefined;
-
   constructor(
     readonly file: string,
-    contract: DesiredContract,
+    readonly identity: ContractIdentity,
     private readonly absolute: string,
     private readonly digest: string,
-  ) {
-    this.held = contract;
-  }
+    /** Read by the fast path when it was validated (see contractOfValidated). */
+    private readonly fast: boolean,
+  ) {}
 
-  /** The contract; once released, read and parsed again from the file, which must be unchanged. */
   get contract(): DesiredContract {
-    if (this.held !== undefined) return this.held;
-    const parsed = parseContract(this.bytes(), this.file);
+    const contract = contractOfValidated(this.bytes(), this.file, this.fast);
     // The bytes are those that were validated, so they parse as they did then.
-    if (!parsed.ok) throw new ConfigError(`${this.file} can no longer be parsed`);
-    return parsed.value.contract;
-  }
-
-  release(): void {
-    this.held = undefined;
+    if (contract === undefined) throw new ConfigError(`${this.file} can no longer be parsed`);
+    return flattened(contract);
   }
 
   get text(): string {
@@ -231,24 +203,43 @@ class StoredContractFile implements ContractFile {
   }
 }
 
+export interface LoadOptions {
+  /**
+   * Called with each valid file, its contract in memory, before the loader lets the contract go:
+   * for checks of every file that would otherwise read each file again. The contract's strings
+   * are slices of the file's text; keeping one keeps the whole text.
+   */
+  inspect?: (file: ContractFile) => void;
+}
+
 /**
- * Loads one file from disk; problems are reported, never thrown. The file's text is not kept:
- * it is read again, and must be unchanged, when something in it must be located. `strings` is
- * shared by the files of one command.
+ * Loads one file from disk; problems are reported, never thrown. Neither the text nor the
+ * contract is kept: they are read again, and must be unchanged, when they are needed.
  */
 function loadContractFile(
   absolute: string,
   shownAs: string,
-  strings: StringTable,
+  inspect: LoadOptions['inspect'],
 ): Result<ContractFile> {
   const bytes = readContractBytes(absolute, shownAs);
   if (!bytes.ok) return bytes;
   const parsed = parseContract(bytes.value, shownAs);
   if (!parsed.ok) return parsed;
-  const contract = strings.ownAll(parsed.value.contract);
+  inspect?.(parsed.value);
+  const { fullyQualifiedName, entity } = parsed.value.contract;
+  const identity: ContractIdentity = {
+    fullyQualifiedName: copied(fullyQualifiedName),
+    entity: { type: copied(entity.type), fullyQualifiedName: copied(entity.fullyQualifiedName) },
+  };
   return {
     ok: true,
-    value: new StoredContractFile(shownAs, contract, absolute, digestOf(bytes.value)),
+    value: new StoredContractFile(
+      shownAs,
+      identity,
+      absolute,
+      digestOf(bytes.value),
+      !parsedPositionally(parsed.value),
+    ),
   };
 }
 
@@ -258,7 +249,7 @@ export function crossFileProblems(files: readonly ContractFile[]): Problem[] {
   const byFqn = new Map<string, ContractFile>();
   const byEntity = new Map<string, ContractFile>();
   for (const file of files) {
-    const fqn = file.contract.fullyQualifiedName;
+    const fqn = file.identity.fullyQualifiedName;
     const earlier = byFqn.get(fqn);
     if (earlier === undefined) byFqn.set(fqn, file);
     else {
@@ -272,11 +263,11 @@ export function crossFileProblems(files: readonly ContractFile[]): Problem[] {
         message: `fullyQualifiedName '${fqn}' is also used by ${earlier.file}:${there.line}:${there.column}; keep each contract in exactly one file`,
       });
     }
-    const entity = file.contract.entity;
+    const entity = file.identity.entity;
     const entityKey = `${entity.type}\u0000${entity.fullyQualifiedName}`;
     const earlierEntity = byEntity.get(entityKey);
     if (earlierEntity === undefined) byEntity.set(entityKey, file);
-    else if (earlierEntity.contract.fullyQualifiedName !== fqn) {
+    else if (earlierEntity.identity.fullyQualifiedName !== fqn) {
       const here = positionOf(file, '/entity');
       const there = positionOf(earlierEntity, '/entity');
       problems.push({
@@ -295,13 +286,13 @@ export function crossFileProblems(files: readonly ContractFile[]): Problem[] {
 export async function loadContracts(
   paths: readonly string[],
   cwd: string,
+  options: LoadOptions = {},
 ): Promise<LoadedContracts> {
   const absolutePaths = await findContractFiles(paths, cwd);
   const files: ContractFile[] = [];
   const problems: Problem[] = [];
-  const strings = new StringTable();
   for (const absolute of absolutePaths) {
-    const result = loadContractFile(absolute, displayPath(cwd, absolute), strings);
+    const result = loadContractFile(absolute, displayPath(cwd, absolute), options.inspect);
     if (result.ok) files.push(result.value);
     else for (const problem of result.problems) problems.push(problem);
   }

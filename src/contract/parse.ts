@@ -13,7 +13,7 @@ import {
 } from 'yaml';
 import type { DesiredContract } from './model.js';
 import { dottedPath, notListed, type Problem, type Result } from './problem.js';
-import { fastLoad } from './fast-parse.js';
+import { fastLoad, loadPlain } from './fast-parse.js';
 import {
   firstInvalidUtf8,
   locate,
@@ -45,7 +45,14 @@ export function tooLargeMessage(size: number): string {
 const MAX_ALIAS_COUNT = 50;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export { positionOf, type ContractFile, type Position } from './positions.js';
+export {
+  parsedPositionally,
+  positionOf,
+  withContract,
+  type ContractFile,
+  type ContractIdentity,
+  type Position,
+} from './positions.js';
 export { MAX_NESTING } from './value-checks.js';
 
 function withoutBom(text: string): string {
@@ -67,6 +74,25 @@ export function contractText(bytes: Uint8Array): string | undefined {
 }
 
 /**
+ * The contract of a file's bytes that validated before (a loaded file read again, unchanged), by
+ * the path that read them then, without checking them again: js-yaml's value when the fast path
+ * took the file, else the positional parser's.
+ */
+export function contractOfValidated(
+  bytes: Uint8Array,
+  file: string,
+  fast: boolean,
+): DesiredContract | undefined {
+  if (fast) {
+    // Validated bytes are UTF-8: the platform's lenient decoder reads them as the strict one did.
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    return loadPlain(withoutBom(text)) as DesiredContract;
+  }
+  const parsed = parseContract(bytes, file, { fastPath: false });
+  return parsed.ok ? parsed.value.contract : undefined;
+}
+
+/**
  * The fast path: a plain-enough file that js-yaml loads and that validates needs no positional
  * parse. Undefined means "parse positionally" (it never reports problems itself).
  */
@@ -74,7 +100,8 @@ export function fastParseContract(text: string, file: string): ContractFile | un
   const fast = fastLoad(text);
   if (fast === undefined || !matchesSchema(fast) || hasRepeatedItemKeys(fast) || hasOddNode(fast))
     return undefined;
-  return { file, contract: fast as DesiredContract, text };
+  const contract = fast as DesiredContract;
+  return { file, identity: contract, contract, text };
 }
 
 /** Parses and validates one contract file. `file` is the path shown in problems. */
@@ -363,7 +390,8 @@ function parseAndCheck(
     return { ok: false, problems };
   }
 
-  const contractFile: ContractFile = { file, contract: value as DesiredContract, text };
+  const contract = value as DesiredContract;
+  const contractFile: ContractFile = { file, identity: contract, contract, text };
   rememberDocument(contractFile, first, lineCounter);
   return { ok: true, value: contractFile };
 }

@@ -16,21 +16,42 @@ export interface Position {
   column: number;
 }
 
+/** What names a contract and its asset: small, and kept in memory for every loaded file. */
+export interface ContractIdentity {
+  fullyQualifiedName: string;
+  entity: { type: string; fullyQualifiedName: string };
+}
+
 /** A contract file that loaded and validated. */
 export interface ContractFile {
   file: string;
+  identity: ContractIdentity;
+  /**
+   * The contract. A loaded file does not keep it: each access reads the file again (its bytes
+   * must be those validated) and parses it, so read it once per use (see withContract).
+   */
   contract: DesiredContract;
   /**
    * The file's text, for locating values when something must be said about them. A loaded file
    * reads it from disk again on each access (positionOf does so once per file).
    */
   text: string;
-  /**
-   * Lets the contract go once a command has done with it in bulk (a plan, once the file is
-   * planned); a later use (a finding, an annotation) reads the file again, which must be
-   * unchanged.
-   */
-  release?(): void;
+}
+
+/**
+ * The file with its contract read once and held, for as long as the result is in use: what one
+ * step of a command (planning one file) reads many times.
+ */
+export function withContract(file: ContractFile): ContractFile {
+  const contract = file.contract;
+  return {
+    file: file.file,
+    identity: file.identity,
+    contract,
+    get text() {
+      return file.text;
+    },
+  };
 }
 
 /** The segments of a JSON Pointer: tokens unescaped (RFC 6901), list indexes as numbers. */
@@ -49,6 +70,11 @@ const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: Li
 /** Keeps a document the loader parsed anyway, so that locating in it parses nothing again. */
 export function rememberDocument(file: ContractFile, doc: Document, lines: LineCounter): void {
   positionalDocuments.set(file, { doc, lines });
+}
+
+/** Whether `file` was parsed by the positional parser as it was read (the fast path declined it). */
+export function parsedPositionally(file: ContractFile): boolean {
+  return positionalDocuments.has(file);
 }
 
 /**

@@ -85,11 +85,11 @@ export async function collectCoverage(
   files: readonly ContractFile[],
   options: CoverageOptions = {},
 ): Promise<CoverageReport> {
-  const byContract = new Map(files.map((file) => [file.contract.fullyQualifiedName, file.file]));
+  const byContract = new Map(files.map((file) => [file.identity.fullyQualifiedName, file.file]));
   const byTable = new Map(
     files
-      .filter((file) => file.contract.entity.type === 'table')
-      .map((file) => [file.contract.entity.fullyQualifiedName, file.file]),
+      .filter((file) => file.identity.entity.type === 'table')
+      .map((file) => [file.identity.entity.fullyQualifiedName, file.file]),
   );
   const params: Record<string, string> = {
     limit: String(options.pageSize ?? 1000),

@@ -4,13 +4,13 @@ import path from 'node:path';
 import type { LiveContract } from '../catalog/client.js';
 import { loadContracts } from '../contract/load.js';
 import type { DesiredContract } from '../contract/model.js';
-import type { ContractFile } from '../contract/parse.js';
+import { withContract, type ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import { assemblePlan } from '../plan/create-plan.js';
 import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
-import { codecFor, type Codec } from '../profile/codec.js';
-import { resolveProfile, type ProfileSetting } from '../profile/profile.js';
+import { codecFor, storageProblems, type Codec } from '../profile/codec.js';
+import { PROFILES, resolveProfile, type Profile, type ProfileSetting } from '../profile/profile.js';
 import type { ProgressHooks } from '../progress.js';
 
 export interface PlanRequest {
@@ -47,7 +47,19 @@ export async function planFromFiles(
   request: PlanRequest,
   reader: CatalogReader,
 ): Promise<PlanOutcome> {
-  const loaded = await loadContracts(request.paths, request.cwd);
+  // Which files hold what each profile the catalog may speak cannot store is found while each
+  // file's contract is in memory; once every file is valid, the catalog's answer picks a profile,
+  // and only its files are read again to say what and where.
+  const setting = request.profile ?? 'auto';
+  const unstorableIn = new Map<Profile, Set<string>>(
+    (setting === 'auto' ? PROFILES : [setting]).map((profile) => [profile, new Set()]),
+  );
+  const loaded = await loadContracts(request.paths, request.cwd, {
+    inspect: (file) => {
+      for (const [profile, files] of unstorableIn)
+        if (codecFor(profile).unstorable(file.contract).length > 0) files.add(file.file);
+    },
+  });
   if (loaded.problems.length > 0)
     return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
   const only = request.only;
@@ -58,8 +70,14 @@ export async function planFromFiles(
   // Only now, with every file valid, does anything go to the catalog.
   await reader.preflight?.();
   // What the connected catalog cannot store is a problem of the file, before any contract is read.
-  const codec = codecFor(await resolveProfile(request.profile ?? 'auto', reader));
-  const problems = loaded.files.flatMap((file) => codec.problems(file));
+  const codec = codecFor(await resolveProfile(setting, reader));
+  const unstorable = unstorableIn.get(codec.profile) ?? new Set();
+  const problems = loaded.files
+    .filter((file) => unstorable.has(file.file))
+    .flatMap((file) => {
+      const held = withContract(file);
+      return storageProblems(held, codec.unstorable(held.contract));
+    });
   if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
   request.progress?.total?.(files.length);
   const { changes, liveForUpdates, desired } = await planContracts(files, reader, {

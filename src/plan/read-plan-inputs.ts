@@ -3,7 +3,7 @@
 // reader passed in; the plan itself is made by createPlan.
 import type { LiveContract } from '../catalog/client.js';
 import type { DesiredContract } from '../contract/model.js';
-import type { ContractFile } from '../contract/parse.js';
+import { withContract, type ContractFile } from '../contract/parse.js';
 import { specCodec } from '../profile/codec.js';
 import {
   AuthError,
@@ -42,20 +42,41 @@ export interface ReadOptions {
 
 type Found = LiveContract;
 
+/** Between a column's name and its type, and between columns, in AssetColumns. */
+const TYPE_MARK = '\u0001';
+const COLUMN_MARK = '\u0000';
+
+/**
+ * An asset's columns (name and data type, '' for none) as one string: what the checks need of
+ * a listed asset until its contract is read, in a fraction of the memory of the objects.
+ */
+type AssetColumns = string;
+
+function assetColumns(columns: NonNullable<AssetDocument['columns']>): AssetColumns {
+  return columns
+    .filter((column) => typeof column.name === 'string')
+    .map(
+      (column) =>
+        `${column.name as string}${TYPE_MARK}${typeof column.dataType === 'string' ? column.dataType : ''}`,
+    )
+    .join(COLUMN_MARK);
+}
+
 /** Column findings: the names the asset lacks, and warnings for types that differ. */
 function columnFindings(
   file: ContractFile,
-  asset: AssetDocument,
+  columns: AssetColumns | undefined,
 ): { lacking: string[]; unnamed: string[]; warnings: string[] } {
   const schema = file.contract.schema;
   const none = { lacking: [], unnamed: [], warnings: [] };
-  if (!Array.isArray(schema) || asset.columns === undefined) return none;
+  if (!Array.isArray(schema) || columns === undefined) return none;
   const types = new Map<string, string>();
-  for (const column of asset.columns) {
-    if (typeof column.name === 'string')
-      types.set(column.name, typeof column.dataType === 'string' ? column.dataType : '');
-  }
-  const { type, fullyQualifiedName } = file.contract.entity;
+  if (columns !== '')
+    for (const column of columns.split(COLUMN_MARK)) {
+      const mark = column.indexOf(TYPE_MARK);
+      types.set(column.slice(0, mark), column.slice(mark + 1));
+    }
+  const { type, fullyQualifiedName } = file.identity.entity;
   const lacking: string[] = [];
   const warnings: string[] = [];
   const named = new Set<string>();
@@ -87,7 +108,7 @@ function inheritanceNotes(
   effective: LiveContract,
   product: string,
 ): string[] {
-  const { type, fullyQualifiedName } = file.contract.entity;
+  const { type, fullyQualifiedName } = file.identity.entity;
   if (own === null) {
     return effective.inherited === true
       ? [
@@ -141,49 +162,41 @@ function inheritanceNotes(
   return notes;
 }
 
-/** What planning needs of a found asset: search documents do not stay in memory. */
+/**
+ * What planning needs of a found asset, kept until its contract is read and planned: search
+ * documents and listed tables do not stay in memory.
+ */
 interface CheckedAsset {
   id: string;
   products: string[];
-  warnings: string[];
-  /** The file's columns the asset lacks, and the asset's columns the file does not name. */
-  lacking: string[];
-  unnamed: string[];
+  columns: AssetColumns | undefined;
 }
 
-/** Looks every file's asset up and checks its columns as each answer arrives. */
+/** Looks every file's asset up, keeping of each what its contract's checks need. */
 function checkAssets(
   files: readonly ContractFile[],
   reader: CatalogReader,
 ): Promise<Map<string, AssetLookup<CheckedAsset>>> {
-  const fileByAsset = new Map<string, ContractFile>();
-  for (const file of files)
-    fileByAsset.set(
-      assetKey(file.contract.entity.type, file.contract.entity.fullyQualifiedName),
-      file,
-    );
   return lookupAssets(
     reader,
-    files.map((file) => file.contract.entity),
-    (asset, key): CheckedAsset => ({
+    files.map((file) => file.identity.entity),
+    (asset): CheckedAsset => ({
       id: asset.id,
       products: dataProductNames(asset),
-      ...columnFindings(fileByAsset.get(key)!, asset),
+      columns: asset.columns === undefined ? undefined : assetColumns(asset.columns),
     }),
   );
 }
 
-/** Reads one file's live contract and builds its plan input once the asset lookups are in. */
-async function readOne(
-  file: ContractFile,
+/** Reads one file's live contract; what stops the whole plan is thrown, the rest is a result. */
+async function readLive(
+  stored: ContractFile,
   reader: CatalogReader,
-  assetsReady: Promise<Map<string, AssetLookup<CheckedAsset>>>,
   progress: ProgressHooks | undefined,
-): Promise<PlanInput> {
-  let read: LiveResult;
-  const name = file.contract.fullyQualifiedName;
+): Promise<LiveResult> {
+  const name = stored.identity.fullyQualifiedName;
   try {
-    read = {
+    return {
       kind: 'found',
       contract: await track(progress, name, () => reader.getContractByName(name, CONTRACT_FIELDS)),
     };
@@ -195,13 +208,25 @@ async function readOne(
       throw new ConfigError(
         `the catalog refused to show data contracts to this token's user (403: ${reader.redact(error.serverMessage)}); it needs the permission to view data contracts (ViewDataContract, or ViewAll on OpenMetadata)`,
       );
-    if (error instanceof NotFoundError) read = { kind: 'missing' };
-    else if (error instanceof CatalogError || error instanceof NetworkError)
-      read = { kind: 'error', message: reader.redact(error.message) };
-    else throw error;
+    if (error instanceof NotFoundError) return { kind: 'missing' };
+    if (error instanceof CatalogError || error instanceof NetworkError)
+      return { kind: 'error', message: reader.redact(error.message) };
+    throw error;
   }
-  const assets = await assetsReady;
-  const { type, fullyQualifiedName } = file.contract.entity;
+}
+
+/**
+ * One file's plan input, from its live contract and the asset lookups; the input's file holds its
+ * contract, read now.
+ */
+async function planInput(
+  stored: ContractFile,
+  read: LiveResult,
+  assets: Map<string, AssetLookup<CheckedAsset>>,
+  reader: CatalogReader,
+): Promise<PlanInput> {
+  const file = withContract(stored);
+  const { type, fullyQualifiedName } = file.identity.entity;
   const key = assetKey(type, fullyQualifiedName);
   const lookup = assets.get(key);
   // Each lookup serves one contract (files name distinct assets): let it go.
@@ -217,9 +242,10 @@ async function readOne(
   } else if (lookup?.kind === 'unchecked') {
     notes.push(`live-asset check skipped: ${lookup.reason}`);
   } else if (lookup?.kind === 'found' && read.kind !== 'error') {
-    warnings.push(...lookup.asset.warnings);
-    if (lookup.asset.lacking.length > 0)
-      lackingColumns = { names: lookup.asset.lacking, unnamed: lookup.asset.unnamed };
+    const columns = columnFindings(file, lookup.asset.columns);
+    warnings.push(...columns.warnings);
+    if (columns.lacking.length > 0)
+      lackingColumns = { names: columns.lacking, unnamed: columns.unnamed };
     const products = lookup.asset.products;
     if (products.length === 1) {
       try {
@@ -249,22 +275,13 @@ async function readOne(
   };
 }
 
-function startReading(
-  files: readonly ContractFile[],
-  reader: CatalogReader,
-  options: ReadOptions,
-): { read: (file: ContractFile) => Promise<PlanInput> } {
-  const assetsReady =
-    (options.checkAssets ?? true)
-      ? checkAssets(files, reader)
-      : Promise.resolve(new Map<string, AssetLookup<CheckedAsset>>());
-  // Do not leave a rejection unobserved while the contract reads are still running.
-  assetsReady.catch(() => undefined);
-  return { read: (file) => readOne(file, reader, assetsReady, options.progress) };
-}
-
-/** Contracts planned at once: enough to keep the reader's connections busy, few enough to stay small. */
+/** Contracts read at once: enough to keep the reader's connections busy, few enough to stay small. */
 const IN_FLIGHT = 64;
+/**
+ * Live contracts read before the asset lookups are all in, kept until they are: the reads go on
+ * while the catalog lists tables, and a slow list cannot make memory grow without bound.
+ */
+const PARKED_AT_MOST = 1000;
 
 export interface PlannedContracts {
   /** One planned change per file, in file order. */
@@ -288,30 +305,63 @@ export async function planContracts(
   reader: CatalogReader,
   options: ReadOptions & PlanOptions & { keepLive?: boolean } = {},
 ): Promise<PlannedContracts> {
-  const { read } = startReading(files, reader, options);
+  const assetsReady =
+    (options.checkAssets ?? true)
+      ? checkAssets(files, reader)
+      : Promise.resolve(new Map<string, AssetLookup<CheckedAsset>>());
+  let assets: Map<string, AssetLookup<CheckedAsset>> | undefined;
+  let failed: { error: unknown } | undefined;
+  assetsReady.then(
+    (found) => {
+      assets = found;
+    },
+    (error: unknown) => {
+      failed = { error };
+    },
+  );
   const codec = options.codec ?? specCodec;
   const liveForUpdates = new Map<string, LiveContract>();
   const desired = new Map<string, DesiredContract>();
   // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
   // stays a few dozen contracts, however many files there are.
   const changes = new Array<PlannedChange>(files.length);
-  const planOne = async (index: number): Promise<void> => {
-    const file = files[index]!;
-    const input = await read(file);
+  const planOne = async (
+    index: number,
+    live: LiveResult,
+    found: Map<string, AssetLookup<CheckedAsset>>,
+  ): Promise<void> => {
+    const input = await planInput(files[index]!, live, found, reader);
     const change = planChange(input, options);
     changes[index] = change;
     const fqn = change.fullyQualifiedName;
     if (options.keepLive === true && (change.action === 'update' || change.action === 'create')) {
-      desired.set(fqn, codec.toWire(file.contract));
-      if (change.action === 'update' && input.live.kind === 'found')
-        liveForUpdates.set(fqn, input.live.contract as LiveContract);
+      desired.set(fqn, codec.toWire(input.file.contract));
+      if (change.action === 'update' && live.kind === 'found')
+        liveForUpdates.set(fqn, live.contract as LiveContract);
     }
-    // What is left to do with the file (a finding, an annotation) reads it again.
-    file.release?.();
   };
+  const parked: { index: number; live: LiveResult }[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < files.length) await planOne(next++);
+    for (;;) {
+      if (failed !== undefined) throw failed.error;
+      if (assets !== undefined && parked.length > 0) {
+        const { index, live } = parked.pop()!;
+        await planOne(index, live, assets);
+        continue;
+      }
+      if (next >= files.length) {
+        if (parked.length === 0) return;
+        assets = await assetsReady;
+        continue;
+      }
+      const index = next++;
+      const live = await readLive(files[index]!, reader, options.progress);
+      // Kept while the lookups are out, so that the reads go on; planned at once after.
+      if (assets === undefined && failed === undefined && parked.length < PARKED_AT_MOST)
+        parked.push({ index, live });
+      else await planOne(index, live, assets ?? (await assetsReady));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, files.length) }, worker));
   return { changes, liveForUpdates, desired };

@@ -7,14 +7,20 @@ import type { Problem } from '../contract/problem.js';
 import type { JsonObject } from '../diff/json-value.js';
 import type { Profile } from './profile.js';
 
+/** A value a catalog cannot store: where it is in the contract, and what to do about it. */
+export interface Unstorable {
+  pointer: string;
+  message: string;
+}
+
 export interface Codec {
   readonly profile: Profile;
   /** Declared shapes of the managed fields on the wire (server-added properties are ignored). */
   readonly shapes: ReadonlyMap<string, Shape>;
   /** The statuses this catalog stores. */
   readonly statuses: readonly string[];
-  /** The values of a valid file this catalog cannot store, each at its position. */
-  problems(file: ContractFile): Problem[];
+  /** The values of a valid contract this catalog cannot store (see storageProblems). */
+  unstorable(contract: DesiredContract): Unstorable[];
   /** The desired contract in the catalog's wire shape; only for a file without problems. */
   toWire(desired: DesiredContract): DesiredContract;
   /** A live contract with its managed fields in the file's model. */
@@ -31,8 +37,10 @@ export function setFields(contract: JsonObject, managed: readonly string[]): Jso
   return out;
 }
 
-/** A problem of `file` at `pointer`, as the loader reports them. */
-export function problemAt(file: ContractFile, pointer: string, message: string): Problem {
-  const at = positionOf(file, pointer, true);
-  return { file: file.file, line: at.line, column: at.column, path: pointer, message };
+/** `found` in `file` (`codec.unstorable` of its contract) as problems, each at its position. */
+export function storageProblems(file: ContractFile, found: readonly Unstorable[]): Problem[] {
+  return found.map(({ pointer, message }) => {
+    const at = positionOf(file, pointer, true);
+    return { file: file.file, line: at.line, column: at.column, path: pointer, message };
+  });
 }

@@ -4,7 +4,7 @@ import { openMetadataCodec } from './openmetadata.js';
 import type { Profile } from './profile.js';
 import { specCodec } from './spec.js';
 
-export type { Codec } from './codec-types.js';
+export { storageProblems, type Codec, type Unstorable } from './codec-types.js';
 export { specCodec } from './spec.js';
 export { openMetadataCodec } from './openmetadata.js';
 

@@ -2,10 +2,9 @@
 // friendly (ISO durations, terms as text, references by name); the wire holds OpenMetadata's
 // shapes: `{interval, unit}` SLA values, `{content}` terms, `policies[]`, resolved references.
 import { MANAGED_FIELDS, shapesFromSchema, type DesiredContract } from '../contract/model.js';
-import type { Problem } from '../contract/problem.js';
 import { closest } from '../contract/schema.js';
 import { isPlainObject, type JsonObject } from '../diff/json-value.js';
-import { problemAt, setFields, type Codec } from './codec-types.js';
+import { setFields, type Codec, type Unstorable } from './codec-types.js';
 import { durationText, toUnits, type DurationUnit } from './durations.js';
 import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
 
@@ -87,16 +86,14 @@ const WIRE_SCHEMA = {
   },
 };
 
-function slaProblems(file: DesiredContractFile, sla: JsonObject): Problem[] {
-  const problems: Problem[] = [];
+function unstorableSla(sla: JsonObject): Unstorable[] {
+  const problems: Unstorable[] = [];
   if (sla.availability !== undefined)
-    problems.push(
-      problemAt(
-        file,
-        '/sla/availability',
+    problems.push({
+      pointer: '/sla/availability',
+      message:
         'sla.availability is not stored by OpenMetadata (it has no availability percentage); remove it',
-      ),
-    );
+    });
   for (const { name, units } of SLA_DURATIONS) {
     const value = sla[name];
     if (typeof value !== 'string') continue;
@@ -104,88 +101,65 @@ function slaProblems(file: DesiredContractFile, sla: JsonObject): Problem[] {
     if (mapped.ok) continue;
     const suggestion =
       mapped.suggestions.length === 0 ? '' : `; did you mean ${mapped.suggestions.join(' or ')}?`;
-    problems.push(
-      problemAt(
-        file,
-        `/sla/${name}`,
-        `sla.${name} ${value} cannot be stored by OpenMetadata, which counts it in whole ${units.map((u) => `${u}s`).join(', ')}: ${mapped.why}${suggestion}`,
-      ),
-    );
+    problems.push({
+      pointer: `/sla/${name}`,
+      message: `sla.${name} ${value} cannot be stored by OpenMetadata, which counts it in whole ${units.map((u) => `${u}s`).join(', ')}: ${mapped.why}${suggestion}`,
+    });
   }
   const timezone = sla.timezone;
   if (typeof timezone === 'string' && !TIMEZONES.has(timezone)) {
     const guess = closest(timezone, vocabulary.timezones);
-    problems.push(
-      problemAt(
-        file,
-        '/sla/timezone',
-        `sla.timezone '${timezone}' is not one of OpenMetadata's time zones (such as "GMT+01:00 (Europe/Paris)")${guess === undefined ? '' : `; did you mean "${guess}"?`}`,
-      ),
-    );
+    problems.push({
+      pointer: '/sla/timezone',
+      message: `sla.timezone '${timezone}' is not one of OpenMetadata's time zones (such as "GMT+01:00 (Europe/Paris)")${guess === undefined ? '' : `; did you mean "${guess}"?`}`,
+    });
   }
   return problems;
 }
 
-type DesiredContractFile = Parameters<Codec['problems']>[0];
-
-function problems(file: DesiredContractFile): Problem[] {
-  const contract = file.contract;
-  const found: Problem[] = [];
+function unstorable(contract: DesiredContract): Unstorable[] {
+  const found: Unstorable[] = [];
   const status = contract.entityStatus;
   if (typeof status === 'string' && !STATUSES.includes(status))
-    found.push(
-      problemAt(
-        file,
-        '/entityStatus',
-        `entityStatus ${status} is not a status OpenMetadata stores; use one of ${STATUSES.join(', ')}${status === 'Active' ? ' (Approved is the status in force)' : ''}`,
-      ),
-    );
-  if (isPlainObject(contract.sla)) found.push(...slaProblems(file, contract.sla));
+    found.push({
+      pointer: '/entityStatus',
+      message: `entityStatus ${status} is not a status OpenMetadata stores; use one of ${STATUSES.join(', ')}${status === 'Active' ? ' (Approved is the status in force)' : ''}`,
+    });
+  if (isPlainObject(contract.sla)) found.push(...unstorableSla(contract.sla));
   const security = contract.security;
   if (
     isPlainObject(security) &&
     security.accessPolicy !== undefined &&
     security.policies !== undefined
   )
-    found.push(
-      problemAt(
-        file,
-        '/security/accessPolicy',
+    found.push({
+      pointer: '/security/accessPolicy',
+      message:
         'security has both accessPolicy and policies; OpenMetadata keeps policies only, so write the access policy as one entry of policies',
-      ),
-    );
+    });
   const schema = Array.isArray(contract.schema) ? (contract.schema as JsonObject[]) : [];
   if (schema.length > 0 && !vocabulary.schemaEntityTypes.includes(contract.entity.type))
-    found.push(
-      problemAt(
-        file,
-        '/schema',
-        `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}, not of a ${contract.entity.type}; remove schema`,
-      ),
-    );
+    found.push({
+      pointer: '/schema',
+      message: `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}, not of a ${contract.entity.type}; remove schema`,
+    });
   schema.forEach((column, i) => {
     const type = column.dataType;
     if (typeof type !== 'string' || DATA_TYPES.has(type)) return;
     const guess = closest(type, vocabulary.dataTypes);
-    found.push(
-      problemAt(
-        file,
-        `/schema/${i}/dataType`,
-        `schema[${i}].dataType ${type} is not one of OpenMetadata's data types${guess === undefined ? '' : `; did you mean ${guess}?`}`,
-      ),
-    );
+    found.push({
+      pointer: `/schema/${i}/dataType`,
+      message: `schema[${i}].dataType ${type} is not one of OpenMetadata's data types${guess === undefined ? '' : `; did you mean ${guess}?`}`,
+    });
   });
   const rules = Array.isArray(contract.semantics) ? (contract.semantics as JsonObject[]) : [];
   rules.forEach((rule, i) => {
     const missing = ['description', 'rule', 'enabled'].filter((key) => rule[key] === undefined);
     if (missing.length > 0)
-      found.push(
-        problemAt(
-          file,
-          `/semantics/${i}`,
-          `semantics rule ${String(rule.name)} needs ${missing.join(', ')} for OpenMetadata (a rule there has a description, a JSON Logic rule and enabled: true or false)`,
-        ),
-      );
+      found.push({
+        pointer: `/semantics/${i}`,
+        message: `semantics rule ${String(rule.name)} needs ${missing.join(', ')} for OpenMetadata (a rule there has a description, a JSON Logic rule and enabled: true or false)`,
+      });
   });
   return found;
 }
@@ -284,7 +258,7 @@ export const openMetadataCodec: Codec = {
   profile: 'openmetadata',
   shapes: shapesFromSchema(WIRE_SCHEMA),
   statuses: STATUSES,
-  problems,
+  unstorable,
   toWire,
   fromWire,
   createBody,

@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 
 export type Profile = 'spec' | 'openmetadata';
 export type ProfileSetting = Profile | 'auto';
+export const PROFILES: readonly Profile[] = ['spec', 'openmetadata'];
 export const PROFILE_SETTINGS: readonly ProfileSetting[] = ['auto', 'spec', 'openmetadata'];
 
 /** The setting from a flag or CATALOG_PROFILE (`auto` when neither is given). */

@@ -1,8 +1,7 @@
 // The spec profile: the interface of the catalog specification, whose shapes are the file's.
 import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
-import type { Problem } from '../contract/problem.js';
 import type { JsonObject } from '../diff/json-value.js';
-import { problemAt, setFields, type Codec } from './codec-types.js';
+import { setFields, type Codec, type Unstorable } from './codec-types.js';
 
 export const SPEC_STATUSES = ['Draft', 'Active', 'Deprecated'];
 /** SLA properties only OpenMetadata stores. */
@@ -13,37 +12,28 @@ export const specCodec: Codec = {
   profile: 'spec',
   shapes: FIELD_SHAPES,
   statuses: SPEC_STATUSES,
-  problems(file) {
-    const contract = file.contract;
-    const problems: Problem[] = [];
+  unstorable(contract) {
+    const problems: Unstorable[] = [];
     const status = contract.entityStatus;
     if (typeof status === 'string' && !SPEC_STATUSES.includes(status))
-      problems.push(
-        problemAt(
-          file,
-          '/entityStatus',
-          `entityStatus ${status} is not a status this catalog (spec profile) stores; use one of ${SPEC_STATUSES.join(', ')}`,
-        ),
-      );
+      problems.push({
+        pointer: '/entityStatus',
+        message: `entityStatus ${status} is not a status this catalog (spec profile) stores; use one of ${SPEC_STATUSES.join(', ')}`,
+      });
     const sla = contract.sla as JsonObject | null | undefined;
     for (const name of OPENMETADATA_SLA)
       if (sla?.[name] !== undefined)
-        problems.push(
-          problemAt(
-            file,
-            `/sla/${name}`,
-            `sla.${name} is not stored by this catalog (spec profile: refreshFrequency, maxLatency, availability); remove it, or use an OpenMetadata catalog`,
-          ),
-        );
+        problems.push({
+          pointer: `/sla/${name}`,
+          message: `sla.${name} is not stored by this catalog (spec profile: refreshFrequency, maxLatency, availability); remove it, or use an OpenMetadata catalog`,
+        });
     const security = contract.security as JsonObject | null | undefined;
     if (security?.policies !== undefined)
-      problems.push(
-        problemAt(
-          file,
-          '/security/policies',
+      problems.push({
+        pointer: '/security/policies',
+        message:
           'security.policies is not stored by this catalog (spec profile); write security.accessPolicy instead',
-        ),
-      );
+      });
     return problems;
   },
   toWire: (desired) => desired,
