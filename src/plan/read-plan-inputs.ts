@@ -296,9 +296,10 @@ export interface PlannedContracts {
 }
 
 /**
- * Reads and plans every file, each as soon as its live contract arrives; live contracts are not
- * kept beyond their own change (except those apply will patch), so memory stays bounded by the
- * contract files, not by the catalog's answers.
+ * Reads and plans every file, each as soon as its live contract arrives (or, while the asset
+ * lookups are out, as soon as they are in); neither a live contract nor a file's contract is kept
+ * beyond its own change (except those apply will patch), so memory stays bounded by what is in
+ * flight, not by the number of files.
  */
 export async function planContracts(
   files: readonly ContractFile[],
@@ -323,7 +324,7 @@ export async function planContracts(
   const liveForUpdates = new Map<string, LiveContract>();
   const desired = new Map<string, DesiredContract>();
   // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
-  // stays a few dozen contracts, however many files there are.
+  // stays a few dozen contracts, and at most PARKED_AT_MOST more while the lookups are out.
   const changes = new Array<PlannedChange>(files.length);
   const planOne = async (
     index: number,
