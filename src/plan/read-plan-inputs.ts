@@ -42,24 +42,19 @@ export interface ReadOptions {
 
 type Found = LiveContract;
 
-/** Between a column's name and its type, and between columns, in AssetColumns. */
-const TYPE_MARK = '\u0001';
-const COLUMN_MARK = '\u0000';
-
 /**
- * An asset's columns (name and data type, '' for none) as one string: what the checks need of
- * a listed asset until its contract is read, in a fraction of the memory of the objects.
+ * An asset's columns as the JSON text of its [name, data type] pairs ('' for no type): what the
+ * checks need of a listed asset until its contract is read, as one flat string instead of
+ * objects (and never a slice of the catalog's page).
  */
 type AssetColumns = string;
 
 function assetColumns(columns: NonNullable<AssetDocument['columns']>): AssetColumns {
-  return columns
-    .filter((column) => typeof column.name === 'string')
-    .map(
-      (column) =>
-        `${column.name as string}${TYPE_MARK}${typeof column.dataType === 'string' ? column.dataType : ''}`,
-    )
-    .join(COLUMN_MARK);
+  return JSON.stringify(
+    columns
+      .filter((column) => typeof column.name === 'string')
+      .map((column) => [column.name, typeof column.dataType === 'string' ? column.dataType : '']),
+  );
 }
 
 /** Column findings: the names the asset lacks, and warnings for types that differ. */
@@ -70,12 +65,7 @@ function columnFindings(
   const schema = file.contract.schema;
   const none = { lacking: [], unnamed: [], warnings: [] };
   if (!Array.isArray(schema) || columns === undefined) return none;
-  const types = new Map<string, string>();
-  if (columns !== '')
-    for (const column of columns.split(COLUMN_MARK)) {
-      const mark = column.indexOf(TYPE_MARK);
-      types.set(column.slice(0, mark), column.slice(mark + 1));
-    }
+  const types = new Map(JSON.parse(columns) as [string, string][]);
   const { type, fullyQualifiedName } = file.identity.entity;
   const lacking: string[] = [];
   const warnings: string[] = [];
