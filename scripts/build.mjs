@@ -3,13 +3,46 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const skipTypes = process.argv.includes('--no-types');
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-await build({
+const banner = {
+  // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
+  js: "import { createRequire as __contractsCreateRequire } from 'node:module'; const require = __contractsCreateRequire(import.meta.url);",
+};
+
+/**
+ * The catalog's connection thread (src/catalog/http-thread.mjs), with undici bundled in, next to
+ * each output file that starts it: the client finds it beside itself
+ * (`new URL('./http-thread.mjs', import.meta.url)`), wherever the bundler put the client.
+ */
+async function buildConnectionThread(metafile, options = {}) {
+  const dirs = new Set(
+    Object.entries(metafile.outputs)
+      .filter(([, output]) => 'src/catalog/connections.ts' in output.inputs)
+      .map(([file]) => path.dirname(file)),
+  );
+  if (dirs.size === 0) throw new Error('no output holds the catalog client');
+  for (const dir of dirs) {
+    await build({
+      entryPoints: ['src/catalog/http-thread.mjs'],
+      outfile: path.join(dir, 'http-thread.mjs'),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      banner,
+      logLevel: 'warning',
+      ...options,
+    });
+  }
+}
+
+const cli = await build({
   entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
   outdir: 'dist',
   bundle: true,
@@ -20,16 +53,15 @@ await build({
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { __CONTRACTS_VERSION__: JSON.stringify(pkg.version) },
-  banner: {
-    // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
-    js: "import { createRequire as __contractsCreateRequire } from 'node:module'; const require = __contractsCreateRequire(import.meta.url);",
-  },
+  banner,
+  metafile: true,
   logLevel: 'warning',
 });
+await buildConnectionThread(cli.metafile, { sourcemap: true });
 
-// The GitHub Action: one self-contained file, committed (action/index.js). CI checks that the
-// committed file is exactly what the sources build.
-await build({
+// The GitHub Action: self-contained files, committed (action/index.js and the connection thread
+// beside it). CI checks that the committed files are exactly what the sources build.
+const action = await build({
   entryPoints: ['src/action/main.ts'],
   outfile: 'action/index.js',
   bundle: true,
@@ -39,11 +71,11 @@ await build({
   legalComments: 'eof',
   minify: true,
   define: { __CONTRACTS_VERSION__: JSON.stringify(pkg.version) },
-  banner: {
-    js: "import { createRequire as __contractsCreateRequire } from 'node:module'; const require = __contractsCreateRequire(import.meta.url);",
-  },
+  banner,
+  metafile: true,
   logLevel: 'warning',
 });
+await buildConnectionThread(action.metafile, { minify: true, legalComments: 'eof' });
 
 if (!skipTypes) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {

@@ -17,6 +17,9 @@ import {
 import { etagOf } from '../src/catalog/etag.js';
 import { VERSION } from '../src/version.js';
 import { cli } from './helpers/cli.js';
+import { spawnSandboxProcess } from './helpers/sandbox-process.js';
+import { mintToken } from '../src/sandbox/auth.js';
+import type { RequestRecord } from '../src/sandbox/server.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -221,6 +224,42 @@ describe('CatalogClient', () => {
     expect(server.seen).toHaveLength(13);
     // Bounded, and the bound is used: three at once, never four.
     expect(peak).toBe(3);
+  });
+
+  it('reads answers and sends the next requests while the thread that asked is busy', async () => {
+    // The catalog in a process of its own, so that it answers while this thread is kept busy;
+    // each answer 100 ms after its request.
+    const sandbox = spawnSandboxProcess(['--secret', 'busy-secret', '--faults', 'latency=100']);
+    cleanups.push(async () => {
+      await sandbox.stop();
+    });
+    const url = await sandbox.url;
+    const c = new CatalogClient({
+      baseUrl: url,
+      token: await mintToken('alice', 'busy-secret', '1h'),
+      concurrency: 1,
+    });
+    cleanups.push(() => c.close());
+    const read = (name: string) => c.getContractByName(name).catch((error: unknown) => error);
+    const reads = ['busy.a', 'busy.b', 'busy.c'].map(read);
+    expect(await reads[0]).toBeInstanceOf(NotFoundError);
+    // Busy for half a second, as a plan is while it works on answers: the connection must take
+    // busy.b at once, and busy.c as soon as busy.b is answered, meanwhile.
+    const busyUntil = performance.now() + 500;
+    while (performance.now() < busyUntil);
+    expect(await Promise.all(reads.slice(1))).toEqual([
+      expect.any(NotFoundError),
+      expect.any(NotFoundError),
+    ]);
+    const { data } = (await (await fetch(`${url}/sandbox/requests`)).json()) as {
+      data: RequestRecord[];
+    };
+    const [a, b, c2] = data.filter((record) =>
+      record.path.startsWith('/v1/dataContracts/name/busy.'),
+    );
+    // On the catalog's clock: each request went out as soon as the one before was answered.
+    expect(b!.startedAt - a!.finishedAt).toBeLessThan(250);
+    expect(c2!.startedAt - b!.finishedAt).toBeLessThan(250);
   });
 
   it('reads both error body shapes, and survives bodies that are not JSON', async () => {

@@ -1,6 +1,6 @@
-// The only code that speaks HTTP to the catalog: undici with a keep-alive pool, timeouts,
-// bounded concurrency, retries for reads, typed errors, and a token that never leaves its origin.
-import { Pool, errors as undiciErrors } from 'undici';
+// The only code that speaks HTTP to the catalog: undici with a keep-alive pool (in a thread of its
+// own, connections.ts), timeouts, bounded concurrency, retries for reads, typed errors, and a
+// token that never leaves its origin.
 import {
   AuthError,
   CatalogError,
@@ -13,6 +13,7 @@ import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
 import { RESPONSE_ETAG } from './etag.js';
+import { Connections } from './connections.js';
 
 import {
   ANY_ANSWER,
@@ -75,7 +76,7 @@ function defaultSleep(ms: number): Promise<void> {
 
 export class CatalogClient {
   readonly baseUrl: URL;
-  private readonly pool: Pool;
+  private readonly connections: Connections;
   private readonly prefix: string;
   private readonly retries: number;
   private readonly retryBaseMs: number;
@@ -94,7 +95,7 @@ export class CatalogClient {
     // missing or zero `connections` as "no limit").
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new RangeError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
-    this.pool = new Pool(this.baseUrl.origin, {
+    this.connections = new Connections(this.baseUrl.origin, {
       connections: concurrency,
       connect: { timeout: options.connectTimeoutMs ?? 10_000 },
       headersTimeout: options.headersTimeoutMs ?? 30_000,
@@ -115,7 +116,7 @@ export class CatalogClient {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.connections.close();
   }
 
   /**
@@ -317,10 +318,6 @@ export class CatalogClient {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;
       }
-      // Parse (and plan) only after the answers that have already arrived have been read and their
-      // connections have taken the next requests: this process's work then overlaps the catalog's,
-      // rather than the catalog waiting on it.
-      await new Promise<void>((resolve) => setImmediate(resolve));
       const retryable =
         failure !== undefined || (response !== undefined && RETRYABLE_STATUS.has(response.status));
       if (!retryable || attempt >= this.retries) {
@@ -351,9 +348,9 @@ export class CatalogClient {
   ): Promise<RawResponse> {
     let path = `${this.prefix}${target}`;
     for (let redirects = 0; ; redirects++) {
-      let response;
+      let response: RawResponse;
       try {
-        response = await this.pool.request({
+        response = await this.connections.send({
           path,
           method: method,
           headers: {
@@ -367,14 +364,8 @@ export class CatalogClient {
       } catch (error) {
         throw this.networkError(method, path, error);
       }
-      let text: string;
-      try {
-        text = await response.body.text();
-      } catch (error) {
-        throw this.networkError(method, path, error);
-      }
       const location = response.headers.location;
-      if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
+      if (response.status >= 300 && response.status < 400 && typeof location === 'string') {
         const next = new URL(location, new URL(path, this.baseUrl.origin));
         if (next.origin !== this.baseUrl.origin) {
           throw new ConfigError(
@@ -388,7 +379,7 @@ export class CatalogClient {
         path = `${next.pathname}${next.search}`;
         continue;
       }
-      return { status: response.statusCode, headers: response.headers, text };
+      return response;
     }
   }
 
@@ -402,9 +393,6 @@ export class CatalogClient {
       );
     const reason = this.redact(error instanceof Error ? error.message : String(error));
     if (
-      error instanceof undiciErrors.ConnectTimeoutError ||
-      error instanceof undiciErrors.HeadersTimeoutError ||
-      error instanceof undiciErrors.BodyTimeoutError ||
       code === 'UND_ERR_CONNECT_TIMEOUT' ||
       code === 'UND_ERR_HEADERS_TIMEOUT' ||
       code === 'UND_ERR_BODY_TIMEOUT'
