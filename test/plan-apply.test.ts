@@ -549,6 +549,80 @@ describe('reads while the tables are listed', () => {
     expect(changes.filter((change) => change.action === 'update')).toHaveLength(50);
     expect(changes.every((change) => change.warnings.length === 0)).toBe(true);
   });
+
+  it('once the lists answer, plan the contracts read meanwhile without holding the next reads', async () => {
+    const pairs = Array.from({ length: 400 }, (_, i) => {
+      const contract: DesiredContract = {
+        name: `c${i}`,
+        fullyQualifiedName: '',
+        entity: { type: 'table', fullyQualifiedName: '' },
+        schema: [{ name: 'id', dataType: 'VARCHAR' }],
+      };
+      return [contract, contract] as const;
+    });
+    const { assets, contracts, desired } = catalogFromPairs(pairs, 'warehouse.gen.public');
+    const { sandbox, token } = await catalog({ seed: editorSeed(assets, contracts) });
+    const client = new CatalogClient({ baseUrl: sandbox.url, token });
+    cleanups.push(() => client.close());
+    // What happens, in order: each contract asked for, and each planned (its file's contract read).
+    const events: ('read' | 'planned')[] = [];
+    const files = desired.map((contract, i) => {
+      const parsed = parseContract(stringify(contract), `contracts/c${i}.yaml`);
+      if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
+      return Object.defineProperty(Object.create(parsed.value) as ContractFile, 'contract', {
+        get: () => {
+          events.push('planned');
+          return parsed.value.contract;
+        },
+      });
+    });
+    // The lists answer once 150 contracts have been asked for: by then some 80 have been read
+    // and wait for them. The reads after those go out only once every lookup has answered, so
+    // that 250 reads are left to send after the lists are in.
+    let asked = 0;
+    let manyAsked!: () => void;
+    const listable = new Promise<void>((resolve) => (manyAsked = resolve));
+    let lookingUp = 0;
+    let lookedUp!: () => void;
+    const lookupsDone = new Promise<void>((resolve) => (lookedUp = resolve));
+    const lookup = async <T>(ask: () => Promise<T>): Promise<T> => {
+      await listable;
+      lookingUp += 1;
+      try {
+        return await ask();
+      } finally {
+        lookingUp -= 1;
+        // Another lookup may start from this one's answer: done only if none has a turn later.
+        setImmediate(() => lookingUp === 0 && lookedUp());
+      }
+    };
+    const reader: CatalogReader = {
+      getContractByName: async (name, fields) => {
+        events.push('read');
+        asked += 1;
+        if (asked === 150) manyAsked();
+        if (asked > 150) await lookupsDone;
+        return client.getContractByName(name, fields);
+      },
+      getEffectiveContract: (id, type) => client.getEffectiveContract(id, type),
+      fieldQuery: (query) => lookup(() => client.fieldQuery(query)),
+      redact: (text) => client.redact(text),
+      listPage: (resource, params, cursor) =>
+        lookup(() => client.listPage(resource, params, cursor)),
+    };
+    const { changes } = await planContracts(files, reader);
+    expect(changes.every((change) => change.action === 'noop')).toBe(true);
+    // Until the last read goes out, plans come between reads, never all the waiting ones at once.
+    const untilLastRead = events.slice(0, events.lastIndexOf('read'));
+    const longestRun = Math.max(
+      ...untilLastRead
+        .join('')
+        .split('read')
+        .map((run) => run.length / 'planned'.length),
+    );
+    expect(untilLastRead.filter((event) => event === 'planned').length).toBeGreaterThan(100);
+    expect(longestRun).toBeLessThan(10);
+  });
 });
 
 describe('the plan checksum', () => {

@@ -336,18 +336,23 @@ export async function planContracts(
   const worker = async (): Promise<void> => {
     for (;;) {
       if (failed !== undefined) throw failed.error;
-      if (assets !== undefined && parked.length > 0) {
+      if (next >= files.length) {
+        if (parked.length === 0) return;
+        if (assets === undefined) assets = await assetsReady;
         const { index, live } = parked.pop()!;
         await planOne(index, live, assets);
         continue;
       }
-      if (next >= files.length) {
-        if (parked.length === 0) return;
-        assets = await assetsReady;
-        continue;
-      }
       const index = next++;
-      const live = await readLive(files[index]!, reader, options.progress);
+      const reading = readLive(files[index]!, reader, options.progress);
+      // Once the lookups are in, each read that goes out plans one parked contract while it is
+      // out: the parked ones are worked off without the reads pausing for them.
+      if (assets !== undefined && parked.length > 0) {
+        reading.catch(() => undefined); // awaited below; planning may throw first
+        const { index: parkedIndex, live: parkedLive } = parked.pop()!;
+        await planOne(parkedIndex, parkedLive, assets);
+      }
+      const live = await reading;
       // Kept while the lookups are out, so that the reads go on; planned at once after.
       if (assets === undefined && failed === undefined && parked.length < PARKED_AT_MOST)
         parked.push({ index, live });
