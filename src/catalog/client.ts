@@ -95,13 +95,21 @@ export class CatalogClient {
     // missing or zero `connections` as "no limit").
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new RangeError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
-    this.connections = new Connections(this.baseUrl.origin, {
-      connections: concurrency,
-      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-      headersTimeout: options.headersTimeoutMs ?? 30_000,
-      bodyTimeout: options.bodyTimeoutMs ?? 30_000,
-      keepAliveTimeout: 10_000,
-    });
+    this.connections = new Connections(
+      this.baseUrl.origin,
+      {
+        connections: concurrency,
+        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+        headersTimeout: options.headersTimeoutMs ?? 30_000,
+        bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+        keepAliveTimeout: 10_000,
+      },
+      {
+        authorization: `Bearer ${this.token}`,
+        accept: 'application/json',
+        'user-agent': USER_AGENT,
+      },
+    );
     this.prefix = `${this.baseUrl.pathname === '/' ? '' : this.baseUrl.pathname}/v1`;
     this.retries = options.retries ?? 4;
     this.retryBaseMs = options.retryBaseMs ?? 200;
@@ -353,12 +361,7 @@ export class CatalogClient {
         response = await this.connections.send({
           path,
           method: method,
-          headers: {
-            authorization: `Bearer ${this.token}`,
-            accept: 'application/json',
-            'user-agent': USER_AGENT,
-            ...headers,
-          },
+          headers,
           ...(body === undefined ? {} : { body }),
         });
       } catch (error) {

@@ -19,6 +19,7 @@ export interface OutgoingRequest {
   method: string;
   /** The path and query on the catalog's origin. */
   path: string;
+  /** The request's own headers, besides those every request of its client carries. */
   headers: Record<string, string>;
   body?: string;
 }
@@ -90,8 +91,13 @@ class ConnectionThread {
     return this.nextId++;
   }
 
-  open(pool: number, origin: string, settings: PoolSettings): void {
-    this.worker.postMessage({ open: pool, origin, settings });
+  open(
+    pool: number,
+    origin: string,
+    settings: PoolSettings,
+    headers: Record<string, string>,
+  ): void {
+    this.worker.postMessage({ open: pool, origin, settings, headers });
   }
 
   send(pool: number, request: OutgoingRequest): Promise<RawResponse> {
@@ -136,11 +142,12 @@ export class Connections {
   private readonly pool: number;
   private closed = false;
 
-  constructor(origin: string, settings: PoolSettings) {
+  /** `headers` go with every request, given once here rather than with each. */
+  constructor(origin: string, settings: PoolSettings, headers: Record<string, string>) {
     thread ??= new ConnectionThread();
     this.thread = thread;
     this.pool = thread.newId();
-    thread.open(this.pool, origin, settings);
+    thread.open(this.pool, origin, settings, headers);
   }
 
   /** Sends `request` on the next free connection, queued behind those already sent. */

@@ -9,16 +9,20 @@
 import { parentPort } from 'node:worker_threads';
 import { Pool } from 'undici';
 
-/** @type {Map<number, Pool>} */
+/** Each client's pool, and the headers every one of its requests carries. */
+/** @type {Map<number, { pool: Pool, headers: Record<string, string> }>} */
 const pools = new Map();
 
 parentPort.on('message', (message) => {
   if (message.open !== undefined) {
-    pools.set(message.open, new Pool(message.origin, message.settings));
+    pools.set(message.open, {
+      pool: new Pool(message.origin, message.settings),
+      headers: message.headers,
+    });
   } else if (message.close !== undefined) {
-    const pool = pools.get(message.close);
+    const client = pools.get(message.close);
     pools.delete(message.close);
-    void (pool === undefined ? Promise.resolve() : pool.close())
+    void (client === undefined ? Promise.resolve() : client.pool.close())
       .catch(() => undefined)
       .then(() => parentPort.postMessage({ closed: message.close }));
   } else {
@@ -27,16 +31,17 @@ parentPort.on('message', (message) => {
 });
 
 /**
- * Sends one request on its client's pool: posts back `{ id, status, headers, bytes }` (the body's
+ * Sends one request on its client's pool, with the client's headers and its own: posts back `{ id, status, headers, bytes }` (the body's
  * bytes, transferred), or `{ id, failure }` with what the client needs to describe a network error
  * (its name, code and message).
  */
 async function send({ id, pool, method, path, headers, body }) {
   try {
-    const response = await pools.get(pool).request({
+    const client = pools.get(pool);
+    const response = await client.pool.request({
       method,
       path,
-      headers,
+      headers: { ...client.headers, ...headers },
       ...(body === undefined ? {} : { body }),
     });
     const bytes = await response.body.arrayBuffer();

@@ -332,15 +332,18 @@ export async function planContracts(
     }
   };
   const parked: { index: number; live: LiveResult }[] = [];
+  const planParked = async (found: Map<string, AssetLookup<CheckedAsset>>): Promise<void> => {
+    // Another worker may have taken the last one while this one waited for the lookups.
+    const item = parked.pop();
+    if (item !== undefined) await planOne(item.index, item.live, found);
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     for (;;) {
       if (failed !== undefined) throw failed.error;
       if (next >= files.length) {
         if (parked.length === 0) return;
-        if (assets === undefined) assets = await assetsReady;
-        const { index, live } = parked.pop()!;
-        await planOne(index, live, assets);
+        await planParked(assets ?? (await assetsReady));
         continue;
       }
       const index = next++;
@@ -349,8 +352,7 @@ export async function planContracts(
       // out: the parked ones are worked off without the reads pausing for them.
       if (assets !== undefined && parked.length > 0) {
         reading.catch(() => undefined); // awaited below; planning may throw first
-        const { index: parkedIndex, live: parkedLive } = parked.pop()!;
-        await planOne(parkedIndex, parkedLive, assets);
+        await planParked(assets);
       }
       const live = await reading;
       // Kept while the lookups are out, so that the reads go on; planned at once after.
