@@ -16,29 +16,41 @@ const banner = {
 };
 
 /**
- * The catalog's connection thread (src/catalog/http-thread.mjs), with undici bundled in, next to
- * each output file that starts it: the client finds it beside itself
- * (`new URL('./http-thread.mjs', import.meta.url)`), wherever the bundler put the client.
+ * The program's own threads, each beside every output file that starts it: the catalog's
+ * connection thread (src/catalog/http-thread.mjs, undici bundled in) and the contract loader's
+ * second thread (src/contract/load-thread.ts). Each is found beside its starter
+ * (`new URL('./NAME.mjs', import.meta.url)`), wherever the bundler put the starter.
  */
-async function buildConnectionThread(metafile, options = {}) {
-  const dirs = new Set(
-    Object.entries(metafile.outputs)
-      .filter(([, output]) => 'src/catalog/connections.ts' in output.inputs)
-      .map(([file]) => path.dirname(file)),
-  );
-  if (dirs.size === 0) throw new Error('no output holds the catalog client');
-  for (const dir of dirs) {
-    await build({
-      entryPoints: ['src/catalog/http-thread.mjs'],
-      outfile: path.join(dir, 'http-thread.mjs'),
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      banner,
-      logLevel: 'warning',
-      ...options,
-    });
+const THREADS = [
+  {
+    starter: 'src/catalog/connections.ts',
+    entry: 'src/catalog/http-thread.mjs',
+    name: 'http-thread',
+  },
+  { starter: 'src/contract/load.ts', entry: 'src/contract/load-thread.ts', name: 'load-thread' },
+];
+
+async function buildThreads(metafile, options = {}) {
+  for (const { starter, entry, name } of THREADS) {
+    const dirs = new Set(
+      Object.entries(metafile.outputs)
+        .filter(([, output]) => starter in output.inputs)
+        .map(([file]) => path.dirname(file)),
+    );
+    if (dirs.size === 0) throw new Error(`no output holds ${starter}`);
+    for (const dir of dirs) {
+      await build({
+        entryPoints: [entry],
+        outfile: path.join(dir, `${name}.mjs`),
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        banner,
+        logLevel: 'warning',
+        ...options,
+      });
+    }
   }
 }
 
@@ -57,10 +69,10 @@ const cli = await build({
   metafile: true,
   logLevel: 'warning',
 });
-await buildConnectionThread(cli.metafile, { sourcemap: true });
+await buildThreads(cli.metafile, { sourcemap: true });
 
-// The GitHub Action: self-contained files, committed (action/index.js and the connection thread
-// beside it). CI checks that the committed files are exactly what the sources build.
+// The GitHub Action: self-contained files, committed (action/index.js and the threads beside
+// it). CI checks that the committed files are exactly what the sources build.
 const action = await build({
   entryPoints: ['src/action/main.ts'],
   outfile: 'action/index.js',
@@ -75,7 +87,7 @@ const action = await build({
   metafile: true,
   logLevel: 'warning',
 });
-await buildConnectionThread(action.metafile, { minify: true, legalComments: 'eof' });
+await buildThreads(action.metafile, { minify: true, legalComments: 'eof' });
 
 if (!skipTypes) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {

@@ -168,18 +168,32 @@ describe('loaded files', () => {
     }, aliased);
   });
 
-  it('show each valid file to the inspect hook with its contract in memory', async () => {
+  it('say which of the profiles asked about cannot store each valid file', async () => {
+    // OpenMetadata has no status Active; the spec has no Approved.
+    const withStatus = (status: string, name: string): string =>
+      `${text}entityStatus: ${status}\n`.replace('a.c', `${name}.c`).replace('db.a', `db.${name}`);
     const dir = await tempDir({
       'contracts/a.yaml': text,
       'contracts/b.yaml': 'name: b\nfullyQualifiedName: b.c\n',
+      'contracts/c.yaml': withStatus('Active', 'c'),
+      'contracts/d.yaml': withStatus('Approved', 'd'),
     });
     try {
-      const seen: [string, unknown][] = [];
       const loaded = await loadContracts(['contracts'], dir.dir, {
-        inspect: (file) => seen.push([file.file, file.contract]),
+        unstorableIn: ['spec', 'openmetadata'],
       });
       expect(loaded.problems.map((problem) => problem.file)).toContain('contracts/b.yaml');
-      expect(seen).toEqual([['contracts/a.yaml', mustParse(text, 'contracts/a.yaml').contract]]);
+      expect(loaded.files.map((file) => file.file)).toEqual([
+        'contracts/a.yaml',
+        'contracts/c.yaml',
+        'contracts/d.yaml',
+      ]);
+      expect(loaded.unstorable).toEqual(
+        new Map([
+          ['spec', new Set(['contracts/d.yaml'])],
+          ['openmetadata', new Set(['contracts/c.yaml'])],
+        ]),
+      );
     } finally {
       await dir.remove();
     }

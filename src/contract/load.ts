@@ -1,23 +1,21 @@
-// Reads contract files from disk: expands paths, loads every file, and checks what no single
-// file can see (two files for one contract, two contracts for one asset).
-import { hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+// Reads contract files from disk: expands paths, loads every file (many files in two threads),
+// and checks what no single file can see (two files for one contract, two contracts for one
+// asset).
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import type { Profile } from '../profile/profile.js';
+import { startThread } from '../threads.js';
 import {
-  contractOfValidated,
-  contractText,
-  MAX_FILE_BYTES,
-  parsedPositionally,
-  parseContract,
-  positionOf,
-  tooLargeMessage,
-  type ContractFile,
-  type ContractIdentity,
-} from './parse.js';
-import type { DesiredContract } from './model.js';
-import type { Problem, Result } from './problem.js';
+  chunkCount,
+  loadChunk,
+  loadChunks,
+  StoredContractFile,
+  type FileLoad,
+  type LoadWork,
+} from './load-file.js';
+import { positionOf, type ContractFile } from './parse.js';
+import type { Problem } from './problem.js';
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 
@@ -90,156 +88,57 @@ export interface LoadedContracts {
   problems: Problem[];
   /** How many files were read. */
   fileCount: number;
-}
-
-/**
- * Reads one contract file's bytes; a file that cannot be read, or is over the size limit, is a
- * problem, never thrown. Synchronous: nothing else can happen while contract files load (no
- * request goes out before every file is valid), and for files of a few kilobytes four plain
- * system calls cost a fraction of their asynchronous form.
- */
-function readContractBytes(absolute: string, shownAs: string): Result<Buffer> {
-  const problem = (message: string): Result<Buffer> => ({
-    ok: false,
-    problems: [{ file: shownAs, line: 1, column: 1, path: '', message }],
-  });
-  let fd: number;
-  try {
-    fd = openSync(absolute, 'r');
-  } catch (error) {
-    return problem(`the file cannot be read: ${(error as Error).message}`);
-  }
-  try {
-    // One open, one fstat, one read: the size is checked before anything large is read.
-    const { size } = fstatSync(fd);
-    if (size > MAX_FILE_BYTES) return problem(tooLargeMessage(size));
-    const bytes = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const bytesRead = readSync(fd, bytes, read, size - read, read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    return { ok: true, value: bytes.subarray(0, read) };
-  } catch (error) {
-    return problem(`the file cannot be read: ${(error as Error).message}`);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function digestOf(bytes: Uint8Array): string {
-  return hash('sha1', bytes, 'base64');
-}
-
-/** Strings shorter than this are copied by V8 when sliced; longer ones keep their whole source. */
-const SLICED_FROM = 13;
-
-/**
- * A copy of `value` in storage of its own: joining two parts builds one flat string, where a
- * concatenation or a slice would keep a header pointing into other storage.
- */
-function copied(value: string): string {
-  return value.length < SLICED_FROM ? value : [value.slice(0, 1), value.slice(1)].join('');
-}
-
-/**
- * `value` with every string long enough to be a slice copied into storage of its own (mappings
- * and lists changed in place): js-yaml's strings are slices of the file's text, and any of them
- * kept (in a plan, say) would keep the whole text alive.
- */
-function flattened<T>(value: T): T {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      value[i] = typeof item === 'string' ? copied(item) : flattened(item);
-    }
-  } else if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const item = record[key];
-      record[key] = typeof item === 'string' ? copied(item) : flattened(item);
-    }
-  }
-  return value;
-}
-
-/**
- * A loaded file as a command keeps it: what names its contract, and where its bytes are. The
- * contract and the text are read again from disk at each access, and the bytes must be those
- * validated; so ten thousand loaded files hold ten thousand names, not ten thousand contracts.
- */
-class StoredContractFile implements ContractFile {
-  constructor(
-    readonly file: string,
-    readonly identity: ContractIdentity,
-    private readonly absolute: string,
-    private readonly digest: string,
-    /** Read by the fast path when it was validated (see contractOfValidated). */
-    private readonly fast: boolean,
-  ) {}
-
-  get contract(): DesiredContract {
-    const contract = contractOfValidated(this.bytes(), this.file, this.fast);
-    // The bytes are those that were validated, so they parse as they did then.
-    if (contract === undefined) throw new ConfigError(`${this.file} can no longer be parsed`);
-    return flattened(contract);
-  }
-
-  get text(): string {
-    const text = contractText(this.bytes());
-    if (text === undefined) throw new ConfigError(`${this.file} can no longer be decoded`);
-    return text;
-  }
-
-  /** The file's bytes, which must be those validated. */
-  private bytes(): Buffer {
-    const bytes = readContractBytes(this.absolute, this.file);
-    if (!bytes.ok || digestOf(bytes.value) !== this.digest)
-      throw new ConfigError(
-        `${this.file} changed on disk after it was validated; run the command again`,
-      );
-    return bytes.value;
-  }
+  /** For each profile asked about (LoadOptions.unstorableIn), the valid files it cannot store. */
+  unstorable: Map<Profile, Set<string>>;
+  /** How many of the files the second thread loaded (0 when it did not start or took none). */
+  loadedBySecondThread: number;
 }
 
 export interface LoadOptions {
   /**
-   * Called with each valid file, its contract in memory, before the loader lets the contract go:
-   * for checks of every file that would otherwise read each file again. The contract's strings
-   * are slices of the file's text; keeping one keeps the whole text.
+   * Profiles whose codec is asked, while each valid file's contract is in memory, whether it can
+   * store it: what would otherwise read every file again.
    */
-  inspect?: (file: ContractFile) => void;
+  unstorableIn?: readonly Profile[];
 }
 
 /**
- * Loads one file from disk; problems are reported, never thrown. Neither the text nor the
- * contract is kept: they are read again, and must be unchanged, when they are needed.
+ * From this many files on, a second thread loads beside this one: starting it costs about what
+ * loading a few hundred files does.
  */
-function loadContractFile(
-  absolute: string,
-  shownAs: string,
-  inspect: LoadOptions['inspect'],
-): Result<ContractFile> {
-  const bytes = readContractBytes(absolute, shownAs);
-  if (!bytes.ok) return bytes;
-  const parsed = parseContract(bytes.value, shownAs);
-  if (!parsed.ok) return parsed;
-  inspect?.(parsed.value);
-  const { fullyQualifiedName, entity } = parsed.value.contract;
-  const identity: ContractIdentity = {
-    fullyQualifiedName: copied(fullyQualifiedName),
-    entity: { type: copied(entity.type), fullyQualifiedName: copied(entity.fullyQualifiedName) },
+const SECOND_THREAD_FROM = 500;
+/** Files a thread takes at a time. */
+const CHUNK_SIZE = 100;
+
+/**
+ * Loads the files of `work`, in this thread and, for many files, in a second one: both take
+ * chunks from the counter they share. Chunks the second thread took but never handed back (it
+ * could not start, or stopped) are loaded here, so its failing costs time, never a file.
+ */
+async function loadAll(work: LoadWork): Promise<{ loads: FileLoad[]; bySecondThread: number }> {
+  const results = new Array<FileLoad[] | undefined>(chunkCount(work));
+  const keep = (chunk: number, loaded: FileLoad[]): void => {
+    results[chunk] = loaded;
   };
+  let bySecondThread = 0;
+  let helped: Promise<void> = Promise.resolve();
+  if (work.absolute.length >= SECOND_THREAD_FROM) {
+    const thread = startThread(import.meta.url, 'load-thread', { workerData: work });
+    thread.on('message', ({ chunk, results: loaded }: { chunk: number; results: FileLoad[] }) => {
+      keep(chunk, loaded);
+      bySecondThread += loaded.length;
+    });
+    helped = new Promise((resolve) => {
+      thread.once('exit', () => resolve());
+      // An error ends the thread too ('exit' follows); its chunks are loaded below.
+      thread.on('error', () => undefined);
+    });
+  }
+  loadChunks(work, keep);
+  await helped;
   return {
-    ok: true,
-    value: new StoredContractFile(
-      shownAs,
-      identity,
-      absolute,
-      digestOf(bytes.value),
-      !parsedPositionally(parsed.value),
-    ),
+    loads: results.flatMap((loaded, chunk) => loaded ?? loadChunk(work, chunk)),
+    bySecondThread,
   };
 }
 
@@ -288,14 +187,33 @@ export async function loadContracts(
   cwd: string,
   options: LoadOptions = {},
 ): Promise<LoadedContracts> {
-  const absolutePaths = await findContractFiles(paths, cwd);
+  const absolute = await findContractFiles(paths, cwd);
+  const profiles = [...(options.unstorableIn ?? [])];
+  const { loads, bySecondThread } = await loadAll({
+    absolute,
+    shown: absolute.map((file) => displayPath(cwd, file)),
+    profiles,
+    chunkSize: CHUNK_SIZE,
+    next: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT),
+  });
   const files: ContractFile[] = [];
   const problems: Problem[] = [];
-  for (const absolute of absolutePaths) {
-    const result = loadContractFile(absolute, displayPath(cwd, absolute), options.inspect);
-    if (result.ok) files.push(result.value);
-    else for (const problem of result.problems) problems.push(problem);
-  }
+  const unstorable = new Map(profiles.map((profile) => [profile, new Set<string>()]));
+  loads.forEach((loaded, i) => {
+    if (!loaded.ok) {
+      for (const problem of loaded.problems) problems.push(problem);
+      return;
+    }
+    const file = new StoredContractFile(displayPath(cwd, absolute[i]!), absolute[i]!, loaded);
+    files.push(file);
+    for (const profile of loaded.unstorableIn) unstorable.get(profile)?.add(file.file);
+  });
   for (const problem of crossFileProblems(files)) problems.push(problem);
-  return { files, problems, fileCount: absolutePaths.length };
+  return {
+    files,
+    problems,
+    fileCount: absolute.length,
+    unstorable,
+    loadedBySecondThread: bySecondThread,
+  };
 }

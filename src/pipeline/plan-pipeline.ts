@@ -10,7 +10,7 @@ import { assemblePlan } from '../plan/create-plan.js';
 import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
 import { codecFor, storageProblems, type Codec } from '../profile/codec.js';
-import { PROFILES, resolveProfile, type Profile, type ProfileSetting } from '../profile/profile.js';
+import { PROFILES, resolveProfile, type ProfileSetting } from '../profile/profile.js';
 import type { ProgressHooks } from '../progress.js';
 
 export interface PlanRequest {
@@ -51,14 +51,8 @@ export async function planFromFiles(
   // file's contract is in memory; once every file is valid, the catalog's answer picks a profile,
   // and only its files are read again to say what and where.
   const setting = request.profile ?? 'auto';
-  const unstorableIn = new Map<Profile, Set<string>>(
-    (setting === 'auto' ? PROFILES : [setting]).map((profile) => [profile, new Set()]),
-  );
   const loaded = await loadContracts(request.paths, request.cwd, {
-    inspect: (file) => {
-      for (const [profile, files] of unstorableIn)
-        if (codecFor(profile).unstorable(file.contract).length > 0) files.add(file.file);
-    },
+    unstorableIn: setting === 'auto' ? PROFILES : [setting],
   });
   if (loaded.problems.length > 0)
     return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
@@ -71,7 +65,7 @@ export async function planFromFiles(
   await reader.preflight?.();
   // What the connected catalog cannot store is a problem of the file, before any contract is read.
   const codec = codecFor(await resolveProfile(setting, reader));
-  const unstorable = unstorableIn.get(codec.profile) ?? new Set();
+  const unstorable = loaded.unstorable.get(codec.profile) ?? new Set();
   const problems = loaded.files
     .filter((file) => unstorable.has(file.file))
     .flatMap((file) => {

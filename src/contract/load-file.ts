@@ -1,0 +1,215 @@
+// Loads one contract file from disk, in whichever thread loads it: reads its bytes, parses and
+// validates them, and says what the loading thread hands back (what names the contract, the
+// digest of the bytes validated, which profiles cannot store it) as plain data. A loaded file
+// keeps no contract: it is read again, and must be unchanged, when it is used.
+import { hash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { ConfigError } from '../errors.js';
+import { codecFor } from '../profile/codec.js';
+import type { Profile } from '../profile/profile.js';
+import type { DesiredContract } from './model.js';
+import {
+  contractOfValidated,
+  contractText,
+  MAX_FILE_BYTES,
+  parsedPositionally,
+  parseContract,
+  tooLargeMessage,
+  type ContractFile,
+  type ContractIdentity,
+} from './parse.js';
+import type { Problem, Result } from './problem.js';
+
+/**
+ * Reads one contract file's bytes; a file that cannot be read, or is over the size limit, is a
+ * problem, never thrown. Synchronous: nothing else can happen while contract files load (no
+ * request goes out before every file is valid), and for files of a few kilobytes four plain
+ * system calls cost a fraction of their asynchronous form.
+ */
+function readContractBytes(absolute: string, shownAs: string): Result<Buffer> {
+  const problem = (message: string): Result<Buffer> => ({
+    ok: false,
+    problems: [{ file: shownAs, line: 1, column: 1, path: '', message }],
+  });
+  let fd: number;
+  try {
+    fd = openSync(absolute, 'r');
+  } catch (error) {
+    return problem(`the file cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    // One open, one fstat, one read: the size is checked before anything large is read.
+    const { size } = fstatSync(fd);
+    if (size > MAX_FILE_BYTES) return problem(tooLargeMessage(size));
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const bytesRead = readSync(fd, bytes, read, size - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return { ok: true, value: bytes.subarray(0, read) };
+  } catch (error) {
+    return problem(`the file cannot be read: ${(error as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function digestOf(bytes: Uint8Array): string {
+  return hash('sha1', bytes, 'base64');
+}
+
+/** Strings shorter than this are copied by V8 when sliced; longer ones keep their whole source. */
+const SLICED_FROM = 13;
+
+/**
+ * A copy of `value` in storage of its own: joining two parts builds one flat string, where a
+ * concatenation or a slice would keep a header pointing into other storage.
+ */
+function copied(value: string): string {
+  return value.length < SLICED_FROM ? value : [value.slice(0, 1), value.slice(1)].join('');
+}
+
+/**
+ * `value` with every string long enough to be a slice copied into storage of its own (mappings
+ * and lists changed in place): js-yaml's strings are slices of the file's text, and any of them
+ * kept (in a plan, say) would keep the whole text alive.
+ */
+function flattened<T>(value: T): T {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      value[i] = typeof item === 'string' ? copied(item) : flattened(item);
+    }
+  } else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      record[key] = typeof item === 'string' ? copied(item) : flattened(item);
+    }
+  }
+  return value;
+}
+
+/** What loading one file found: plain data, so that it can come back from a loading thread. */
+export type FileLoad =
+  | {
+      ok: true;
+      identity: ContractIdentity;
+      /** The digest of the bytes validated: a later read must find the same. */
+      digest: string;
+      /** Read by the fast path (js-yaml alone), so read again by it (see contractOfValidated). */
+      fast: boolean;
+      /** The profiles, of those asked about, that cannot store this contract. */
+      unstorableIn: Profile[];
+    }
+  | { ok: false; problems: Problem[] };
+
+/**
+ * Loads one file from disk; problems are reported, never thrown. `profiles` are those whose
+ * codec is asked, with the contract in memory, whether it can store it.
+ */
+export function loadFile(
+  absolute: string,
+  shownAs: string,
+  profiles: readonly Profile[],
+): FileLoad {
+  const bytes = readContractBytes(absolute, shownAs);
+  if (!bytes.ok) return bytes;
+  const parsed = parseContract(bytes.value, shownAs);
+  if (!parsed.ok) return parsed;
+  const contract = parsed.value.contract;
+  const { fullyQualifiedName, entity } = contract;
+  return {
+    ok: true,
+    identity: {
+      fullyQualifiedName: copied(fullyQualifiedName),
+      entity: { type: copied(entity.type), fullyQualifiedName: copied(entity.fullyQualifiedName) },
+    },
+    digest: digestOf(bytes.value),
+    fast: !parsedPositionally(parsed.value),
+    unstorableIn: profiles.filter((profile) => codecFor(profile).unstorable(contract).length > 0),
+  };
+}
+
+/**
+ * A loaded file as a command keeps it: what names its contract, and where its bytes are. The
+ * contract and the text are read again from disk at each access, and the bytes must be those
+ * validated; so ten thousand loaded files hold ten thousand names, not ten thousand contracts.
+ */
+export class StoredContractFile implements ContractFile {
+  readonly identity: ContractIdentity;
+  private readonly digest: string;
+  private readonly fast: boolean;
+
+  constructor(
+    readonly file: string,
+    private readonly absolute: string,
+    loaded: Extract<FileLoad, { ok: true }>,
+  ) {
+    this.identity = loaded.identity;
+    this.digest = loaded.digest;
+    this.fast = loaded.fast;
+  }
+
+  get contract(): DesiredContract {
+    const contract = contractOfValidated(this.bytes(), this.file, this.fast);
+    // The bytes are those that were validated, so they parse as they did then.
+    if (contract === undefined) throw new ConfigError(`${this.file} can no longer be parsed`);
+    return flattened(contract);
+  }
+
+  get text(): string {
+    const text = contractText(this.bytes());
+    if (text === undefined) throw new ConfigError(`${this.file} can no longer be decoded`);
+    return text;
+  }
+
+  /** The file's bytes, which must be those validated. */
+  private bytes(): Buffer {
+    const bytes = readContractBytes(this.absolute, this.file);
+    if (!bytes.ok || digestOf(bytes.value) !== this.digest)
+      throw new ConfigError(
+        `${this.file} changed on disk after it was validated; run the command again`,
+      );
+    return bytes.value;
+  }
+}
+
+/**
+ * The files one load reads, and the counter its threads share: each thread takes the next chunk
+ * of files until none is left, so that a thread that started late or reads slower takes fewer.
+ */
+export interface LoadWork {
+  absolute: string[];
+  shown: string[];
+  profiles: Profile[];
+  chunkSize: number;
+  /** One Int32: the next chunk to take. */
+  next: SharedArrayBuffer;
+}
+
+export function chunkCount(work: LoadWork): number {
+  return Math.ceil(work.absolute.length / work.chunkSize);
+}
+
+/** Loads the files of one chunk, in order. */
+export function loadChunk(work: LoadWork, chunk: number): FileLoad[] {
+  const end = Math.min(work.absolute.length, (chunk + 1) * work.chunkSize);
+  const results: FileLoad[] = [];
+  for (let i = chunk * work.chunkSize; i < end; i++)
+    results.push(loadFile(work.absolute[i]!, work.shown[i]!, work.profiles));
+  return results;
+}
+
+/** Takes chunks until none is left, handing each one's results to `done` as it is loaded. */
+export function loadChunks(
+  work: LoadWork,
+  done: (chunk: number, results: FileLoad[]) => void,
+): void {
+  const next = new Int32Array(work.next);
+  const chunks = chunkCount(work);
+  for (let chunk = Atomics.add(next, 0, 1); chunk < chunks; chunk = Atomics.add(next, 0, 1))
+    done(chunk, loadChunk(work, chunk));
+}
