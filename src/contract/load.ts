@@ -104,38 +104,42 @@ export interface LoadOptions {
 
 /**
  * From this many files on, a second thread loads beside this one: starting it costs about what
- * loading a few hundred files does.
+ * loading a thousand files does here, so it takes part only in larger loads.
  */
-const SECOND_THREAD_FROM = 500;
+const SECOND_THREAD_FROM = 1000;
 /** Files a thread takes at a time. */
 const CHUNK_SIZE = 100;
 
 /**
  * Loads the files of `work`, in this thread and, for many files, in a second one: both take
- * chunks from the counter they share. Chunks the second thread took but never handed back (it
- * could not start, or stopped) are loaded here, so its failing costs time, never a file.
+ * chunks from the counter they share. A second thread that took no chunk by the time this one is
+ * done (it was still starting) is stopped, not waited for. Chunks it took but never handed back
+ * (it could not start, or stopped) are loaded here, so its failing costs time, never a file.
  */
 async function loadAll(work: LoadWork): Promise<{ loads: FileLoad[]; bySecondThread: number }> {
   const results = new Array<FileLoad[] | undefined>(chunkCount(work));
-  const keep = (chunk: number, loaded: FileLoad[]): void => {
-    results[chunk] = loaded;
-  };
   let bySecondThread = 0;
-  let helped: Promise<void> = Promise.resolve();
-  if (work.absolute.length >= SECOND_THREAD_FROM) {
-    const thread = startThread(import.meta.url, 'load-thread', { workerData: work });
+  const thread =
+    work.absolute.length >= SECOND_THREAD_FROM
+      ? startThread(import.meta.url, 'load-thread', { workerData: work })
+      : undefined;
+  const helped = new Promise<void>((resolve) => {
+    if (thread === undefined) return resolve();
     thread.on('message', ({ chunk, results: loaded }: { chunk: number; results: FileLoad[] }) => {
-      keep(chunk, loaded);
+      results[chunk] = loaded;
       bySecondThread += loaded.length;
     });
-    helped = new Promise((resolve) => {
-      thread.once('exit', () => resolve());
-      // An error ends the thread too ('exit' follows); its chunks are loaded below.
-      thread.on('error', () => undefined);
-    });
-  }
-  loadChunks(work, keep);
-  await helped;
+    thread.once('exit', () => resolve());
+    // An error ends the thread too ('exit' follows); its chunks are loaded below.
+    thread.on('error', () => undefined);
+  });
+  let here = 0;
+  loadChunks(work, (chunk, loaded) => {
+    results[chunk] = loaded;
+    here += 1;
+  });
+  if (here === results.length) void thread?.terminate();
+  else await helped;
   return {
     loads: results.flatMap((loaded, chunk) => loaded ?? loadChunk(work, chunk)),
     bySecondThread,
