@@ -193,9 +193,10 @@ export async function loadContracts(
 ): Promise<LoadedContracts> {
   const absolute = await findContractFiles(paths, cwd);
   const profiles = [...(options.unstorableIn ?? [])];
+  const shown = absolute.map((file) => displayPath(cwd, file));
   const { loads, bySecondThread } = await loadAll({
     absolute,
-    shown: absolute.map((file) => displayPath(cwd, file)),
+    shown,
     profiles,
     chunkSize: CHUNK_SIZE,
     next: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT),
@@ -208,7 +209,7 @@ export async function loadContracts(
       for (const problem of loaded.problems) problems.push(problem);
       return;
     }
-    const file = new StoredContractFile(displayPath(cwd, absolute[i]!), absolute[i]!, loaded);
+    const file = new StoredContractFile(shown[i]!, absolute[i]!, loaded);
     files.push(file);
     for (const profile of loaded.unstorableIn) unstorable.get(profile)?.add(file.file);
   });
