@@ -196,7 +196,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         paths: settings.paths,
         cwd: settings.workspace,
         catalogUrl,
-        gitCommit: settings.sha ?? (await currentCommit(settings.workspace, {})),
+        gitCommit: settings.sha ?? currentCommit(settings.workspace, {}),
         ...(only === undefined ? {} : { only }),
         keepLive: settings.command === 'apply',
         profile,

@@ -32,7 +32,7 @@ export async function planFilesForCommand(
       paths: options.paths,
       cwd: io.cwd,
       catalogUrl,
-      gitCommit: await currentCommit(io.cwd, io.env),
+      gitCommit: currentCommit(io.cwd, io.env),
       ...(options.only === undefined ? {} : { only: options.only }),
       progress,
       strict: options.strict,

@@ -17,7 +17,8 @@ export interface PlanRequest {
   paths: readonly string[];
   cwd: string;
   catalogUrl: string;
-  gitCommit: string | null;
+  /** The commit the files are from, or the promise of it: git is asked while the files load. */
+  gitCommit: string | null | Promise<string | null>;
   /** Plan only these files (absolute paths), e.g. those changed since a git ref; all are validated. */
   only?: ReadonlySet<string>;
   progress?: ProgressHooks;
@@ -62,9 +63,13 @@ export async function planFromFiles(
       ? loaded.files
       : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
   // Only now, with every file valid, does anything go to the catalog.
+  // The preflight and the profile's question go out together; the preflight's verdict (a wrong
+  // address, a refused token) is the one said.
+  const profile = resolveProfile(setting, reader);
+  profile.catch(() => undefined);
   await reader.preflight?.();
   // What the connected catalog cannot store is a problem of the file, before any contract is read.
-  const codec = codecFor(await resolveProfile(setting, reader));
+  const codec = codecFor(await profile);
   const unstorable = loaded.unstorable.get(codec.profile) ?? new Set();
   const problems = loaded.files
     .filter((file) => unstorable.has(file.file))
@@ -83,7 +88,7 @@ export async function planFromFiles(
   const plan = assemblePlan(changes, {
     catalogUrl: request.catalogUrl,
     catalogProfile: codec.profile,
-    gitCommit: request.gitCommit,
+    gitCommit: await request.gitCommit,
     createdAt: (request.now?.() ?? new Date()).toISOString(),
   });
   return { ok: true, plan, files, liveContracts: liveForUpdates, desired, codec };
