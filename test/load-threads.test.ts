@@ -1,4 +1,4 @@
-// Many contract files load in two threads (from 500 files on), taking chunks of the files from a
+// Many contract files load in two threads (from 1,000 files on), taking chunks of the files from a
 // shared counter: the result must be what one thread reading every file in path order finds, and
 // stay so when the second thread cannot start.
 import { cp, readFile, rm } from 'node:fs/promises';

@@ -182,23 +182,25 @@ export class StoredContractFile implements ContractFile {
  * of files until none is left, so that a thread that started late or reads slower takes fewer.
  */
 export interface LoadWork {
-  absolute: string[];
-  shown: string[];
-  profiles: Profile[];
-  chunkSize: number;
+  absolute: readonly string[];
+  shown: readonly string[];
+  profiles: readonly Profile[];
   /** One Int32: the next chunk to take. */
   next: SharedArrayBuffer;
 }
 
+/** Files a thread takes at a time. */
+const CHUNK_SIZE = 100;
+
 export function chunkCount(work: LoadWork): number {
-  return Math.ceil(work.absolute.length / work.chunkSize);
+  return Math.ceil(work.absolute.length / CHUNK_SIZE);
 }
 
 /** Loads the files of one chunk, in order. */
 export function loadChunk(work: LoadWork, chunk: number): FileLoad[] {
-  const end = Math.min(work.absolute.length, (chunk + 1) * work.chunkSize);
+  const end = Math.min(work.absolute.length, (chunk + 1) * CHUNK_SIZE);
   const results: FileLoad[] = [];
-  for (let i = chunk * work.chunkSize; i < end; i++)
+  for (let i = chunk * CHUNK_SIZE; i < end; i++)
     results.push(loadFile(work.absolute[i]!, work.shown[i]!, work.profiles));
   return results;
 }

@@ -34,19 +34,20 @@ function displayPaths(cwd: string, files: readonly string[]): string[] {
 }
 
 /**
- * Adds the contract files below `directory` (absolute and normalized) to `found`. Symbolic links are followed, to a file
- * or a directory (each directory once, so a link loop ends); a link to nothing that names a
- * contract file is an error, never skipped silently.
+ * Adds the contract files below `directory` (absolute and normalized) to `found`. Symbolic links
+ * are followed, to a file or a directory (each directory once, so a link loop ends); a link to
+ * nothing that names a contract file is an error, never skipped silently.
  */
 async function walk(directory: string, found: string[], seen: Set<string>): Promise<void> {
   const real = await realpath(directory);
   if (seen.has(real)) return;
   seen.add(real);
   const entries = await readdir(directory, { withFileTypes: true });
+  // `directory` is absolute and normalized, so joining by hand is path.join's result, for a tenth
+  // of its cost (10,000 entries: 2 ms against 25 ms).
+  const parent = directory.endsWith(path.sep) ? directory : `${directory}${path.sep}`;
   for (const entry of entries) {
-    // `directory` is absolute and normalized, so joining by hand is path.join's result, for a
-    // tenth of its cost (10,000 entries: 2 ms against 25 ms).
-    const full = `${directory}${directory.endsWith(path.sep) ? '' : path.sep}${entry.name}`;
+    const full = `${parent}${entry.name}`;
     const contractName = /\.ya?ml$/i.test(entry.name);
     let isDirectory = entry.isDirectory();
     let isFile = entry.isFile();
@@ -118,8 +119,6 @@ export interface LoadOptions {
  * loading a thousand files does here, so it takes part only in larger loads.
  */
 const SECOND_THREAD_FROM = 1000;
-/** Files a thread takes at a time. */
-const CHUNK_SIZE = 100;
 
 /**
  * Loads the files of `work`, in this thread and, for many files, in a second one: both take
@@ -203,13 +202,12 @@ export async function loadContracts(
   options: LoadOptions = {},
 ): Promise<LoadedContracts> {
   const absolute = await findContractFiles(paths, cwd);
-  const profiles = [...(options.unstorableIn ?? [])];
+  const profiles = options.unstorableIn ?? [];
   const shown = displayPaths(cwd, absolute);
   const { loads, bySecondThread } = await loadAll({
     absolute,
     shown,
     profiles,
-    chunkSize: CHUNK_SIZE,
     next: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT),
   });
   const files: ContractFile[] = [];
