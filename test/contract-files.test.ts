@@ -199,6 +199,37 @@ describe('loaded files', () => {
     }
   });
 
+  it('are read whole up to 1 MiB; one byte more is a problem that gives the size, one after another', async () => {
+    const limit = 1024 * 1024;
+    const head = `${text}description: "`;
+    // The description's length, for a file of `size` bytes: the head, then `"` and a newline.
+    const fill = (size: number): number => size - Buffer.byteLength(head) - 2;
+    const padded = (size: number): string => `${head}${'x'.repeat(fill(size))}"\n`;
+    const third = text.replace('a.c', 'c.c').replace('db.a', 'db.c');
+    const dir = await tempDir({
+      'contracts/a.yaml': padded(limit),
+      'contracts/b.yaml': padded(limit + 1),
+      'contracts/c.yaml': third,
+    });
+    try {
+      const loaded = await loadContracts(['contracts'], dir.dir);
+      expect(loaded.files.map((file) => file.file)).toEqual([
+        'contracts/a.yaml',
+        'contracts/c.yaml',
+      ]);
+      expect(loaded.files[0]!.contract.description).toHaveLength(fill(limit));
+      expect(loaded.files[1]!.contract).toEqual(mustParse(third, 'c.yaml').contract);
+      expect(loaded.problems.map((problem) => [problem.file, problem.message])).toEqual([
+        [
+          'contracts/b.yaml',
+          'the file is 1048577 bytes, over the limit of 1048576 bytes (1 MiB); a contract file should be a few kilobytes',
+        ],
+      ]);
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it('refuse to locate anything in a file that changed after it was validated', () =>
     withLoaded(async (file, edit) => {
       await edit();
@@ -234,7 +265,9 @@ describe('cross-file checks', () => {
 
 describe('schema', () => {
   it('compiles with ajv in strict mode and accepts every example contract', async () => {
-    const validate = createContractAjv().compile(contractSchema);
+    const ajv = createContractAjv();
+    expect(ajv.validateSchema(contractSchema), ajv.errorsText()).toBe(true);
+    const validate = ajv.compile(contractSchema);
     const loaded = await loadContracts(['contracts'], root);
     expect(loaded.fileCount).toBeGreaterThanOrEqual(4);
     expect(loaded.problems).toEqual([]);
@@ -342,6 +375,10 @@ describe('fast path', () => {
     ['quoted keys', '"description": "quoted"'],
     ['comments', 'description: text # a comment'],
     ['document end', 'description: x\n...'],
+    ['indented complex key', 'extension:\n  ? a\n  : 1'],
+    ['anchor and alias in a flow list', 'extension: { list: [&a 1, *a] }'],
+    ['negative zeros', 'extension: { a: -0, b: -0.0, c: -.0, d: [-0] }'],
+    ['special floats and hex in other cases', 'extension: { a: .NaN, b: -.Inf, c: 0X1F, d: .INF }'],
   ])('%s: both paths give the same answer', (_name, extra) => {
     const text = `${minimal}${extra}\n`;
     expectSameAnswer(

@@ -20,9 +20,21 @@ interface SchemaLike {
   const?: unknown;
 }
 
-/** An ajv instance configured the way the tool validates contracts (strict, all errors). */
-export function createContractAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
+/**
+ * An ajv instance configured the way the tool validates contracts (strict, all errors). With
+ * `checkSchema`, a schema it compiles is first checked against JSON Schema's own (the tests do).
+ * The loader's instance skips that check, and ajv's code optimization, for the schema the tool
+ * ships: together they are about 45 of the 75 ms compiling it took in each loading thread, and
+ * the code compiled without optimization validates a contract no slower.
+ */
+export function createContractAjv(checkSchema = true): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    verbose: true,
+    allowUnionTypes: true,
+    ...(checkSchema ? {} : { validateSchema: false, code: { optimize: false } }),
+  });
   // Annotation only: the sentence used when a pattern or enum does not match.
   ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
   return ajv;
@@ -31,7 +43,7 @@ export function createContractAjv(): Ajv {
 let compiled: ValidateFunction | undefined;
 
 function validator(): ValidateFunction {
-  compiled ??= createContractAjv().compile(contractSchema);
+  compiled ??= createContractAjv(false).compile(contractSchema);
   return compiled;
 }
 
