@@ -6,18 +6,23 @@
 // found later, with the yaml package, only when something in the file must be located.
 import { CORE_SCHEMA, load } from 'js-yaml';
 
-/** YAML syntax the fast path leaves to the positional parser. */
+/**
+ * YAML syntax the fast path leaves to the positional parser. A character that matters only after
+ * a line start, a space or a flow indicator is found first and what precedes it checked after
+ * (`(?<![^\s...])`: nothing, or one of those): the engine then skips ahead to the rare character
+ * instead of trying the whole pattern at every position, a third of the time these checks took.
+ */
 const UNUSUAL = [
-  /(?:^|[\s[{,])[&*!|>%@`]\S/m, // anchors, aliases, tags, reserved indicators (also folded/literal headers followed by text)
-  /^\s*\?(?:\s|$)/m, // complex keys
+  /(?<![^\s[{,])[&*!|>%@`]\S/, // anchors, aliases, tags, reserved indicators (also folded/literal headers followed by text)
+  /\?(?<=^\s*\?)(?:\s|$)/m, // complex keys
   /^(?:---|\.\.\.)(?:\s|$)/m, // document markers
   /^%/m, // directives
   /\t/, // tabs: YAML rules about them are subtle
-  /(?:^|[\s:[{,-])[-+]?(?:0[xob]|\.(?:inf|nan)|[0-9][0-9_]*_)/im, // hex, octal, binary, special floats, underscores
+  /(?<![^\s:[{,-])[-+]?(?:0[xXoObB]|\.[iI][nN][fF]|\.[nN][aA][nN]|[0-9][0-9_]*_)/, // hex, octal, binary, special floats, underscores
   /__proto__|constructor|prototype/,
-  /(?:^|[\s:[{,])-(?:0+\.?0*|\.0+)(?:[eE][-+]?\d+)?(?=\s|$|[,\]}])/m, // negative zero: one parser keeps the sign
-  /(?:^|[\s:[{,])[-+]?[0-9.]*[0-9][eE][-+]?[0-9]/m, // exponents: read as numbers by one parser, strings (or overflow) by the other
-  /(?:^|[\s:[{,])[-+]\./m, // a sign before a bare fraction (+.5): likewise
+  /(?<![^\s:[{,])-(?:0+\.?0*|\.0+)(?:[eE][-+]?\d+)?(?=\s|$|[,\]}])/, // negative zero: one parser keeps the sign
+  /(?<![^\s:[{,])[-+]?[0-9.]*[0-9][eE][-+]?[0-9]/, // exponents: read as numbers by one parser, strings (or overflow) by the other
+  /(?<![^\s:[{,])[-+]\./, // a sign before a bare fraction (+.5): likewise
 ];
 
 /** Block scalars are ordinary in contracts (termsOfUse: |); only their header is checked. */
