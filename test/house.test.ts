@@ -1,0 +1,106 @@
+// The shape of the sources: no file too long to read whole, and no modules that import each
+// other in a circle (directly or through others), type imports included. Imports are read by
+// TypeScript's own scanner, so what counts as one is what the compiler sees.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const src = path.resolve(import.meta.dirname, '..', 'src');
+const MAX_LINES = 450;
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(?:ts|mts|mjs)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** The source files each one imports, by TypeScript's reading of its import declarations. */
+function importGraph(files: readonly string[]): Map<string, string[]> {
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const imported = ts
+      .preProcessFile(readFileSync(file, 'utf8'), true, true)
+      .importedFiles.map(({ fileName }) => fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => path.resolve(path.dirname(file), name))
+      .flatMap((target) => [
+        target,
+        target.replace(/\.js$/, '.ts'),
+        target.replace(/\.mjs$/, '.mts'),
+      ])
+      .filter((target) => known.has(target));
+    graph.set(file, [...new Set(imported)]);
+  }
+  return graph;
+}
+
+/** Every group of two or more files that reach each other (Tarjan's strongly connected components). */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let counter = 0;
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, counter);
+    lowest.set(file, counter);
+    counter += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        lowest.set(file, Math.min(lowest.get(file)!, lowest.get(next)!));
+      } else if (onStack.has(next)) lowest.set(file, Math.min(lowest.get(file)!, order.get(next)!));
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1 || (graph.get(file) ?? []).includes(file)) found.push(group.sort());
+  };
+  for (const file of graph.keys()) if (!order.has(file)) visit(file);
+  return found;
+}
+
+describe('the sources', () => {
+  const files = sourceFiles(src);
+  const shown = (file: string): string => path.relative(src, file).split(path.sep).join('/');
+
+  it(`have no file over ${MAX_LINES} lines`, () => {
+    expect(files.length).toBeGreaterThan(50);
+    const long = files
+      .map((file) => [shown(file), readFileSync(file, 'utf8').split('\n').length] as const)
+      .filter(([, lines]) => lines > MAX_LINES);
+    expect(long).toEqual([]);
+  });
+
+  it('have no import circles', () => {
+    const graph = importGraph(files);
+    // The scanner does see the imports: the loader imports its per-file module, and so on.
+    expect(graph.get(path.join(src, 'contract', 'load.ts'))).toContain(
+      path.join(src, 'contract', 'load-file.ts'),
+    );
+    expect(circles(graph).map((group) => group.map(shown))).toEqual([]);
+  });
+
+  it('finds a circle when there is one', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+      ['e', ['e']],
+    ]);
+    expect(circles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
+  });
+});
