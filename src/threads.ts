@@ -1,13 +1,18 @@
-// Starts a thread of this program's own from a module beside the caller: `NAME.mjs` in a build
-// (the build puts it there), `NAME.ts` in the sources. Node 20 cannot run a .ts module as a
-// thread, so from the sources (tests, tsx scripts) it starts through ts-thread.mjs, which loads
-// it with tsx.
+// Starts a thread of this program's own from its module `source` beside the caller
+// (`http-thread.mjs`, `load-thread.ts`). In a build, the build puts each thread beside every
+// output that starts it, as NAME.mjs. In the sources a .mjs module runs as it is, and a .ts one
+// starts through ts-thread.mjs, which loads it with tsx (Node 20 cannot run a .ts module as a
+// thread).
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-export function startThread(callerUrl: string, name: string, options: WorkerOptions): Worker {
-  if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`./${name}.mjs`, callerUrl), options);
+export function startThread(callerUrl: string, source: string, options: WorkerOptions): Worker {
+  if (!callerUrl.endsWith('.ts')) {
+    const built = `${source.slice(0, source.lastIndexOf('.'))}.mjs`;
+    return new Worker(new URL(`./${built}`, callerUrl), options);
+  }
+  if (!source.endsWith('.ts')) return new Worker(new URL(`./${source}`, callerUrl), options);
   return new Worker(new URL('./ts-thread.mjs', import.meta.url), {
     ...options,
-    argv: [new URL(`./${name}.ts`, callerUrl).href],
+    argv: [new URL(`./${source}`, callerUrl).href],
   });
 }

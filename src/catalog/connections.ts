@@ -2,7 +2,7 @@
 // (http-thread.mjs), one for the process, which holds an undici Pool for each client: requests go
 // to it as messages and answers come back read whole, so that this thread's work on one answer
 // never holds up the others or the next request.
-import { Worker } from 'node:worker_threads';
+import { startThread } from '../threads.js';
 import type { RawResponse } from './answer.js';
 
 /** A pool's settings, as undici's Pool takes them. */
@@ -54,7 +54,7 @@ class ConnectionThread {
   // Its young objects are a few per request (the bodies are outside the heap): a young generation
   // of 4 MB instead of V8's 32 takes 7 to 8 MiB off a large plan's peak memory, for no CPU
   // measured (plan of 10,000 contracts against the sandbox, alternating runs).
-  private readonly worker = new Worker(new URL('./http-thread.mjs', import.meta.url), {
+  private readonly worker = startThread(import.meta.url, 'http-thread.mjs', {
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   private readonly answers = new Map<number, Waiter>();

@@ -131,7 +131,7 @@ async function loadAll(work: LoadWork): Promise<{ loads: FileLoad[]; bySecondThr
   let bySecondThread = 0;
   const thread =
     work.absolute.length >= SECOND_THREAD_FROM
-      ? startThread(import.meta.url, 'load-thread', { workerData: work })
+      ? startThread(import.meta.url, 'load-thread.ts', { workerData: work })
       : undefined;
   const helped = new Promise<void>((resolve) => {
     if (thread === undefined) return resolve();
