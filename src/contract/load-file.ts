@@ -28,8 +28,8 @@ let scratch: Buffer | undefined;
  * problem, never thrown. Synchronous: nothing else can happen while contract files load (no
  * request goes out before every file is valid), and for files of a few kilobytes plain system
  * calls cost a fraction of their asynchronous form. No fstat: the file is read into a buffer one
- * byte larger than the limit (a fstat and a buffer for each file were a third of reading it), and only a file
- * that fills it is asked its size, for the message.
+ * byte larger than the limit (a fstat and a buffer for each file were a third of reading it), and
+ * only a file that fills it is asked its size, for the message.
  */
 function readContractBytes(absolute: string, shownAs: string): Result<Buffer> {
   const problem = (message: string): Result<Buffer> => ({
