@@ -10,11 +10,9 @@ const src = path.resolve(import.meta.dirname, '..', 'src');
 const MAX_LINES = 450;
 
 function sourceFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.(?:ts|mts|mjs)$/.test(entry.name) ? [full] : [];
-  });
+  return readdirSync(directory, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(?:ts|mts|mjs)$/.test(name))
+    .map((name) => path.join(directory, name));
 }
 
 /** The source files each one imports, by TypeScript's reading of its import declarations. */
