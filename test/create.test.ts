@@ -37,6 +37,7 @@ const tableSeed = () =>
     ],
     dataProducts: [],
     dataContracts: [],
+    teams: [{ name: 'logistics' }],
   });
 
 const FQN = 'db.s.shipments.dataContract_shipments';
@@ -93,16 +94,32 @@ describe('a new file for an existing table', () => {
           body: { name: 'shipments', entity: { id: TABLE, type: 'table' } },
         },
       });
-      if (profile === 'openmetadata')
+      if (profile === 'openmetadata') {
         expect(json.changes[0].create.body.termsOfUse).toBe('Internal.');
+        // The create request's references carry ids: the team's, looked up by its name.
+        const team = await fetch(`${sandbox.url}/v1/teams/name/logistics`, {
+          headers: { authorization: `Bearer ${env.CATALOG_TOKEN}` },
+        });
+        expect(json.changes[0].create.body.owners).toEqual([
+          {
+            id: ((await team.json()) as { id: string }).id,
+            type: 'team',
+            name: 'logistics',
+            fullyQualifiedName: 'logistics',
+          },
+        ]);
+      }
       const apply = await cli(['apply', '--auto-approve'], { cwd, env });
       expect(apply.code, apply.out + apply.err).toBe(0);
       expect(apply.out).toMatch(
         /\+ db\.s\.shipments\.dataContract_shipments {2}created: id [0-9a-f-]{36}, version 0\.1/,
       );
       expect(apply.out).toContain('Apply complete: 1 created, 0 changed, 0 unchanged.');
+      sandbox.clearRequests();
       const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
       expect(again.code, again.out).toBe(0);
+      // References the live contract holds are not looked up again.
+      expect(sandbox.requests().filter((r) => /\/(users|teams)\/name\//.test(r.path))).toEqual([]);
       const stored = sandbox.store.contractByFqn(FQN)!;
       expect(stored).toMatchObject({ version: 0.1, entity: { id: TABLE, type: 'table' } });
       if (profile === 'openmetadata')
@@ -112,6 +129,40 @@ describe('a new file for an existing table', () => {
         });
     });
   }
+
+  it('openmetadata: a user, team or test case the catalog lacks is an error at its item, and nothing is sent', async () => {
+    const base = 'entityStatus: Approved\nowners:\n  - {type: team, name: logistics}\n';
+    const { sandbox, cwd, env } = await setup(
+      'openmetadata',
+      file(`${base}reviewers:\n  - {type: user, name: alice}\n  - {type: user, name: nobody}\n`),
+    );
+    const plan = await cli(['plan'], { cwd, env });
+    expect(plan.code, plan.out + plan.err).toBe(1);
+    expect(plan.out).toContain(
+      'reviewers[1] names user nobody, which the catalog does not have: create it in the catalog first, or correct the name',
+    );
+    const github = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(github.out).toMatch(/::error file=contracts\/shipments\.yaml,line=13,col=5,/);
+    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(apply.code).toBe(1);
+    expect(writes(sandbox)).toEqual([]);
+    // Once created, a reference added later is looked up the same way before any PATCH.
+    await writeFile(path.join(cwd, 'contracts', 'shipments.yaml'), file(base));
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(0);
+    await writeFile(
+      path.join(cwd, 'contracts', 'shipments.yaml'),
+      file(
+        `${base}qualityExpectations:\n  - {fullyQualifiedName: db.s.shipments.id.id_is_unique}\n`,
+      ),
+    );
+    sandbox.clearRequests();
+    const again = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(again.code).toBe(1);
+    expect(again.out).toContain(
+      'qualityExpectations[0] names test case db.s.shipments.id.id_is_unique, which the catalog does not have',
+    );
+    expect(writes(sandbox)).toEqual([]);
+  });
 
   it('coverage marks the table whose contract a file will create', async () => {
     const { cwd, env } = await setup('spec', file());

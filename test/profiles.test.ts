@@ -11,6 +11,17 @@ import { parseContract } from '../src/contract/parse.js';
 import { openMetadataCodec, specCodec, storageProblems } from '../src/profile/codec.js';
 import { durationText, toUnits, type DurationUnit } from '../src/profile/durations.js';
 import { profileForVersion } from '../src/profile/profile.js';
+import { CatalogClient } from '../src/catalog/client.js';
+import type { Operation } from '../src/diff/operation.js';
+import { applyPlan } from '../src/apply/apply-plan.js';
+import { assemblePlan } from '../src/plan/create-plan.js';
+import { planContracts } from '../src/plan/read-plan-inputs.js';
+import {
+  namedReferences,
+  operationsWithIds,
+  referenceKey,
+  storedReferenceIds,
+} from '../src/profile/references.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { mintToken } from '../src/sandbox/auth.js';
@@ -271,6 +282,7 @@ function oneTable(profile: 'spec' | 'openmetadata', contract: Record<string, unk
         ...contract,
       },
     ],
+    teams: [{ name: 'data' }],
   });
 }
 
@@ -292,6 +304,124 @@ async function filesDir(files: Record<string, string>) {
 const head = `name: c\nfullyQualifiedName: db.s.t.dataContract_c\nentity: {type: table, fullyQualifiedName: db.s.t}\nschema:\n  - {name: id, dataType: BIGINT}\n`;
 const contractRequests = (sandbox: Sandbox) =>
   sandbox.requests().filter((r) => interfacePath(r.path).startsWith('/v1/dataContracts'));
+
+describe('references by id', () => {
+  it('puts ids on the references a patch adds, whole lists or single items, and leaves the rest', () => {
+    const ids = new Map([
+      [referenceKey('team', 'data'), 'team-id'],
+      [referenceKey('testCase', 'db.s.t.id.ok'), 'case-id'],
+    ]);
+    const team = { type: 'team', name: 'data', fullyQualifiedName: 'data' };
+    const stranger = { type: 'user', name: 'eve', fullyQualifiedName: 'eve' };
+    expect(
+      operationsWithIds(
+        [
+          { op: 'add', path: '/owners', value: [team, stranger] },
+          { op: 'add', path: '/reviewers/-', value: team },
+          {
+            op: 'replace',
+            path: '/qualityExpectations/0',
+            value: { fullyQualifiedName: 'db.s.t.id.ok', type: 'testCase' },
+          },
+          { op: 'remove', path: '/owners/1' },
+          { op: 'replace', path: '/description', value: team },
+        ],
+        ids,
+      ),
+    ).toEqual([
+      { op: 'add', path: '/owners', value: [{ id: 'team-id', ...team }, stranger] },
+      { op: 'add', path: '/reviewers/-', value: { id: 'team-id', ...team } },
+      {
+        op: 'replace',
+        path: '/qualityExpectations/0',
+        value: { id: 'case-id', fullyQualifiedName: 'db.s.t.id.ok', type: 'testCase' },
+      },
+      { op: 'remove', path: '/owners/1' },
+      { op: 'replace', path: '/description', value: team },
+    ]);
+  });
+
+  it('reads the ids a stored contract carries, and every reference a file names', () => {
+    const stored = {
+      owners: [{ id: 'u1', type: 'user', name: 'ann', fullyQualifiedName: 'ann' }],
+      qualityExpectations: [{ id: 't1', type: 'testCase', fullyQualifiedName: 'a.b' }],
+    };
+    expect([...storedReferenceIds(stored)]).toEqual([
+      [referenceKey('user', 'ann'), 'u1'],
+      [referenceKey('testCase', 'a.b'), 't1'],
+    ]);
+    expect(
+      namedReferences({
+        owners: [{ type: 'team', name: 'x' }],
+        reviewers: [{ type: 'user', name: 'y' }],
+        qualityExpectations: [{ fullyQualifiedName: 'a.b' }],
+      }),
+    ).toEqual([
+      { field: 'owners', index: 0, type: 'team', fullyQualifiedName: 'x' },
+      { field: 'reviewers', index: 0, type: 'user', fullyQualifiedName: 'y' },
+      { field: 'qualityExpectations', index: 0, type: 'testCase', fullyQualifiedName: 'a.b' },
+    ]);
+  });
+});
+
+describe('a contract that moved during apply, planned again', () => {
+  it('openmetadata: the references the new patch adds still carry the ids the plan found', async () => {
+    const {
+      sandbox,
+      client: _http,
+      ...opened
+    } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
+    cleanups.push(() => client.close());
+    const parsed = parseContract(
+      `${head}entityStatus: Draft\ndescription: New.\nowners:\n  - {type: team, name: data}\n`,
+      'contracts/c.yaml',
+    );
+    if (!parsed.ok) throw new Error('bad test contract');
+    const { changes, liveForUpdates, desired } = await planContracts([parsed.value], client, {
+      checkAssets: false,
+      keepLive: true,
+      codec: openMetadataCodec,
+    });
+    const plan = assemblePlan(changes, {
+      catalogUrl: sandbox.url,
+      catalogProfile: 'openmetadata',
+      gitCommit: null,
+      createdAt: '',
+    });
+    const teamId = await client.referenceId('team', 'data');
+    const owners = [{ id: teamId, type: 'team', name: 'data', fullyQualifiedName: 'data' }];
+    expect(plan.changes[0]!.patch).toContainEqual({ op: 'add', path: '/owners', value: owners });
+    // Another writer changes the contract after apply read it, before its PATCH.
+    const sent: Operation[][] = [];
+    let raced = false;
+    const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
+      patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
+        if (!raced) {
+          raced = true;
+          await client.patchContract(id, [
+            { op: 'replace', path: '/entityStatus', value: 'Rejected' },
+          ]);
+        }
+        sent.push(ops);
+        return client.patchContract(id, ops, options);
+      },
+    });
+    const report = await applyPlan(plan, racing, {
+      liveContracts: liveForUpdates,
+      desired,
+      codec: openMetadataCodec,
+    });
+    expect(report.results[0]).toMatchObject({ status: 'applied', replannedAt: 0.2 });
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toContainEqual({ op: 'add', path: '/owners', value: owners });
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+      entityStatus: 'Draft',
+      description: 'New.',
+      owners: [{ ...owners[0], deleted: false }],
+    });
+  });
+});
 
 describe('plan, apply, plan: no changes left, the profile found by asking the catalog', () => {
   it('openmetadata: status, SLA, terms, security, semantics and owners, as OpenMetadata stores them', async () => {
@@ -578,6 +708,40 @@ describe('the sandbox as OpenMetadata', () => {
       expect(answer.body.message).toMatch(message);
     }
     expect(sandbox.store.contracts.get(CONTRACT)!.version).toBe(0.1);
+  });
+
+  it('knows the users, teams and test cases of its seed by name, and refuses a reference to any other (404, nothing stored)', async () => {
+    const withTestCase = {
+      ...oneTable('openmetadata', {}),
+      testCases: [{ fullyQualifiedName: 'db.s.t.id.id_is_unique' }],
+    };
+    const { sandbox, client } = await catalogOf('openmetadata', withTestCase);
+    const team = await client.get('/v1/teams/name/data');
+    expect(team.status).toBe(200);
+    expect(team.body).toMatchObject({ type: 'team', name: 'data', fullyQualifiedName: 'data' });
+    expect((await client.get('/v1/users/name/alice')).body).toMatchObject({ type: 'user' });
+    const testCase = await client.get('/v1/dataQuality/testCases/name/db.s.t.id.id_is_unique');
+    expect(testCase.body).toMatchObject({ name: 'id_is_unique', type: 'testCase' });
+    const missing = await client.get('/v1/teams/name/nobody');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('team instance for nobody not found');
+    // By name or by id, a reference resolves to the entity the sandbox knows.
+    const added = await client.patch(path, [
+      { op: 'add', path: '/owners', value: [{ type: 'team', fullyQualifiedName: 'data' }] },
+      { op: 'add', path: '/reviewers', value: [{ id: team.body.id, type: 'team' }] },
+    ]);
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(sandbox.store.contracts.get(CONTRACT)!.reviewers).toEqual([
+      { ...team.body, deleted: false },
+    ]);
+    for (const value of [
+      [{ type: 'team', fullyQualifiedName: 'nobody' }],
+      [{ id: '00000000-0000-4000-8000-000000000000', type: 'user' }],
+    ]) {
+      const refused = await client.patch(path, [{ op: 'add', path: '/owners', value }]);
+      expect(refused.status, JSON.stringify(value)).toBe(404);
+    }
+    expect(sandbox.store.contracts.get(CONTRACT)!.version).toBe(0.2);
   });
 
   it('ignores from and size on the field query: the first ten hits, always', async () => {

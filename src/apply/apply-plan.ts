@@ -10,6 +10,7 @@ import {
   type Shape,
 } from '../contract/model.js';
 import { specCodec, type Codec } from '../profile/codec.js';
+import { idsOfOperations, operationsWithIds, storedReferenceIds } from '../profile/references.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
 import { topMember } from '../diff/json-value.js';
@@ -281,7 +282,10 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         reason: `${moved}, and it is now as the file says`,
       };
     }
-    operations = guardPatch(fresh, changes);
+    // Entities referenced again carry the ids the planned patch gave them, or those of the
+    // contract as it is now (a catalog that stores references by id; none under the spec).
+    const ids = new Map([...idsOfOperations(change.patch), ...storedReferenceIds(fresh)]);
+    operations = guardPatch(fresh, ids.size === 0 ? changes : operationsWithIds(changes, ids));
     verifyPatch(fresh, context.desired, operations, context.shapes);
     target = context.desired;
     replannedAt = fresh.version;

@@ -14,10 +14,12 @@ import type { Operation } from '../diff/operation.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
 import { RESPONSE_ETAG } from './etag.js';
 import { Connections } from './connections.js';
+import type { ReferenceType } from '../profile/references.js';
 
 import {
   ANY_ANSWER,
   CONTRACT_ANSWER,
+  ENTITY_ANSWER,
   PAGE_ANSWER,
   SEARCH_ANSWER,
   type AnswerShape,
@@ -39,6 +41,13 @@ export type {
 } from './types.js';
 export { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 export { retryAfterMs } from './answer.js';
+
+/** Where OpenMetadata answers an entity of each kind by its name. */
+const REFERENCE_ROUTES: Readonly<Record<ReferenceType, string>> = {
+  user: '/users/name',
+  team: '/teams/name',
+  testCase: '/dataQuality/testCases/name',
+};
 
 export interface CatalogClientOptions {
   /** Base URL of the catalog; `/v1` is added (a trailing `/v1` is accepted). */
@@ -187,6 +196,20 @@ export class CatalogClient {
       CONTRACT_ANSWER,
       true,
     );
+  }
+
+  /**
+   * The id of the entity a contract's reference names (OpenMetadata: `GET /v1/users/name/{name}`,
+   * `/v1/teams/name/{name}`, `/v1/dataQuality/testCases/name/{fqn}`); a NotFoundError when the
+   * catalog has none of that name.
+   */
+  async referenceId(type: ReferenceType, fullyQualifiedName: string): Promise<string> {
+    const answer = await this.getJson<{ id: string }>(
+      `${REFERENCE_ROUTES[type]}/${pathSegment(fullyQualifiedName)}`,
+      {},
+      ENTITY_ANSWER,
+    );
+    return answer.id;
   }
 
   getContractById(id: string, fields: readonly string[] = []): Promise<LiveContract> {

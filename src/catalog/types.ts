@@ -59,6 +59,12 @@ export const CONTRACT_ANSWER: AnswerShape = {
     typeof body.version === 'number',
 };
 
+/** A user, team or test case read by name: what a reference to it needs. */
+export const ENTITY_ANSWER: AnswerShape = {
+  what: 'an entity (an object with an id)',
+  test: (body) => isRecord(body) && typeof body.id === 'string' && body.id !== '',
+};
+
 export const PAGE_ANSWER: AnswerShape = {
   what: 'a page of a list (an object with a data list)',
   test: (body) =>

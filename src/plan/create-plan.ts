@@ -10,6 +10,7 @@ import type { JsonObject } from '../diff/json-value.js';
 import { verifyPatch } from '../diff/verify.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
+import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
 import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
 import {
@@ -43,6 +44,12 @@ export interface PlanInput {
    * contract with a 400), and the asset's columns the file does not name.
    */
   lackingColumns?: { names: string[]; unnamed: string[] };
+  /**
+   * The ids of the users, teams and test cases the file names (a catalog that stores references
+   * by id), for what is sent; or why they could not all be found.
+   */
+  referenceIds?: ReferenceIds;
+  referenceError?: string;
 }
 
 export interface PlanMeta {
@@ -200,7 +207,8 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
     liveVersion: contract.version,
     liveHash: hashContract(contract),
   };
-  const problem = identityProblem(file, contract) ?? input.assetError ?? null;
+  const problem =
+    identityProblem(file, contract) ?? input.assetError ?? input.referenceError ?? null;
   if (problem !== null) return { ...base, ...known, action: 'error', error: problem };
   if (options.strict === true && warnings.length > 0) {
     return {
@@ -219,8 +227,11 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
       verifyPatch(contract, wanted, changes, codec.shapes);
       return { ...base, ...known, action: 'noop', error: null };
     }
-    // What apply sends: the minimal patch behind guards, verified as a whole.
-    const patch = guardPatch(contract, changes);
+    // What apply sends: the minimal patch, its references with their ids, behind guards, verified
+    // as a whole.
+    const sent =
+      input.referenceIds === undefined ? changes : operationsWithIds(changes, input.referenceIds);
+    const patch = guardPatch(contract, sent);
     verifyPatch(contract, wanted, patch, codec.shapes);
     // The file's model on both sides: the live contract read back, and the file as the catalog
     // will store it (an accessPolicy written as one of policies, say).
@@ -280,6 +291,10 @@ function planCreate(
     return fail(
       `the catalog will name a new contract ${desired.name} on ${type} ${assetFqn} '${named}'; set fullyQualifiedName to that, so that plan finds the contract once it is created`,
     );
+  if (input.referenceError !== undefined)
+    return fail(
+      `the catalog has no contract named ${desired.fullyQualifiedName}, and it cannot be created: ${input.referenceError}`,
+    );
   if (options.strict === true && base.warnings.length > 0)
     return fail(`live-asset check failed (--strict): ${base.warnings.join('; ')}`);
   return {
@@ -289,7 +304,7 @@ function planCreate(
       assetId: input.assetId,
       assetType: type,
       assetFullyQualifiedName: assetFqn,
-      body: codec.createBody(desired, { id: input.assetId, type }),
+      body: codec.createBody(desired, { id: input.assetId, type }, input.referenceIds),
     },
     diff: createLines(codec.fromWire(codec.toWire(desired)) as DesiredContract),
     error: null,

@@ -45,6 +45,9 @@ export function findingPointer(message: string, file: ContractFile): string {
     return `/schema/${i}/name`;
   }
   if (message.startsWith('column')) return '/schema';
+  // A reference the catalog lacks: at the item that names it.
+  const reference = /\b(owners|reviewers|qualityExpectations)\[(\d+)\]/.exec(message);
+  if (reference !== null) return `/${reference[1]}/${reference[2]}`;
   if (message.startsWith('semantics')) return '/semantics';
   const sla = /^SLA (refresh frequency|max latency|availability)/.exec(message);
   if (sla !== null) {

@@ -6,6 +6,12 @@ import type { DesiredContract } from '../contract/model.js';
 import { withContract, type ContractFile } from '../contract/parse.js';
 import { specCodec } from '../profile/codec.js';
 import {
+  namedReferences,
+  referenceKey,
+  storedReferenceIds,
+  type ReferenceType,
+} from '../profile/references.js';
+import {
   AuthError,
   CatalogError,
   ConfigError,
@@ -205,6 +211,74 @@ async function readLive(
   }
 }
 
+/** An entity's id by its name, each name asked once a run; null when the catalog has none. */
+type ReferenceLookup = (type: ReferenceType, fullyQualifiedName: string) => Promise<string | null>;
+
+function referenceLookup(reader: CatalogReader): ReferenceLookup | undefined {
+  const read = reader.referenceId?.bind(reader);
+  if (read === undefined) return undefined;
+  const asked = new Map<string, Promise<string | null>>();
+  return (type, fqn) => {
+    const key = referenceKey(type, fqn);
+    let answer = asked.get(key);
+    if (answer === undefined) {
+      answer = read(type, fqn).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      });
+      asked.set(key, answer);
+    }
+    return answer;
+  };
+}
+
+const REFERENCE_NOUNS: Readonly<Record<ReferenceType, string>> = {
+  user: 'user',
+  team: 'team',
+  testCase: 'test case',
+};
+
+/**
+ * The ids of the entities `file` names: those the live contract already holds, the others looked
+ * up by name. Only a contract that will be sent something asks: one whose references all stand
+ * on its live contract asks nothing.
+ */
+async function resolveReferences(
+  file: ContractFile,
+  read: LiveResult,
+  lookup: ReferenceLookup,
+  reader: CatalogReader,
+): Promise<Pick<PlanInput, 'referenceIds' | 'referenceError'>> {
+  const wanted = namedReferences(file.contract);
+  if (wanted.length === 0 || read.kind === 'error') return {};
+  const ids = read.kind === 'found' ? storedReferenceIds(read.contract) : new Map<string, string>();
+  const unknown: string[] = [];
+  for (const ref of wanted) {
+    const key = referenceKey(ref.type, ref.fullyQualifiedName);
+    if (ids.has(key)) continue;
+    let id: string | null;
+    try {
+      id = await lookup(ref.type, ref.fullyQualifiedName);
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      if (!(error instanceof CatalogError || error instanceof NetworkError)) throw error;
+      return {
+        referenceError: `${ref.field}[${ref.index}]: ${REFERENCE_NOUNS[ref.type]} ${ref.fullyQualifiedName} could not be looked up (${reader.redact(error.message)}); nothing will be sent for this contract`,
+      };
+    }
+    if (id === null)
+      unknown.push(
+        `${ref.field}[${ref.index}] names ${REFERENCE_NOUNS[ref.type]} ${ref.fullyQualifiedName}, which the catalog does not have`,
+      );
+    else ids.set(key, id);
+  }
+  if (unknown.length > 0)
+    return {
+      referenceError: `${unknown.join('; ')}: create ${unknown.length === 1 ? 'it' : 'them'} in the catalog first, or correct the name; nothing will be sent for this contract`,
+    };
+  return { referenceIds: ids };
+}
+
 /**
  * One file's plan input, from its live contract and the asset lookups; the input's file holds its
  * contract, read now.
@@ -214,6 +288,7 @@ async function planInput(
   read: LiveResult,
   assets: Map<string, AssetLookup<CheckedAsset>>,
   reader: CatalogReader,
+  references: ReferenceLookup | undefined,
 ): Promise<PlanInput> {
   const file = withContract(stored);
   const { type, fullyQualifiedName } = file.identity.entity;
@@ -259,6 +334,7 @@ async function planInput(
     live: read,
     notes,
     warnings,
+    ...(references === undefined ? {} : await resolveReferences(file, read, references, reader)),
     ...(assetError === undefined ? {} : { assetError }),
     ...(assetId === undefined ? {} : { assetId }),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),
@@ -311,6 +387,7 @@ export async function planContracts(
     },
   );
   const codec = options.codec ?? specCodec;
+  const references = codec.referencesById ? referenceLookup(reader) : undefined;
   const liveForUpdates = new Map<string, LiveContract>();
   const desired = new Map<string, DesiredContract>();
   // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
@@ -321,7 +398,7 @@ export async function planContracts(
     live: LiveResult,
     found: Map<string, AssetLookup<CheckedAsset>>,
   ): Promise<void> => {
-    const input = await planInput(files[index]!, live, found, reader);
+    const input = await planInput(files[index]!, live, found, reader, references);
     const change = planChange(input, options);
     changes[index] = change;
     const fqn = change.fullyQualifiedName;

@@ -6,6 +6,7 @@ import { positionOf, type ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import type { JsonObject } from '../diff/json-value.js';
 import type { Profile } from './profile.js';
+import type { ReferenceIds } from './references.js';
 
 /** A value a catalog cannot store: where it is in the contract, and what to do about it. */
 export interface Unstorable {
@@ -25,8 +26,20 @@ export interface Codec {
   toWire(desired: DesiredContract): DesiredContract;
   /** A live contract with its managed fields in the file's model. */
   fromWire(live: JsonObject): JsonObject;
-  /** The body of `POST /v1/dataContracts` that creates the desired contract on `asset`. */
-  createBody(desired: DesiredContract, asset: { id: string; type: string }): JsonObject;
+  /**
+   * Whether this catalog stores references by id, so that what is sent carries the id of each
+   * user, team and test case a contract names (looked up by name when the live contract lacks it).
+   */
+  readonly referencesById: boolean;
+  /**
+   * The body of `POST /v1/dataContracts` that creates the desired contract on `asset`, its
+   * references carrying the ids in `ids`.
+   */
+  createBody(
+    desired: DesiredContract,
+    asset: { id: string; type: string },
+    ids?: ReferenceIds,
+  ): JsonObject;
 }
 
 /** The managed fields a file sets (not null), as a create body carries them. */

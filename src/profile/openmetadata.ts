@@ -6,6 +6,7 @@ import { closest } from '../contract/schema.js';
 import { isPlainObject, type JsonObject } from '../diff/json-value.js';
 import { setFields, type Codec, type Unstorable } from './codec-types.js';
 import { durationText, toUnits, type DurationUnit } from './durations.js';
+import { REFERENCE_FIELDS, referencesWithIds, type ReferenceIds } from './references.js';
 import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
 
 const STATUSES: readonly string[] = vocabulary.statuses;
@@ -247,15 +248,25 @@ function fromWire(live: JsonObject): JsonObject {
   return model;
 }
 
-/** A CreateDataContract: the wire's fields, but terms of use as the markdown text itself. */
-function createBody(desired: DesiredContract, asset: { id: string; type: string }): JsonObject {
+/**
+ * A CreateDataContract: the wire's fields, but terms of use as the markdown text itself, and each
+ * reference with its id (the create request's entity references require one).
+ */
+function createBody(
+  desired: DesiredContract,
+  asset: { id: string; type: string },
+  ids: ReferenceIds = new Map(),
+): JsonObject {
   const wire = setFields(toWire(desired), MANAGED_FIELDS);
   if (typeof desired.termsOfUse === 'string') wire.termsOfUse = desired.termsOfUse;
+  for (const field of REFERENCE_FIELDS)
+    if (wire[field] !== undefined) wire[field] = referencesWithIds(field, wire[field], ids);
   return { name: desired.name, entity: { id: asset.id, type: asset.type }, ...wire };
 }
 
 export const openMetadataCodec: Codec = {
   profile: 'openmetadata',
+  referencesById: true,
   shapes: shapesFromSchema(WIRE_SCHEMA),
   statuses: STATUSES,
   unstorable,

@@ -36,6 +36,7 @@ export const specCodec: Codec = {
       });
     return problems;
   },
+  referencesById: false,
   toWire: (desired) => desired,
   fromWire: (live) => live,
   createBody: (desired, asset) => ({

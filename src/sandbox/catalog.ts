@@ -2,6 +2,7 @@
 // resource: contracts (by id and name, effective, create, PATCH), search (field query and general
 // search) and the tables list.
 import { Contracts } from './contracts.js';
+import { Directory } from './directory.js';
 import type { SandboxProfile } from './openmetadata.js';
 import { Search } from './search.js';
 import type { Store } from './store.js';
@@ -13,6 +14,8 @@ export class Catalog {
   readonly contracts: Contracts;
   readonly search: Search;
   readonly tables: Tables;
+  /** Under openmetadata: the users, teams and test cases a contract may reference. */
+  readonly directory: Directory | undefined;
 
   constructor(
     store: Store,
@@ -20,7 +23,8 @@ export class Catalog {
     clock: () => number = Date.now,
     readonly profile: SandboxProfile = 'spec',
   ) {
-    this.contracts = new Contracts(store, clock, profile);
+    this.directory = profile === 'openmetadata' ? Directory.of(store) : undefined;
+    this.contracts = new Contracts(store, clock, profile, this.directory);
     this.search = new Search(store, profile);
     this.tables = new Tables(store, secret);
   }

@@ -13,6 +13,7 @@ import {
   resolveReferences,
   type SandboxProfile,
 } from './openmetadata.js';
+import type { Directory } from './directory.js';
 import { checkOperations, checkSource } from './patch-operations.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
@@ -86,6 +87,8 @@ export class Contracts {
     private readonly store: Store,
     private readonly clock: () => number,
     private readonly profile: SandboxProfile,
+    /** The entities references may name (openmetadata); any name resolves without one. */
+    private readonly directory?: Directory,
   ) {}
 
   // 4.1 / 4.2
@@ -345,7 +348,7 @@ export class Contracts {
       );
     }
     if (this.profile === 'openmetadata') {
-      resolveReferences(after);
+      resolveReferences(after, this.directory);
       checkStoredContract(after);
     }
     for (const field of ['description', 'termsOfUse']) {

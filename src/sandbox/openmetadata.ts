@@ -2,8 +2,8 @@
 // the stored data contract (from OpenMetadata's JSON Schemas), checked before anything is stored;
 // references resolved as the server resolves them; ETags; and the demo catalog in these shapes.
 import { Ajv } from 'ajv';
-import { createHash } from 'node:crypto';
 import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
+import { idFor, type Directory } from './directory.js';
 import { ApiError } from './http.js';
 import type { ContractResource, Seed } from './seed.js';
 
@@ -182,17 +182,12 @@ export function checkStoredContract(contract: Json): void {
   throw new ApiError(400, `${where} ${error.message ?? 'is invalid'}${allowed}`);
 }
 
-/** A stable id for a user, team or test case the sandbox knows only by name. */
-function idFor(type: string, fqn: string): string {
-  const hex = createHash('sha256').update(`${type}\u0000${fqn}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 /**
  * References as OpenMetadata stores them: one written by id or by fullyQualifiedName (a user's
- * or team's FQN is its name) is resolved to `{id, type, name, fullyQualifiedName, deleted}`.
+ * or team's FQN is its name) is resolved to `{id, type, name, fullyQualifiedName, deleted}`;
+ * with a directory, a user, team or test case it lacks is a 404, as on the real server.
  */
-export function resolveReferences(contract: Json): void {
+export function resolveReferences(contract: Json, directory?: Directory): void {
   for (const field of ['owners', 'reviewers', 'qualityExpectations']) {
     const list = contract[field];
     if (!Array.isArray(list)) continue;
@@ -208,6 +203,14 @@ export function resolveReferences(contract: Json): void {
           400,
           `${field}[${i}] must name its entity by id or by fullyQualifiedName, with its type`,
         );
+      if (directory !== undefined && (type === 'user' || type === 'team' || type === 'testCase')) {
+        // The real server reads a reference by its id when it has one, else by its name.
+        const entry =
+          typeof ref.id === 'string'
+            ? directory.byEntityId(type, ref.id)
+            : directory.byFullyQualifiedName(type, String(fqn));
+        return { ...entry, deleted: false };
+      }
       if (typeof ref.id === 'string' && typeof fqn !== 'string') return ref;
       const name = type === 'testCase' ? String(fqn).split('.').pop()! : String(fqn);
       return {

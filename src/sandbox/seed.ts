@@ -55,7 +55,13 @@ export interface Seed {
   assets: SeedAsset[];
   dataProducts: SeedDataProduct[];
   dataContracts: ContractResource[];
+  /** Teams a contract may name (besides those owning an asset or named by a contract). */
+  teams?: { name: string; [extra: string]: unknown }[];
+  /** Test cases a contract may name as quality expectations (likewise). */
+  testCases?: { fullyQualifiedName: string; [extra: string]: unknown }[];
 }
+
+const SEED_KEYS = ['users', 'assets', 'dataProducts', 'dataContracts', 'teams', 'testCases'];
 
 export class SeedError extends Error {
   override name = 'SeedError';
@@ -89,10 +95,8 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
       'the seed must be a JSON object with users, assets, dataProducts and dataContracts',
     );
   for (const key of Object.keys(raw)) {
-    if (!['users', 'assets', 'dataProducts', 'dataContracts'].includes(key)) {
-      throw new SeedError(
-        `unknown seed key '${key}'; allowed keys are users, assets, dataProducts, dataContracts`,
-      );
+    if (!SEED_KEYS.includes(key)) {
+      throw new SeedError(`unknown seed key '${key}'; allowed keys are ${SEED_KEYS.join(', ')}`);
     }
   }
   const users = list(raw, 'users').map((user, i): SeedUser => {
@@ -173,5 +177,22 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
       );
     }
   }
-  return { users, assets, dataProducts, dataContracts };
+  const teams = list(raw, 'teams').map((team, i) => {
+    if (!isRecord(team)) throw new SeedError(`teams[${i}] must be an object`);
+    requireString(team, 'name', `teams[${i}]`);
+    return team as { name: string };
+  });
+  const testCases = list(raw, 'testCases').map((testCase, i) => {
+    if (!isRecord(testCase)) throw new SeedError(`testCases[${i}] must be an object`);
+    requireString(testCase, 'fullyQualifiedName', `testCases[${i}]`);
+    return testCase as { fullyQualifiedName: string };
+  });
+  return {
+    users,
+    assets,
+    dataProducts,
+    dataContracts,
+    ...(teams.length > 0 ? { teams } : {}),
+    ...(testCases.length > 0 ? { testCases } : {}),
+  };
 }

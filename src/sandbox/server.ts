@@ -192,6 +192,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
       }
     }
+    // OpenMetadata's users, teams and test cases by name: what a reference to one needs.
+    const byName = (prefix: string[]): boolean =>
+      route.length === prefix.length + 1 && prefix.every((segment, k) => route[k] === segment);
+    const entityType = byName(['users', 'name'])
+      ? 'user'
+      : byName(['teams', 'name'])
+        ? 'team'
+        : byName(['dataQuality', 'testCases', 'name'])
+          ? 'testCase'
+          : undefined;
+    if (catalog.directory !== undefined && entityType !== undefined) {
+      onlyGet();
+      return reply(
+        200,
+        catalog.directory.byFullyQualifiedName(entityType, route[route.length - 1]!),
+      );
+    }
     if (profile === 'openmetadata' && route.join('/') === 'system/version') {
       onlyGet();
       return reply(200, OPENMETADATA_VERSION);

@@ -43,6 +43,8 @@ export class Store {
   readonly users = new Map<string, SeedUser>();
   readonly assets = new VersionedMap<string, SeedAsset>();
   readonly dataProducts = new Map<string, SeedDataProduct>();
+  readonly teams: NonNullable<Seed['teams']>;
+  readonly testCases: NonNullable<Seed['testCases']>;
   readonly contracts = new Map<string, ContractResource>();
   private readonly contractIdByFqn = new Map<string, string>();
   /** Contract id by `id:<asset id>` and by `fqn:<type> <asset FQN>` of its entity reference. */
@@ -52,6 +54,8 @@ export class Store {
     seed: Seed,
     private readonly dataFile?: string,
   ) {
+    this.teams = seed.teams ?? [];
+    this.testCases = seed.testCases ?? [];
     for (const user of seed.users) this.users.set(user.name, user);
     for (const asset of seed.assets) this.assets.set(asset.id, asset);
     for (const product of seed.dataProducts) this.dataProducts.set(product.name, product);
@@ -177,6 +181,8 @@ export class Store {
       assets: [...this.assets.values()],
       dataProducts: [...this.dataProducts.values()],
       dataContracts: [...this.contracts.values()],
+      ...(this.teams.length > 0 ? { teams: this.teams } : {}),
+      ...(this.testCases.length > 0 ? { testCases: this.testCases } : {}),
     };
   }
 
