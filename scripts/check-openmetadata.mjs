@@ -1,7 +1,8 @@
-// A check by hand, not a test: every contract in a sandbox's --data file, validated with ajv
-// against OpenMetadata's own JSON Schemas ($refs resolved by file path). It needs the reference
-// schemas beside the project, which a fresh clone does not have:
-//   node scripts/check-openmetadata.mjs STATE.json [../shared/reference/openmetadata-1.13/schemas]
+// A check by hand, not a test: every contract in a sandbox's --data file (against dataContract.json),
+// or every create body of a plan made with `plan --json` (against createDataContract.json),
+// validated with ajv against OpenMetadata's own JSON Schemas ($refs resolved by file path). It
+// needs the reference schemas beside the project, which a fresh clone does not have:
+//   node scripts/check-openmetadata.mjs STATE.json|PLAN.json [../shared/reference/openmetadata-1.13/schemas]
 // multipleOfPrecision: versions such as 1.2 are multiples of 0.1 to the server (Java decimals),
 // not to a float division.
 import { Ajv } from 'ajv';
@@ -27,18 +28,26 @@ for (const file of walk(root)) {
   delete schema.id;
   ajv.addSchema(schema, pathToFileURL(file).href);
 }
-const validate = ajv.getSchema(
-  pathToFileURL(path.join(root, 'entity/data/dataContract.json')).href,
-);
-const state = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const schema = (file) => ajv.getSchema(pathToFileURL(path.join(root, file)).href);
+const input = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+// A plan (`plan --json`): the bodies its creates will send; else a --data file's contracts.
+const [documents, validate, what] = Array.isArray(input.changes)
+  ? [
+      input.changes.filter((c) => c.action === 'create').map((c) => c.create.body),
+      schema('api/data/createDataContract.json'),
+      'create bodies',
+    ]
+  : [input.dataContracts, schema('entity/data/dataContract.json'), 'contracts'];
 let bad = 0;
-for (const c of state.dataContracts) {
-  if (!validate(c)) {
+for (const document of documents) {
+  if (!validate(document)) {
     bad++;
-    console.log(c.fullyQualifiedName, JSON.stringify(validate.errors.slice(0, 3)));
+    console.log(
+      document.fullyQualifiedName ?? document.name,
+      JSON.stringify(validate.errors.slice(0, 3)),
+    );
   }
 }
-console.log(
-  `${state.dataContracts.length} contracts, ${bad} refused by OpenMetadata's dataContract.json`,
-);
+const against = what === 'contracts' ? 'dataContract.json' : 'createDataContract.json';
+console.log(`${documents.length} ${what}, ${bad} refused by OpenMetadata's ${against}`);
 process.exitCode = bad === 0 ? 0 : 1;
