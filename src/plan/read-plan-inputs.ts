@@ -243,7 +243,7 @@ const REFERENCE_NOUNS: Readonly<Record<ReferenceType, string>> = {
  * up by name. Only a contract that will be sent something asks: one whose references all stand
  * on its live contract asks nothing.
  */
-async function resolveReferences(
+async function lookUpReferences(
   file: ContractFile,
   read: LiveResult,
   lookup: ReferenceLookup,
@@ -334,7 +334,7 @@ async function planInput(
     live: read,
     notes,
     warnings,
-    ...(references === undefined ? {} : await resolveReferences(file, read, references, reader)),
+    ...(references === undefined ? {} : await lookUpReferences(file, read, references, reader)),
     ...(assetError === undefined ? {} : { assetError }),
     ...(assetId === undefined ? {} : { assetId }),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),
