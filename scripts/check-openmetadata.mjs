@@ -31,13 +31,14 @@ for (const file of walk(root)) {
 const schema = (file) => ajv.getSchema(pathToFileURL(path.join(root, file)).href);
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 // A plan (`plan --json`): the bodies its creates will send; else a --data file's contracts.
-const [documents, validate, what] = Array.isArray(input.changes)
+const [documents, schemaFile, what] = Array.isArray(input.changes)
   ? [
       input.changes.filter((c) => c.action === 'create').map((c) => c.create.body),
-      schema('api/data/createDataContract.json'),
+      'api/data/createDataContract.json',
       'create bodies',
     ]
-  : [input.dataContracts, schema('entity/data/dataContract.json'), 'contracts'];
+  : [input.dataContracts, 'entity/data/dataContract.json', 'contracts'];
+const validate = schema(schemaFile);
 let bad = 0;
 for (const document of documents) {
   if (!validate(document)) {
@@ -48,6 +49,7 @@ for (const document of documents) {
     );
   }
 }
-const against = what === 'contracts' ? 'dataContract.json' : 'createDataContract.json';
-console.log(`${documents.length} ${what}, ${bad} refused by OpenMetadata's ${against}`);
+console.log(
+  `${documents.length} ${what}, ${bad} refused by OpenMetadata's ${path.basename(schemaFile)}`,
+);
 process.exitCode = bad === 0 ? 0 : 1;

@@ -285,7 +285,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
     // Entities referenced again carry the ids the planned patch gave them, or those of the
     // contract as it is now (a catalog that stores references by id; none under the spec).
     const ids = new Map([...idsOfOperations(change.patch), ...storedReferenceIds(fresh)]);
-    operations = guardPatch(fresh, ids.size === 0 ? changes : operationsWithIds(changes, ids));
+    operations = guardPatch(fresh, operationsWithIds(changes, ids));
     verifyPatch(fresh, context.desired, operations, context.shapes);
     target = context.desired;
     replannedAt = fresh.version;

@@ -6,12 +6,6 @@ import type { DesiredContract } from '../contract/model.js';
 import { withContract, type ContractFile } from '../contract/parse.js';
 import { specCodec } from '../profile/codec.js';
 import {
-  namedReferences,
-  referenceKey,
-  storedReferenceIds,
-  type ReferenceType,
-} from '../profile/references.js';
-import {
   AuthError,
   CatalogError,
   ConfigError,
@@ -22,6 +16,7 @@ import {
 import { planChange, type LiveResult, type PlanInput, type PlanOptions } from './create-plan.js';
 import type { PlannedChange } from './types.js';
 import { track, type ProgressHooks } from '../progress.js';
+import { lookUpReferences, referenceLookup, type ReferenceLookup } from './reference-ids.js';
 import {
   assetKey,
   dataProductNames,
@@ -211,74 +206,6 @@ async function readLive(
   }
 }
 
-/** An entity's id by its name, each name asked once a run; null when the catalog has none. */
-type ReferenceLookup = (type: ReferenceType, fullyQualifiedName: string) => Promise<string | null>;
-
-function referenceLookup(reader: CatalogReader): ReferenceLookup | undefined {
-  const read = reader.referenceId?.bind(reader);
-  if (read === undefined) return undefined;
-  const asked = new Map<string, Promise<string | null>>();
-  return (type, fqn) => {
-    const key = referenceKey(type, fqn);
-    let answer = asked.get(key);
-    if (answer === undefined) {
-      answer = read(type, fqn).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return null;
-        throw error;
-      });
-      asked.set(key, answer);
-    }
-    return answer;
-  };
-}
-
-const REFERENCE_NOUNS: Readonly<Record<ReferenceType, string>> = {
-  user: 'user',
-  team: 'team',
-  testCase: 'test case',
-};
-
-/**
- * The ids of the entities `file` names: those the live contract already holds, the others looked
- * up by name. Only a contract that will be sent something asks: one whose references all stand
- * on its live contract asks nothing.
- */
-async function lookUpReferences(
-  file: ContractFile,
-  read: LiveResult,
-  lookup: ReferenceLookup,
-  reader: CatalogReader,
-): Promise<Pick<PlanInput, 'referenceIds' | 'referenceError'>> {
-  const wanted = namedReferences(file.contract);
-  if (wanted.length === 0 || read.kind === 'error') return {};
-  const ids = read.kind === 'found' ? storedReferenceIds(read.contract) : new Map<string, string>();
-  const unknown: string[] = [];
-  for (const ref of wanted) {
-    const key = referenceKey(ref.type, ref.fullyQualifiedName);
-    if (ids.has(key)) continue;
-    let id: string | null;
-    try {
-      id = await lookup(ref.type, ref.fullyQualifiedName);
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
-      if (!(error instanceof CatalogError || error instanceof NetworkError)) throw error;
-      return {
-        referenceError: `${ref.field}[${ref.index}]: ${REFERENCE_NOUNS[ref.type]} ${ref.fullyQualifiedName} could not be looked up (${reader.redact(error.message)}); nothing will be sent for this contract`,
-      };
-    }
-    if (id === null)
-      unknown.push(
-        `${ref.field}[${ref.index}] names ${REFERENCE_NOUNS[ref.type]} ${ref.fullyQualifiedName}, which the catalog does not have`,
-      );
-    else ids.set(key, id);
-  }
-  if (unknown.length > 0)
-    return {
-      referenceError: `${unknown.join('; ')}: create ${unknown.length === 1 ? 'it' : 'them'} in the catalog first, or correct the name; nothing will be sent for this contract`,
-    };
-  return { referenceIds: ids };
-}
-
 /**
  * One file's plan input, from its live contract and the asset lookups; the input's file holds its
  * contract, read now.
@@ -329,12 +256,18 @@ async function planInput(
       }
     }
   }
+  // Ids only for what may be sent: a contract read, or one to create on an asset found.
+  const sendable =
+    assetError === undefined &&
+    (read.kind === 'found' || (read.kind === 'missing' && assetId !== undefined));
   return {
     file,
     live: read,
     notes,
     warnings,
-    ...(references === undefined ? {} : await lookUpReferences(file, read, references, reader)),
+    ...(references === undefined || !sendable
+      ? {}
+      : await lookUpReferences(file, read, references, reader)),
     ...(assetError === undefined ? {} : { assetError }),
     ...(assetId === undefined ? {} : { assetId }),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),

@@ -51,17 +51,21 @@ export function namedReferences(contract: JsonObject): NamedReference[] {
   return found;
 }
 
+/** Adds to `ids` the id each of `items` (references of `field`) carries. */
+function collectIds(ids: Map<string, string>, field: ReferenceField, items: unknown[]): void {
+  for (const item of items) {
+    const entity = named(field, item);
+    if (entity !== undefined && isPlainObject(item) && typeof item.id === 'string')
+      ids.set(referenceKey(entity.type, entity.fullyQualifiedName), item.id);
+  }
+}
+
 /** The ids a stored contract's references carry. */
 export function storedReferenceIds(live: JsonObject): Map<string, string> {
   const ids = new Map<string, string>();
   for (const field of REFERENCE_FIELDS) {
     const list = live[field];
-    if (!Array.isArray(list)) continue;
-    for (const item of list) {
-      const entity = named(field, item);
-      if (entity !== undefined && isPlainObject(item) && typeof item.id === 'string')
-        ids.set(referenceKey(entity.type, entity.fullyQualifiedName), item.id);
-    }
+    if (Array.isArray(list)) collectIds(ids, field, list);
   }
   return ids;
 }
@@ -108,17 +112,15 @@ export function operationsWithIds(
 }
 
 /** The ids that the references `ops` add or replace carry (a planned patch's, to send again). */
-export function idsOfOperations(ops: readonly { op: string; path: string; value?: unknown }[]) {
+export function idsOfOperations(
+  ops: readonly { op: string; path: string; value?: unknown }[],
+): Map<string, string> {
   const ids = new Map<string, string>();
   for (const op of ops) {
     const match = op.op === 'add' || op.op === 'replace' ? REFERENCE_PATH.exec(op.path) : null;
     if (match === null) continue;
-    const field = match[1] as ReferenceField;
-    for (const item of Array.isArray(op.value) && match[2] === undefined ? op.value : [op.value]) {
-      const entity = named(field, item);
-      if (entity !== undefined && isPlainObject(item) && typeof item.id === 'string')
-        ids.set(referenceKey(entity.type, entity.fullyQualifiedName), item.id);
-    }
+    const whole = match[2] === undefined && Array.isArray(op.value);
+    collectIds(ids, match[1] as ReferenceField, whole ? (op.value as unknown[]) : [op.value]);
   }
   return ids;
 }

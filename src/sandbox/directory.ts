@@ -21,28 +21,41 @@ export function idFor(type: string, fqn: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-const isEntityType = (type: unknown): type is EntityType =>
+export const isEntityType = (type: unknown): type is EntityType =>
   type === 'user' || type === 'team' || type === 'testCase';
 
-/** A test case's name is the last part of its FQN; a user's or team's FQN is its name. */
-const nameOf = (type: EntityType, fqn: string): string =>
-  type === 'testCase' ? fqn.split('.').pop()! : fqn;
+/**
+ * The entity a reference by `fqn` names, as OpenMetadata answers it: a test case's name is the
+ * last part of its FQN, a user's or team's FQN is its name.
+ */
+export function entityOf<T extends string>(type: T, fqn: string, id?: string) {
+  const name = type === 'testCase' ? fqn.split('.').pop()! : fqn;
+  return { id: id ?? idFor(type, fqn), type, name, fullyQualifiedName: fqn };
+}
+
+/**
+ * The type and FQN a written reference names (quality expectations are test cases; a user or
+ * team may be named by `name` alone).
+ */
+export function namedBy(field: string, ref: Json): { type: unknown; fqn: unknown } {
+  const quality = field === 'qualityExpectations';
+  return {
+    type: ref.type ?? (quality ? 'testCase' : undefined),
+    fqn: ref.fullyQualifiedName ?? (quality ? undefined : ref.name),
+  };
+}
+
+const key = (type: EntityType, value: string): string => `${type}\u0000${value}`;
 
 export class Directory {
   private readonly byName = new Map<string, DirectoryEntry>();
   private readonly byId = new Map<string, DirectoryEntry>();
 
   private add(type: EntityType, fqn: string, id?: string): void {
-    const key = `${type}\u0000${fqn}`;
-    if (this.byName.has(key)) return;
-    const entry = {
-      id: id ?? idFor(type, fqn),
-      type,
-      name: nameOf(type, fqn),
-      fullyQualifiedName: fqn,
-    };
-    this.byName.set(key, entry);
-    this.byId.set(`${type}\u0000${entry.id}`, entry);
+    if (this.byName.has(key(type, fqn))) return;
+    const entry = entityOf(type, fqn, id);
+    this.byName.set(key(type, fqn), entry);
+    this.byId.set(key(type, entry.id), entry);
   }
 
   /** Everything `store` holds or names, as it is when the sandbox starts. */
@@ -54,8 +67,7 @@ export class Directory {
         const list = contract[field];
         if (!Array.isArray(list)) continue;
         for (const item of list as Json[]) {
-          const type = item.type ?? (field === 'qualityExpectations' ? 'testCase' : undefined);
-          const fqn = item.fullyQualifiedName ?? item.name;
+          const { type, fqn } = namedBy(field, item);
           if (isEntityType(type) && typeof fqn === 'string')
             directory.add(type, fqn, typeof item.id === 'string' ? item.id : undefined);
         }
@@ -72,13 +84,13 @@ export class Directory {
 
   /** `GET /v1/users/name/{name}` and its kin: the entity, or a 404 as the real server words it. */
   byFullyQualifiedName(type: EntityType, fqn: string): DirectoryEntry {
-    const entry = this.byName.get(`${type}\u0000${fqn}`);
+    const entry = this.byName.get(key(type, fqn));
     if (entry === undefined) throw new ApiError(404, `${type} instance for ${fqn} not found`);
     return entry;
   }
 
   byEntityId(type: EntityType, id: string): DirectoryEntry {
-    const entry = this.byId.get(`${type}\u0000${id}`);
+    const entry = this.byId.get(key(type, id));
     if (entry === undefined) throw new ApiError(404, `${type} instance for ${id} not found`);
     return entry;
   }

@@ -3,7 +3,7 @@
 // references resolved as the server resolves them; ETags; and the demo catalog in these shapes.
 import { Ajv } from 'ajv';
 import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
-import { idFor, type Directory } from './directory.js';
+import { entityOf, isEntityType, namedBy, type Directory } from './directory.js';
 import { ApiError } from './http.js';
 import type { ContractResource, Seed } from './seed.js';
 
@@ -195,15 +195,13 @@ export function resolveReferences(contract: Json, directory?: Directory): void {
       if (item === null || typeof item !== 'object' || Array.isArray(item))
         throw new ApiError(400, `${field}[${i}] must be an entity reference`);
       const ref = item as Json;
-      const type = ref.type ?? (field === 'qualityExpectations' ? 'testCase' : undefined);
-      const fqn =
-        ref.fullyQualifiedName ?? (field === 'qualityExpectations' ? undefined : ref.name);
+      const { type, fqn } = namedBy(field, ref);
       if (typeof type !== 'string' || (typeof ref.id !== 'string' && typeof fqn !== 'string'))
         throw new ApiError(
           400,
           `${field}[${i}] must name its entity by id or by fullyQualifiedName, with its type`,
         );
-      if (directory !== undefined && (type === 'user' || type === 'team' || type === 'testCase')) {
+      if (directory !== undefined && isEntityType(type)) {
         // The real server reads a reference by its id when it has one, else by its name.
         const entry =
           typeof ref.id === 'string'
@@ -211,13 +209,9 @@ export function resolveReferences(contract: Json, directory?: Directory): void {
             : directory.byFullyQualifiedName(type, String(fqn));
         return { ...entry, deleted: false };
       }
-      if (typeof ref.id === 'string' && typeof fqn !== 'string') return ref;
-      const name = type === 'testCase' ? String(fqn).split('.').pop()! : String(fqn);
+      if (typeof fqn !== 'string') return ref;
       return {
-        id: typeof ref.id === 'string' ? ref.id : idFor(type, String(fqn)),
-        type,
-        name,
-        fullyQualifiedName: String(fqn),
+        ...entityOf(type, fqn, typeof ref.id === 'string' ? ref.id : undefined),
         deleted: false,
       };
     });

@@ -177,16 +177,15 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
       );
     }
   }
-  const teams = list(raw, 'teams').map((team, i) => {
-    if (!isRecord(team)) throw new SeedError(`teams[${i}] must be an object`);
-    requireString(team, 'name', `teams[${i}]`);
-    return team as { name: string };
-  });
-  const testCases = list(raw, 'testCases').map((testCase, i) => {
-    if (!isRecord(testCase)) throw new SeedError(`testCases[${i}] must be an object`);
-    requireString(testCase, 'fullyQualifiedName', `testCases[${i}]`);
-    return testCase as { fullyQualifiedName: string };
-  });
+  /** The entries of `field`, each an object naming itself by `key`. */
+  const named = <K extends string>(field: string, key: K) =>
+    list(raw, field).map((entry, i) => {
+      if (!isRecord(entry)) throw new SeedError(`${field}[${i}] must be an object`);
+      requireString(entry, key, `${field}[${i}]`);
+      return entry as Record<K, string>;
+    });
+  const teams = named('teams', 'name');
+  const testCases = named('testCases', 'fullyQualifiedName');
   return {
     users,
     assets,

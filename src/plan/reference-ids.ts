@@ -1,0 +1,83 @@
+// The ids of the users, teams and test cases a contract names, for a catalog that stores
+// references by id: taken from the live contract, or looked up by name (each name once a run).
+import { AuthError, CatalogError, NetworkError, NotFoundError } from '../errors.js';
+import type { ContractFile } from '../contract/parse.js';
+import {
+  namedReferences,
+  referenceKey,
+  storedReferenceIds,
+  type ReferenceType,
+} from '../profile/references.js';
+import type { CatalogReader } from './catalog-reader.js';
+import type { LiveResult, PlanInput } from './create-plan.js';
+
+/** An entity's id by its name, each name asked once a run; null when the catalog has none. */
+export type ReferenceLookup = (
+  type: ReferenceType,
+  fullyQualifiedName: string,
+) => Promise<string | null>;
+
+export function referenceLookup(reader: CatalogReader): ReferenceLookup | undefined {
+  const read = reader.referenceId?.bind(reader);
+  if (read === undefined) return undefined;
+  const asked = new Map<string, Promise<string | null>>();
+  return (type, fqn) => {
+    const key = referenceKey(type, fqn);
+    let answer = asked.get(key);
+    if (answer === undefined) {
+      answer = read(type, fqn).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      });
+      asked.set(key, answer);
+    }
+    return answer;
+  };
+}
+
+const REFERENCE_NOUNS: Readonly<Record<ReferenceType, string>> = {
+  user: 'user',
+  team: 'team',
+  testCase: 'test case',
+};
+
+/**
+ * The ids of the entities `file` names: those the live contract already holds, the others looked
+ * up by name, all at once. One whose references all stand on its live contract asks nothing.
+ */
+export async function lookUpReferences(
+  file: ContractFile,
+  read: Exclude<LiveResult, { kind: 'error' }>,
+  lookup: ReferenceLookup,
+  reader: CatalogReader,
+): Promise<Pick<PlanInput, 'referenceIds' | 'referenceError'>> {
+  const ids = read.kind === 'found' ? storedReferenceIds(read.contract) : new Map<string, string>();
+  const asked = namedReferences(file.contract).filter(
+    (ref) => !ids.has(referenceKey(ref.type, ref.fullyQualifiedName)),
+  );
+  if (asked.length === 0) return { referenceIds: ids };
+  const answers = await Promise.allSettled(
+    asked.map((ref) => lookup(ref.type, ref.fullyQualifiedName)),
+  );
+  const unknown: string[] = [];
+  for (const [i, ref] of asked.entries()) {
+    const answer = answers[i]!;
+    const entity = `${REFERENCE_NOUNS[ref.type]} ${ref.fullyQualifiedName}`;
+    if (answer.status === 'rejected') {
+      const error: unknown = answer.reason;
+      if (error instanceof AuthError) throw error;
+      if (!(error instanceof CatalogError || error instanceof NetworkError)) throw error;
+      return {
+        referenceError: `${ref.field}[${ref.index}]: ${entity} could not be looked up (${reader.redact(error.message)}); nothing will be sent for this contract`,
+      };
+    }
+    if (answer.value === null)
+      unknown.push(`${ref.field}[${ref.index}] names ${entity}, which the catalog does not have`);
+    else ids.set(referenceKey(ref.type, ref.fullyQualifiedName), answer.value);
+  }
+  if (unknown.length > 0)
+    return {
+      referenceError: `${unknown.join('; ')}: create ${unknown.length === 1 ? 'it' : 'them'} in the catalog first, or correct the name; nothing will be sent for this contract`,
+    };
+  return { referenceIds: ids };
+}
