@@ -15,6 +15,9 @@ import {
   TimeoutError,
 } from '../src/errors.js';
 import { etagOf } from '../src/catalog/etag.js';
+import { patchText } from '../src/catalog/patch-text.js';
+import type { Operation } from '../src/diff/operation.js';
+import fc from 'fast-check';
 import { VERSION } from '../src/version.js';
 import { cli } from './helpers/cli.js';
 import { spawnSandboxProcess } from './helpers/sandbox-process.js';
@@ -390,5 +393,29 @@ describe('CatalogClient', () => {
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
+
+describe('the PATCH body', () => {
+  it('writes a whole version as a Java Double (1.0), and every operation as JSON.stringify reads it back', () => {
+    expect(patchText([{ op: 'test', path: '/version', value: 2 }])).toBe(
+      '[{"op":"test","path":"/version","value":2.0}]',
+    );
+    expect(patchText([{ op: 'test', path: '/version', value: 0.3 }])).toBe(
+      '[{"op":"test","path":"/version","value":0.3}]',
+    );
+    const op = fc.oneof(
+      fc.record({
+        op: fc.constantFrom('add', 'replace', 'test'),
+        path: fc.constantFrom('/version', '/description', '/sla/retention'),
+        value: fc.jsonValue(),
+      }),
+      fc.record({ op: fc.constant('remove'), path: fc.constantFrom('/version', '/schema/0') }),
+    ) as fc.Arbitrary<Operation>;
+    fc.assert(
+      fc.property(fc.array(op), (ops) => {
+        expect(JSON.parse(patchText(ops))).toEqual(JSON.parse(JSON.stringify(ops)));
+      }),
+    );
   });
 });

@@ -484,6 +484,24 @@ owners:
     expect(sandbox.requests().filter((r) => r.method === 'PATCH' && r.status !== 200)).toEqual([]);
   });
 
+  it('openmetadata: a contract at a whole version (1.0) is patched; its guard names the version as Java writes it', async () => {
+    const { sandbox, env } = await catalogOf(
+      'openmetadata',
+      oneTable('openmetadata', { version: 1 }),
+    );
+    const cwd = await filesDir({
+      'contracts/c.yaml': `${head}entityStatus: Draft\nsla:\n  refreshFrequency: PT12H\ntermsOfUse: Old terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+    });
+    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+      version: 1.1,
+      sla: { refreshFrequency: { interval: 12, unit: 'hour' } },
+    });
+    const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+    expect(again.code, again.out).toBe(0);
+  });
+
   it('spec: the same kinds of change in the spec shapes', async () => {
     const { env } = await catalogOf('spec', oneTable('spec', {}));
     const cwd = await filesDir({
@@ -683,6 +701,42 @@ describe('the sandbox as OpenMetadata', () => {
     expect(stale.status).toBe(412);
     expect(((await stale.json()) as { errorType: string }).errorType).toBe('PRECONDITION_FAILED');
     expect(sandbox.store.contracts.get(CONTRACT)!.version).toBe(0.2);
+  });
+
+  it('compares a test value as JSON-P does: the stored version 1.0 is not 1 (400, nothing stored)', async () => {
+    const { sandbox, client } = await catalogOf(
+      'openmetadata',
+      oneTable('openmetadata', { version: 1 }),
+    );
+    const read = await client.get(path);
+    expect(read.headers.get('etag')).toBe('W/"1.0"');
+    const token = await mintToken('alice', SECRET);
+    const patch = (text: string) =>
+      fetch(`${sandbox.url}${path}`, {
+        method: 'PATCH',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json-patch+json',
+        },
+        body: text,
+      });
+    const edit = '{"op":"add","path":"/description","value":"x"}';
+    for (const written of ['1', '1.00', '0.1']) {
+      const refused = await patch(`[{"op":"test","path":"/version","value":${written}},${edit}]`);
+      expect(refused.status, written).toBe(400);
+      expect(((await refused.json()) as { message: string }).message).toContain('test /version');
+    }
+    // An Integer field compares at scale 0: 6, not 6.0.
+    const interval = '/sla/refreshFrequency/interval';
+    const asDouble = await patch(`[{"op":"test","path":"${interval}","value":6.0},${edit}]`);
+    expect(asDouble.status).toBe(400);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 1 });
+    expect(sandbox.store.contracts.get(CONTRACT)!.description).toBeUndefined();
+    const landed = await patch(
+      `[{"op":"test","path":"/version","value":1.0},{"op":"test","path":"/version","value":10e-1},{"op":"test","path":"${interval}","value":6},${edit}]`,
+    );
+    expect(landed.status, await landed.clone().text()).toBe(200);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 1.1, description: 'x' });
   });
 
   it('refuses (400, nothing stored) what OpenMetadata refuses: Active, a string termsOfUse, a rule without its parts, an unknown data type', async () => {

@@ -13,6 +13,7 @@ import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
 import { RESPONSE_ETAG } from './etag.js';
+import { patchText } from './patch-text.js';
 import { Connections } from './connections.js';
 import type { ReferenceType } from '../profile/references.js';
 
@@ -294,7 +295,7 @@ export class CatalogClient {
     options: { ifMatch?: string } = {},
   ): Promise<PatchedContract> {
     const path = `/dataContracts/${pathSegment(id)}`;
-    const body = JSON.stringify(operations);
+    const body = patchText(operations);
     for (let attempt = 0; ; attempt++) {
       const response = await this.send('PATCH', path, body, {
         'content-type': 'application/json-patch+json',

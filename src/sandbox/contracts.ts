@@ -14,7 +14,8 @@ import {
   type SandboxProfile,
 } from './openmetadata.js';
 import type { Directory } from './directory.js';
-import { checkOperations, checkSource } from './patch-operations.js';
+import { javaEquals } from './java-json.js';
+import { checkOperations, checkSource, valueAt } from './patch-operations.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 
@@ -296,6 +297,16 @@ export class Contracts {
     let patched = structuredClone(current) as Json;
     for (const [index, op] of effective.entries()) {
       checkSource(patched, op, index);
+      if (this.profile === 'openmetadata' && op.op === 'test') {
+        // JSON-P's test: numbers compared as BigDecimals (the stored version 1.0 is not 1).
+        const stored = valueAt(patched, op.path);
+        if (stored === undefined || !javaEquals(op.value, stored.value, op.path))
+          throw new ApiError(
+            400,
+            `operation ${index} (test ${op.path}) failed: the value at ${op.path} is not ${String(op.value)}`,
+          );
+        continue;
+      }
       try {
         patched = jsonpatch.applyOperation(patched, op, true, true, true, index).newDocument;
       } catch (error) {

@@ -218,9 +218,10 @@ export function resolveReferences(contract: Json, directory?: Directory): void {
   }
 }
 
-/** The ETag OpenMetadata sends with an entity: its version. */
+/** The ETag OpenMetadata sends with an entity: its version, a Java Double (W/"1.0"). */
 export function contractEtag(contract: ContractResource): string {
-  return `W/"${String(contract.version)}"`;
+  const version = contract.version;
+  return `W/"${Number.isInteger(version) ? version.toFixed(1) : String(version)}"`;
 }
 
 /** A spec-shaped contract of the demo in OpenMetadata's shapes (the demo under this profile). */

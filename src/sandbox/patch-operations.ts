@@ -30,18 +30,26 @@ function pointerTokens(pointer: string): string[] | string {
     .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** Whether the document has a value at `tokens`. */
-function hasValueAt(document: unknown, tokens: readonly string[]): boolean {
+/** The value of the document at `tokens`, in a box; undefined when there is none. */
+function valueAtTokens(
+  document: unknown,
+  tokens: readonly string[],
+): { value: unknown } | undefined {
   let current = document;
   for (const token of tokens) {
     if (Array.isArray(current)) {
-      if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= current.length) return false;
+      if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= current.length) return undefined;
       current = current[Number(token)];
     } else if (current !== null && typeof current === 'object' && Object.hasOwn(current, token)) {
       current = (current as Json)[token];
-    } else return false;
+    } else return undefined;
   }
-  return true;
+  return { value: current };
+}
+
+/** The value of the document at a JSON Pointer checked by checkOperations, in a box, if any. */
+export function valueAt(document: unknown, pointer: string): { value: unknown } | undefined {
+  return valueAtTokens(document, pointerTokens(pointer) as string[]);
 }
 
 /**
@@ -51,7 +59,7 @@ function hasValueAt(document: unknown, tokens: readonly string[]): boolean {
 export function checkSource(document: Json, op: jsonpatch.Operation, index: number): void {
   if (op.op !== 'move' && op.op !== 'copy') return;
   const from = pointerTokens(op.from) as string[];
-  if (!hasValueAt(document, from))
+  if (valueAtTokens(document, from) === undefined)
     throw new ApiError(
       400,
       `operation ${index} (${op.op} from ${op.from}): there is no value at ${op.from}`,

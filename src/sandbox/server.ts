@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
 import { Catalog, type Json } from './catalog.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
+import { parsePatchBody } from './java-json.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
 import { checkSeed, SeedError, type ContractResource, type Seed } from './seed.js';
 import { Store } from './store.js';
@@ -184,7 +185,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
               user,
               route[1]!,
               request.headers['content-type'],
-              () => parseJsonBody(body),
+              () => (profile === 'openmetadata' ? parsePatchBody(body) : parseJsonBody(body)),
               profile === 'openmetadata' && typeof ifMatch === 'string' ? ifMatch : undefined,
             ),
           );
