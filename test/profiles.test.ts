@@ -2,7 +2,7 @@
 // 1.10+ server's, chosen by asking the catalog. Codecs are checked by properties; plan, apply and
 // the refusals over HTTP against the sandbox in both profiles.
 import fc from 'fast-check';
-import { cp } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -235,7 +235,7 @@ const EDITOR = {
 /** One table and its contract, stored as the profile stores it. */
 function oneTable(profile: 'spec' | 'openmetadata', contract: Record<string, unknown>) {
   return seed({
-    users: [EDITOR],
+    users: [EDITOR, { ...EDITOR, name: 'bob' }],
     assets: [
       {
         id: TABLE,
@@ -484,6 +484,28 @@ owners:
     expect(sandbox.requests().filter((r) => r.method === 'PATCH' && r.status !== 200)).toEqual([]);
   });
 
+  it("openmetadata: an apply within the catalog's ten-minute session reports only its own change, and the version it was folded into", async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const file = (terms: string) =>
+      `${head}entityStatus: Draft\nsla:\n  refreshFrequency: PT12H\ntermsOfUse: ${terms}\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`;
+    const cwd = await filesDir({ 'contracts/c.yaml': file('Old terms.') });
+    const first = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
+    expect(first.code, first.out + first.err).toBe(0);
+    expect(first.out).toContain('0.1 → 0.2');
+    await writeFile(path.join(cwd, 'contracts/c.yaml'), file('New terms.'));
+    const second = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
+    expect(second.code, second.out + second.err).toBe(0);
+    expect(second.out).toContain('0.2, kept: the catalog folded this change into it');
+    const report = second.out.slice(second.out.indexOf('✓'));
+    expect(report).toMatch(/termsOfUse: .*Old terms\..* → .*New terms\./);
+    // The catalog's changeDescription spans the session, the SLA change of the first apply too;
+    // the report shows what this apply did.
+    expect(sandbox.store.contracts.get(CONTRACT)!.changeDescription).toMatchObject({
+      fieldsUpdated: expect.arrayContaining([expect.objectContaining({ name: 'sla' })]),
+    });
+    expect(second.out).not.toContain('sla');
+  });
+
   it('openmetadata: a contract at a whole version (1.0) is patched; its guard names the version as Java writes it', async () => {
     const { sandbox, env } = await catalogOf(
       'openmetadata',
@@ -701,6 +723,52 @@ describe('the sandbox as OpenMetadata', () => {
     expect(stale.status).toBe(412);
     expect(((await stale.json()) as { errorType: string }).errorType).toBe('PRECONDITION_FAILED');
     expect(sandbox.store.contracts.get(CONTRACT)!.version).toBe(0.2);
+  });
+
+  it("folds one user's PATCHes within ten minutes into one version; incrementalChangeDescription says what each did", async () => {
+    let now = 1_800_000_000_000;
+    const opened = await openSandbox({
+      seed: oneTable('openmetadata', {}),
+      profile: 'openmetadata',
+      clock: () => now,
+    });
+    cleanups.push(() => opened.sandbox.close());
+    const edit = async (value: string, user = 'alice') =>
+      (
+        await opened.client.patch(path, [{ op: 'add', path: '/description', value }], {
+          token: await opened.token(user),
+        })
+      ).body as Record<string, unknown>;
+    // From the first version: a version of its own.
+    expect(await edit('a')).toMatchObject({
+      version: 0.2,
+      changeDescription: { previousVersion: 0.1, fieldsAdded: [{ name: 'description' }] },
+      incrementalChangeDescription: { previousVersion: 0.1 },
+    });
+    now += 5 * 60_000;
+    // Five minutes later, the same user: folded into 0.2, described from 0.1.
+    expect(await edit('b')).toMatchObject({
+      version: 0.2,
+      changeDescription: {
+        previousVersion: 0.1,
+        fieldsAdded: [{ name: 'description', newValue: 'b' }],
+        fieldsUpdated: [],
+      },
+      incrementalChangeDescription: {
+        previousVersion: 0.2,
+        fieldsUpdated: [{ name: 'description', oldValue: 'a', newValue: 'b' }],
+      },
+    });
+    expect(opened.sandbox.store.contracts.get(CONTRACT)).toMatchObject({ updatedAt: now });
+    // Eleven minutes after the last change: a new version.
+    now += 11 * 60_000;
+    expect(await edit('c')).toMatchObject({
+      version: 0.3,
+      changeDescription: { previousVersion: 0.2 },
+    });
+    // Another user, a minute later: a new version too.
+    now += 60_000;
+    expect(await edit('d', 'bob')).toMatchObject({ version: 0.4 });
   });
 
   it('compares a test value as JSON-P does: the stored version 1.0 is not 1 (400, nothing stored)', async () => {

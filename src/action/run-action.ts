@@ -12,7 +12,7 @@ import { ConfigError } from '../errors.js';
 import { currentCommit, filesChangedBetween } from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { writePlanFile } from '../plan/plan-file.js';
-import { changeValue, renderResult, stopAdvice } from '../apply/render-report.js';
+import { changeValue, renderResult, stopAdvice, versionsText } from '../apply/render-report.js';
 import { PLAIN } from '../cli/io.js';
 import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
@@ -137,7 +137,7 @@ function appliedMarkdown(report: ApplyReport): string {
   for (const result of applied) {
     lines.push(
       result.createdId === undefined
-        ? `- ✅ \`${result.fullyQualifiedName}\` ${String(result.oldVersion)} → ${String(result.newVersion)} (\`${result.file}\`)`
+        ? `- ✅ \`${result.fullyQualifiedName}\` ${versionsText(result)} (\`${result.file}\`)`
         : `- ✅ \`${result.fullyQualifiedName}\` created: id \`${result.createdId}\`, version ${String(result.newVersion)} (\`${result.file}\`)`,
     );
     const description = result.changeDescription;

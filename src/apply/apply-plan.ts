@@ -199,12 +199,17 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         operations,
         ifMatch === undefined ? {} : { ifMatch },
       );
+      const incremental = patched.incrementalChangeDescription;
+      const folded =
+        incremental !== undefined &&
+        patched.changeDescription?.previousVersion !== incremental.previousVersion;
       return {
         status: 'applied',
         ...names,
         oldVersion: change.liveVersion,
         newVersion: typeof patched.version === 'number' ? patched.version : null,
-        changeDescription: patched.changeDescription ?? null,
+        changeDescription: incremental ?? patched.changeDescription ?? null,
+        ...(folded ? { folded: true as const } : {}),
         confirmedByReread: false,
         replannedAt,
       };

@@ -50,11 +50,18 @@ function shown<T extends ContractResult>(result: T): T {
   return names;
 }
 
+/** An applied change's versions: old → new, or the one version the catalog folded it into. */
+export function versionsText(result: Applied): string {
+  return result.folded === true
+    ? `${String(result.newVersion)}, kept: the catalog folded this change into it (one user's changes within ten minutes make one version)`
+    : `${String(result.oldVersion)} → ${String(result.newVersion)}`;
+}
+
 export function appliedLines(given: Applied, c: Colors): string[] {
   const result = shown(given);
   const lines = [
     result.createdId === undefined
-      ? `${c.green('✓')} ${c.bold(result.fullyQualifiedName)}  ${String(result.oldVersion)} → ${String(result.newVersion)}  ${c.dim(`(${result.file})`)}`
+      ? `${c.green('✓')} ${c.bold(result.fullyQualifiedName)}  ${versionsText(result)}  ${c.dim(`(${result.file})`)}`
       : `${c.green('+')} ${c.bold(result.fullyQualifiedName)}  created: id ${result.createdId}, version ${String(result.newVersion)}  ${c.dim(`(${result.file})`)}`,
   ];
   const description = result.changeDescription;

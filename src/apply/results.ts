@@ -13,7 +13,16 @@ export type ContractResult =
       fullyQualifiedName: string;
       oldVersion: number | null;
       newVersion: number | null;
+      /**
+       * What this apply changed: the catalog's incrementalChangeDescription when it sends one,
+       * else its changeDescription.
+       */
       changeDescription: ChangeDescription | null;
+      /**
+       * The catalog folded the change into the version it already had (OpenMetadata: one user's
+       * changes within ten minutes make one version), so the version did not move.
+       */
+      folded?: true;
       /** The response was lost; reading the contract back showed the change in place. */
       confirmedByReread: boolean;
       /**

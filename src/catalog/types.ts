@@ -22,7 +22,15 @@ export interface ChangeDescription {
   previousVersion?: number;
 }
 
-export type PatchedContract = LiveContract & { changeDescription?: ChangeDescription };
+export type PatchedContract = LiveContract & {
+  changeDescription?: ChangeDescription;
+  /**
+   * What this PATCH alone changed (OpenMetadata). When the server folds one user's changes
+   * within ten minutes into one version, `changeDescription` spans them all, from the version
+   * before the first; this one does not.
+   */
+  incrementalChangeDescription?: ChangeDescription;
+};
 
 export interface SearchHit {
   _index: string;

@@ -25,7 +25,14 @@ const LIST_ITEM_KEYS: Record<string, (item: Record<string, unknown>) => string> 
 };
 
 /** Fields the server computes; never reported as changed. */
-const COMPUTED = new Set(['version', 'updatedAt', 'updatedBy', 'changeDescription', 'href']);
+const COMPUTED = new Set([
+  'version',
+  'updatedAt',
+  'updatedBy',
+  'changeDescription',
+  'incrementalChangeDescription',
+  'href',
+]);
 
 function asText(value: unknown): unknown {
   return value !== null && typeof value === 'object' ? JSON.stringify(value) : value;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import jsonpatch from 'fast-json-patch';
 import { requirePermission } from './auth.js';
-import { describeChange, nextVersion } from './change-description.js';
+import { nextVersionOf } from './versioning.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
   checkStoredContract,
@@ -78,7 +78,13 @@ function entityReference(asset: SeedAsset): Json {
 
 function stripComputed(contract: Json): Json {
   const copy = { ...contract };
-  for (const field of ['version', 'updatedAt', 'updatedBy', 'changeDescription'])
+  for (const field of [
+    'version',
+    'updatedAt',
+    'updatedBy',
+    'changeDescription',
+    'incrementalChangeDescription',
+  ])
     delete copy[field];
   return copy;
 }
@@ -336,15 +342,13 @@ export class Contracts {
         },
       };
     }
-    const changeDescription = describeChange(current, patched, current.version);
-    const next: Json = {
-      ...patched,
-      version: nextVersion(current.version),
-      updatedAt: this.clock(),
-      updatedBy: user.name,
-      changeDescription,
-    };
-    this.store.putContract(next as ContractResource);
+    const next = nextVersionOf(current, patched, {
+      user: user.name,
+      now: this.clock(),
+      profile: this.profile,
+      store: this.store,
+    });
+    this.store.putContract(next);
     return next;
   }
 

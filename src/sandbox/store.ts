@@ -47,6 +47,8 @@ export class Store {
   readonly testCases: NonNullable<Seed['testCases']>;
   readonly contracts = new Map<string, ContractResource>();
   private readonly contractIdByFqn = new Map<string, string>();
+  /** Each contract's earlier versions, as PATCHes left them, by id and version (this run only). */
+  private readonly versions = new Map<string, Map<number, ContractResource>>();
   /** Contract id by `id:<asset id>` and by `fqn:<type> <asset FQN>` of its entity reference. */
   private readonly contractIdByEntity = new Map<string, string>();
 
@@ -124,6 +126,19 @@ export class Store {
       this.committed(() => {
         put(previous, contract);
       });
+  }
+
+  /** Keeps `contract` as the version it is, before a PATCH replaces it. */
+  keepVersion(contract: ContractResource): void {
+    let kept = this.versions.get(contract.id);
+    if (kept === undefined)
+      this.versions.set(contract.id, (kept = new Map<number, ContractResource>()));
+    kept.set(contract.version, contract);
+  }
+
+  /** A version of a contract kept by keepVersion, if any. */
+  keptVersion(id: string, version: number): ContractResource | undefined {
+    return this.versions.get(id)?.get(version);
   }
 
   removeContract(id: string): boolean {
