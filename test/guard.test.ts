@@ -1,5 +1,6 @@
-// Guards: a patch sent to the catalog tests the version it was planned against and the key of
-// every keyed array item it addresses by index, so it applies exactly as planned or not at all.
+// Guards: a patch sent to the catalog tests the version it was planned against, the key of every
+// keyed array item it addresses by index and each text, number or boolean it overwrites, so it
+// applies exactly as planned or not at all.
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
@@ -43,13 +44,14 @@ const desired = {
 };
 
 describe('guarded patches', () => {
-  it('test the version first and the key of each item before the operation that addresses it by index', () => {
+  it('test the version first, the key of each item before the operation that addresses it by index, and each text they overwrite', () => {
     const changes = diffContract(live, desired);
     expect(guardPatch(live, changes)).toEqual([
       { op: 'test', path: '/version', value: 0.3 },
       { op: 'test', path: '/schema/1/name', value: 'carrier' },
       { op: 'remove', path: '/schema/1' },
       { op: 'test', path: '/schema/1/name', value: 'eta' },
+      { op: 'test', path: '/schema/1/dataType', value: 'DATE' },
       { op: 'replace', path: '/schema/1/dataType', value: 'TIMESTAMP' },
       { op: 'add', path: '/semantics/-', value: { name: 'hasDescription' } },
     ]);
@@ -130,6 +132,52 @@ describe('guarded patches', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('guarded patches, when the version did not move', () => {
+  // OpenMetadata folds one user's changes within ten minutes into one version: another writer's
+  // change then leaves the version as the plan read it.
+  it('property: a text, number or boolean the patch overwrites, changed by another writer, refuses the whole patch', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(arbitraryContract(), arbitraryContract(), (a, b) => {
+        const start = {
+          ...Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null)),
+          version: 0.2,
+        };
+        const target = {
+          ...b,
+          name: a.name,
+          fullyQualifiedName: a.fullyQualifiedName,
+          entity: a.entity,
+        };
+        const changes = diffContract(start, target);
+        const guarded = guardPatch(start, changes);
+        const touched = new Set<string>();
+        for (const op of changes) {
+          const member = op.path.split('/')[1]!;
+          const untouched = !touched.has(member);
+          touched.add(member);
+          if (op.op === 'move') touched.add(op.from.split('/')[1]!);
+          if (!untouched || (op.op !== 'replace' && op.op !== 'remove')) continue;
+          if (['owners', 'reviewers', 'qualityExpectations', 'extension'].includes(member))
+            continue;
+          const old: unknown = jsonpatch.getValueByPointer(start, op.path);
+          if (old !== null && typeof old === 'object') continue;
+          const theirs = jsonpatch.applyOperation(
+            structuredClone(start),
+            { op: 'replace', path: op.path, value: `${String(old)}, theirs` },
+            false,
+            false,
+          ).newDocument;
+          expect(applied(theirs, guarded).error, op.path).toBe('TEST_OPERATION_FAILED');
+          checked += 1;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(checked).toBeGreaterThan(50);
   });
 });
 

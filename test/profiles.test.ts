@@ -423,6 +423,63 @@ describe('a contract that moved during apply, planned again', () => {
   });
 });
 
+describe('a change the catalog folded into the version the plan read', () => {
+  it('openmetadata: is still caught, since the guard tests each value the patch overwrites; nothing of it is lost', async () => {
+    const { sandbox, ...opened } = await catalogOf(
+      'openmetadata',
+      oneTable('openmetadata', { description: 'Old.' }),
+    );
+    const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
+    cleanups.push(() => client.close());
+    // alice changed the contract a moment ago: her session with the catalog is open.
+    await client.patchContract(CONTRACT, [
+      { op: 'replace', path: '/entityStatus', value: 'In Review' },
+    ]);
+    const parsed = parseContract(
+      `${head}entityStatus: In Review\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: Old terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+      'contracts/c.yaml',
+    );
+    if (!parsed.ok) throw new Error('bad test contract');
+    const { changes, liveForUpdates } = await planContracts([parsed.value], client, {
+      checkAssets: false,
+      keepLive: true,
+      codec: openMetadataCodec,
+    });
+    const plan = assemblePlan(changes, {
+      catalogUrl: sandbox.url,
+      catalogProfile: 'openmetadata',
+      gitCommit: null,
+      createdAt: '',
+    });
+    expect(plan.changes[0]!.patch).toEqual([
+      { op: 'test', path: '/version', value: 0.2 },
+      { op: 'test', path: '/description', value: 'Old.' },
+      { op: 'replace', path: '/description', value: 'Mine.' },
+    ]);
+    // The same user (another job with the same token) changes the description after the plan
+    // read it: the catalog folds that into 0.2, and the ETag, W/"0.2", does not move either.
+    let raced = false;
+    const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
+      patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
+        if (!raced) {
+          raced = true;
+          const theirs = await client.patchContract(id, [
+            { op: 'replace', path: '/description', value: 'Theirs.' },
+          ]);
+          expect(theirs.version).toBe(0.2);
+        }
+        return client.patchContract(id, ops, options);
+      },
+    });
+    const report = await applyPlan(plan, racing, {
+      liveContracts: liveForUpdates,
+      codec: openMetadataCodec,
+    });
+    expect(report.results[0]).toMatchObject({ status: 'failed', errorType: 'CONFLICT' });
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ description: 'Theirs.' });
+  });
+});
+
 describe('plan, apply, plan: no changes left, the profile found by asking the catalog', () => {
   it('openmetadata: status, SLA, terms, security, semantics and owners, as OpenMetadata stores them', async () => {
     const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));

@@ -1,11 +1,20 @@
 // Guards a minimal patch so that it can only land on the contract it was computed against: a
-// `test` of the live version first, and before every operation that addresses a keyed array item
-// by index, a `test` of the key of the item at that index at that point of the patch. A catalog
-// whose contract moved then refuses the whole patch instead of applying it to the wrong items.
+// `test` of the live version first; before every operation that addresses a keyed array item by
+// index, a `test` of the key of the item at that index at that point of the patch; and before
+// every operation that replaces or removes a text, number or boolean, a `test` of that value. A
+// catalog whose contract moved then refuses the whole patch instead of applying it to the wrong
+// items or over a value it never showed: the version alone does not say the contract moved, since
+// OpenMetadata folds one user's changes within ten minutes into one version.
 // Pure; the diff itself stays minimal and knows nothing of guards.
 import { applyPatch } from 'rfc6902';
 import { ARRAY_KEYS } from '../contract/model.js';
-import { escapeToken, isPlainObject, topMember, type JsonObject } from './json-value.js';
+import {
+  escapeToken,
+  isPlainObject,
+  topMember,
+  unescapeToken,
+  type JsonObject,
+} from './json-value.js';
 import type { ChangeOperation, Operation } from './operation.js';
 
 /** `{field, index}` when `pointer` addresses an item (or a place inside it) of a keyed array. */
@@ -31,10 +40,33 @@ function reshapes(op: ChangeOperation, field: string): boolean {
   });
 }
 
+/** Lists of references: their items are guarded by their keys, never by a value inside them. */
+const REFERENCE_LISTS = new Set(['owners', 'reviewers', 'qualityExpectations']);
+
+/**
+ * The text, number or boolean `op` overwrites or removes in `document`, boxed, when a `test` of it
+ * guards the op: not inside a reference (the server adds to those what its GET shows differently)
+ * nor under `extension` (whose numbers may be Java Doubles, which a test must write as 1.0).
+ */
+function overwrittenScalar(document: JsonObject, op: ChangeOperation): { value: unknown } | null {
+  if (op.op !== 'replace' && op.op !== 'remove') return null;
+  const member = topMember(op.path);
+  if (REFERENCE_LISTS.has(member) || member === 'extension') return null;
+  let current: unknown = document;
+  for (const token of op.path.split('/').slice(1).map(unescapeToken)) {
+    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(token)) current = current[Number(token)];
+    else if (isPlainObject(current) && Object.hasOwn(current, token)) current = current[token];
+    else return null;
+  }
+  return current === null || ['string', 'number', 'boolean'].includes(typeof current)
+    ? { value: current }
+    : null;
+}
+
 /**
  * `ops` (a patch for `live`) with guards: `test /version` first when the live contract has one,
- * and a `test` of each addressed keyed item's key fields. The result applies to `live` exactly as
- * `ops` does.
+ * a `test` of each addressed keyed item's key fields, and a `test` of each text, number or
+ * boolean an op replaces or removes. The result applies to `live` exactly as `ops` does.
  */
 export function guardPatch(
   live: Readonly<JsonObject>,
@@ -73,6 +105,8 @@ export function guardPatch(
         done.add(path);
       }
     }
+    const overwritten = overwrittenScalar(working, op);
+    if (overwritten !== null) guarded.push({ op: 'test', path: op.path, value: overwritten.value });
     guarded.push(op);
     for (const field of tested.keys()) if (reshapes(op, field)) tested.delete(field);
     applyPatch(working, [structuredClone(op)] as Parameters<typeof applyPatch>[1]);
