@@ -50,11 +50,12 @@ function shown<T extends ContractResult>(result: T): T {
   return names;
 }
 
-/** An applied change's versions: old → new, or the one version the catalog folded it into. */
+/** An applied change's versions, old → new, saying so when the catalog kept the version. */
 export function versionsText(result: Applied): string {
+  const versions = `${String(result.oldVersion)} → ${String(result.newVersion)}`;
   return result.folded === true
-    ? `${String(result.newVersion)}, kept: the catalog folded this change into it (one user's changes within ten minutes make one version)`
-    : `${String(result.oldVersion)} → ${String(result.newVersion)}`;
+    ? `${versions} (kept: the catalog folded this change into that version, as it does with one user's changes within ten minutes)`
+    : versions;
 }
 
 export function appliedLines(given: Applied, c: Colors): string[] {
