@@ -552,7 +552,9 @@ owners:
     await writeFile(path.join(cwd, 'contracts/c.yaml'), file('New terms.'));
     const second = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
     expect(second.code, second.out + second.err).toBe(0);
-    expect(second.out).toContain('0.2 → 0.2 (kept: the catalog folded this change into that version');
+    expect(second.out).toContain(
+      '0.2 → 0.2 (kept: the catalog folded this change into that version',
+    );
     const report = second.out.slice(second.out.indexOf('✓'));
     expect(report).toMatch(/termsOfUse: .*Old terms\..* → .*New terms\./);
     // The catalog's changeDescription spans the session, the SLA change of the first apply too;
