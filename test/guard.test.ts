@@ -6,6 +6,7 @@ import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { editCases } from '../bench/edit-kinds.js';
 import { changesOf, diffContract, guardPatch, type Operation } from '../src/diff/index.js';
+import type { DesiredContract } from '../src/contract/model.js';
 import { describePatch } from '../src/plan/describe-patch.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 
@@ -42,6 +43,13 @@ const desired = {
   ],
   semantics: [{ name: 'hasOwner' }, { name: 'hasDescription' }],
 };
+
+/** Contract `a` at `version` (its nulls left out), and `b` made a target for it. */
+function startAndTarget(a: DesiredContract, b: DesiredContract, version: number) {
+  const start = { ...Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null)), version };
+  const target = { ...b, name: a.name, fullyQualifiedName: a.fullyQualifiedName, entity: a.entity };
+  return { start, target };
+}
 
 describe('guarded patches', () => {
   it('test the version first, the key of each item before the operation that addresses it by index, and each text they overwrite', () => {
@@ -113,14 +121,7 @@ describe('guarded patches', () => {
         arbitraryContract(),
         fc.double({ min: 0.1, max: 9, noNaN: true }),
         (a, b, version) => {
-          const base = Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null));
-          const start = { ...base, version };
-          const target = {
-            ...b,
-            name: a.name,
-            fullyQualifiedName: a.fullyQualifiedName,
-            entity: a.entity,
-          };
+          const { start, target } = startAndTarget(a, b, version);
           const changes = diffContract(start, target);
           const guarded = guardPatch(start, changes);
           expect(applied(start, guarded)).toEqual(applied(start, changes));
@@ -142,16 +143,7 @@ describe('guarded patches, when the version did not move', () => {
     let checked = 0;
     fc.assert(
       fc.property(arbitraryContract(), arbitraryContract(), (a, b) => {
-        const start = {
-          ...Object.fromEntries(Object.entries(a).filter(([, v]) => v !== null)),
-          version: 0.2,
-        };
-        const target = {
-          ...b,
-          name: a.name,
-          fullyQualifiedName: a.fullyQualifiedName,
-          entity: a.entity,
-        };
+        const { start, target } = startAndTarget(a, b, 0.2);
         const changes = diffContract(start, target);
         const guarded = guardPatch(start, changes);
         const touched = new Set<string>();

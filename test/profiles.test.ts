@@ -305,6 +305,24 @@ const head = `name: c\nfullyQualifiedName: db.s.t.dataContract_c\nentity: {type:
 const contractRequests = (sandbox: Sandbox) =>
   sandbox.requests().filter((r) => interfacePath(r.path).startsWith('/v1/dataContracts'));
 
+/** Plans one contract file against the openmetadata sandbox, keeping what apply needs. */
+async function planOne(client: CatalogClient, catalogUrl: string, text: string) {
+  const parsed = parseContract(text, 'contracts/c.yaml');
+  if (!parsed.ok) throw new Error('bad test contract');
+  const { changes, liveForUpdates, desired } = await planContracts([parsed.value], client, {
+    checkAssets: false,
+    keepLive: true,
+    codec: openMetadataCodec,
+  });
+  const plan = assemblePlan(changes, {
+    catalogUrl,
+    catalogProfile: 'openmetadata',
+    gitCommit: null,
+    createdAt: '',
+  });
+  return { plan, liveForUpdates, desired };
+}
+
 describe('references by id', () => {
   it('puts ids on the references a patch adds, whole lists or single items, and leaves the rest', () => {
     const ids = new Map([
@@ -373,22 +391,11 @@ describe('a contract that moved during apply, planned again', () => {
     } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
     const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
     cleanups.push(() => client.close());
-    const parsed = parseContract(
+    const { plan, liveForUpdates, desired } = await planOne(
+      client,
+      sandbox.url,
       `${head}entityStatus: Draft\ndescription: New.\nowners:\n  - {type: team, name: data}\n`,
-      'contracts/c.yaml',
     );
-    if (!parsed.ok) throw new Error('bad test contract');
-    const { changes, liveForUpdates, desired } = await planContracts([parsed.value], client, {
-      checkAssets: false,
-      keepLive: true,
-      codec: openMetadataCodec,
-    });
-    const plan = assemblePlan(changes, {
-      catalogUrl: sandbox.url,
-      catalogProfile: 'openmetadata',
-      gitCommit: null,
-      createdAt: '',
-    });
     const teamId = await client.referenceId('team', 'data');
     const owners = [{ id: teamId, type: 'team', name: 'data', fullyQualifiedName: 'data' }];
     expect(plan.changes[0]!.patch).toContainEqual({ op: 'add', path: '/owners', value: owners });
@@ -435,22 +442,11 @@ describe('a change the catalog folded into the version the plan read', () => {
     await client.patchContract(CONTRACT, [
       { op: 'replace', path: '/entityStatus', value: 'In Review' },
     ]);
-    const parsed = parseContract(
+    const { plan, liveForUpdates } = await planOne(
+      client,
+      sandbox.url,
       `${head}entityStatus: In Review\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: Old terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
-      'contracts/c.yaml',
     );
-    if (!parsed.ok) throw new Error('bad test contract');
-    const { changes, liveForUpdates } = await planContracts([parsed.value], client, {
-      checkAssets: false,
-      keepLive: true,
-      codec: openMetadataCodec,
-    });
-    const plan = assemblePlan(changes, {
-      catalogUrl: sandbox.url,
-      catalogProfile: 'openmetadata',
-      gitCommit: null,
-      createdAt: '',
-    });
     expect(plan.changes[0]!.patch).toEqual([
       { op: 'test', path: '/version', value: 0.2 },
       { op: 'test', path: '/description', value: 'Old.' },
@@ -837,21 +833,12 @@ describe('the sandbox as OpenMetadata', () => {
     );
     const read = await client.get(path);
     expect(read.headers.get('etag')).toBe('W/"1.0"');
-    const token = await mintToken('alice', SECRET);
-    const patch = (text: string) =>
-      fetch(`${sandbox.url}${path}`, {
-        method: 'PATCH',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json-patch+json',
-        },
-        body: text,
-      });
+    const patch = (text: string) => client.patch(path, text);
     const edit = '{"op":"add","path":"/description","value":"x"}';
     for (const written of ['1', '1.00', '0.1']) {
       const refused = await patch(`[{"op":"test","path":"/version","value":${written}},${edit}]`);
       expect(refused.status, written).toBe(400);
-      expect(((await refused.json()) as { message: string }).message).toContain('test /version');
+      expect((refused.body as { message: string }).message).toContain('test /version');
     }
     // An Integer field compares at scale 0: 6, not 6.0.
     const interval = '/sla/refreshFrequency/interval';
@@ -862,7 +849,7 @@ describe('the sandbox as OpenMetadata', () => {
     const landed = await patch(
       `[{"op":"test","path":"/version","value":1.0},{"op":"test","path":"/version","value":10e-1},{"op":"test","path":"${interval}","value":6},${edit}]`,
     );
-    expect(landed.status, await landed.clone().text()).toBe(200);
+    expect(landed.status, JSON.stringify(landed.body)).toBe(200);
     expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 1.1, description: 'x' });
   });
 
