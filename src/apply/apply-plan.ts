@@ -199,16 +199,20 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         operations,
         ifMatch === undefined ? {} : { ifMatch },
       );
-      const incremental = patched.incrementalChangeDescription;
-      const folded =
-        incremental !== undefined &&
-        patched.changeDescription?.previousVersion !== incremental.previousVersion;
+      // What this PATCH changed, apart from earlier changes the catalog folded it in with.
+      const description = patched.incrementalChangeDescription ?? patched.changeDescription;
+      const changed = [
+        description?.fieldsAdded,
+        description?.fieldsUpdated,
+        description?.fieldsDeleted,
+      ].some((list) => (list ?? []).length > 0);
+      const folded = changed && patched.version === (replannedAt ?? change.liveVersion);
       return {
         status: 'applied',
         ...names,
         oldVersion: change.liveVersion,
         newVersion: typeof patched.version === 'number' ? patched.version : null,
-        changeDescription: incremental ?? patched.changeDescription ?? null,
+        changeDescription: description ?? null,
         ...(folded ? { folded: true as const } : {}),
         confirmedByReread: false,
         replannedAt,

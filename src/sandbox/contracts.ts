@@ -14,6 +14,7 @@ import {
   type SandboxProfile,
 } from './openmetadata.js';
 import type { Directory } from './directory.js';
+import { stringify } from 'lossless-json';
 import { javaEquals } from './java-json.js';
 import { checkOperations, checkSource, valueAt } from './patch-operations.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
@@ -309,7 +310,7 @@ export class Contracts {
         if (stored === undefined || !javaEquals(op.value, stored.value, op.path))
           throw new ApiError(
             400,
-            `operation ${index} (test ${op.path}) failed: the value at ${op.path} is not ${String(op.value)}`,
+            `operation ${index} (test ${op.path}) failed: the value at ${op.path} is not ${stringify(op.value) ?? ''}`,
           );
         continue;
       }
