@@ -46,13 +46,23 @@ async function setup(
     examples?: boolean;
     /** The catalog user whose token the Action gets (alice, who may do everything, by default). */
     user?: string;
+    /** The sandbox as OpenMetadata, with the example files written for it. */
+    openmetadata?: boolean;
   } = {},
 ): Promise<Setup> {
   const workspace = await tempDir();
   cleanups.push(() => workspace.remove());
   const dir = workspace.dir;
   if (options.examples !== false)
-    await cp(path.join(root, 'contracts'), path.join(dir, 'contracts'), { recursive: true });
+    await cp(
+      path.join(
+        root,
+        ...(options.openmetadata === true ? ['examples', 'openmetadata'] : []),
+        'contracts',
+      ),
+      path.join(dir, 'contracts'),
+      { recursive: true },
+    );
   for (const [name, content] of Object.entries(options.files ?? {})) {
     await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
     await writeFile(path.join(dir, name), content);
@@ -70,7 +80,10 @@ async function setup(
     git(dir, 'commit', '-q', '-am', 'edit orders');
   }
   const head = git(dir, 'rev-parse', 'HEAD');
-  const opened = await openSandbox(options.seed === undefined ? {} : { seed: options.seed });
+  const opened = await openSandbox({
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.openmetadata === true ? { profile: 'openmetadata' as const } : {}),
+  });
   cleanups.push(() => opened.sandbox.close());
   const github = await startFakeGitHub(GH_TOKEN, REPO);
   cleanups.push(() => github.close());
@@ -351,6 +364,29 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(run.summary).not.toContain('\\"');
     expect(s.github.requests).toEqual([]);
     expectNoToken(run, s);
+  });
+
+  it("says when OpenMetadata kept the version, and lists only this apply's own change", async () => {
+    const s = await setup({ openmetadata: true });
+    const first = await runAction(s, { COMMAND: 'apply' }, 'push');
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    // The next merge, minutes later, applied with the same token: the catalog folds it into the
+    // version the first apply made.
+    const orders = path.join(s.dir, 'contracts', 'orders.yaml');
+    await writeFile(
+      orders,
+      (await readFile(orders, 'utf8')).replace('loaded every hour', 'loaded each hour'),
+    );
+    git(s.dir, 'commit', '-q', '-am', 'edit orders again');
+    const second = await runAction(s, { COMMAND: 'apply' }, 'push');
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.outputs).toMatchObject({ applied: '1' });
+    expect(second.summary).toContain(
+      "- ✅ `warehouse.sales.public.orders.dataContract_orders` 0.4 → 0.4 (kept: the catalog folded this change into that version, as it does with one user's changes within ten minutes) (`contracts/orders.yaml`)",
+    );
+    expect(second.summary).toContain('  - `description`: `Orders placed');
+    // The first apply's changes to orders are in the catalog's changeDescription, not in this report.
+    expect(second.summary).not.toContain('entityStatus');
   });
 
   it('fails with the partial report and annotates the failed contract when apply stops', async () => {
