@@ -482,6 +482,35 @@ describe('a guard the catalog refuses during apply', () => {
     expect(live().semantics).toEqual([{ name: 'hasOwner' }, { name: 'hasDescription' }]);
   });
 
+  it('an older server answering 500 to a guard that fails: the report says so, not that an answer was lost', async () => {
+    const { plan, liveForUpdates, client, live } = await racedPlan();
+    const older: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
+      patchContract: async (id: string) => {
+        // Another writer removes the first column; the server then refuses the stale patch with
+        // a 500, as OpenMetadata servers before the 400 did.
+        await client.patchContract(id, [{ op: 'remove', path: '/schema/0' }]);
+        throw new CatalogError(
+          500,
+          'UNHANDLED_SERVER_EXCEPTION',
+          "The JSON Patch operation 'test' failed for path '/version'",
+          'PATCH /v1/dataContracts/x',
+        );
+      },
+    });
+    const report = await applyPlan(plan, older, { liveContracts: liveForUpdates });
+    expect(report.results[0]).toMatchObject({
+      status: 'failed',
+      httpStatus: 500,
+      errorType: 'CONFLICT',
+    });
+    const message = (report.results[0] as { message: string }).message;
+    expect(message).toContain(
+      'the catalog answered 500 and the contract does not have this change',
+    );
+    expect(message).not.toContain('lost');
+    expect((live().schema as { name: string }[]).map((c) => c.name)).toEqual(['carrier', 'eta']);
+  });
+
   it('a 412 while the contract is still as planned: sent once more, with the ETag read back', async () => {
     const { plan, liveForUpdates, client, live } = await racedPlan();
     let refusals = 0;

@@ -274,12 +274,19 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
     // A guard no longer holds: the contract moved since the patch was made.
     const moved = `the contract changed since ${replannedAt === null ? 'the plan was made' : 'it was planned again'} (version ${String(replannedAt ?? change.liveVersion)} then, ${String(fresh.version)} now)`;
     if (context.desired === undefined || replannedAt !== null) {
+      // A 5xx was answered, not lost: older OpenMetadata servers answer 500 to a patch whose
+      // guard fails, so the change most likely never landed.
+      const outcome = !lost
+        ? 'nothing was applied to it'
+        : failed instanceof CatalogError
+          ? `the catalog answered ${failed.status} and the contract does not have this change: an older OpenMetadata answers 500 to a patch whose guard no longer holds, so it was most likely refused (unless it landed and the contract moved on after)`
+          : 'the answer to this apply was lost, and the contract no longer has its change (it may have landed before the contract moved on)';
       return {
         status: 'failed',
         ...names,
         httpStatus: failed instanceof CatalogError ? failed.status : null,
         errorType: 'CONFLICT',
-        message: `${moved}; ${lost ? 'the answer to this apply was lost, and the contract no longer has its change (it may have landed before the contract moved on)' : 'nothing was applied to it'}. ${context.desired === undefined ? 'Make a new plan and apply that.' : 'Run apply again.'}`,
+        message: `${moved}; ${outcome}. ${context.desired === undefined ? 'Make a new plan and apply that.' : 'Run apply again.'}`,
       };
     }
     // Plan this contract again, once, from its file against the contract as it is now.
