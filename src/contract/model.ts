@@ -38,6 +38,9 @@ export const ARRAY_KEYS: Readonly<Record<string, readonly string[]>> = {
   reviewers: ['type', 'name'],
 };
 
+/** The fields whose items are references to other entities (users, teams, test cases). */
+export const REFERENCE_FIELDS = ['owners', 'reviewers', 'qualityExpectations'] as const;
+
 /**
  * The declared shape of a managed value: `object` lists the properties the schema declares
  * (anything else in a live value was added by the server and is ignored); `array` describes

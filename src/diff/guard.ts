@@ -6,15 +6,9 @@
 // items or over a value it never showed: the version alone does not say the contract moved, since
 // OpenMetadata folds one user's changes within ten minutes into one version.
 // Pure; the diff itself stays minimal and knows nothing of guards.
-import { applyPatch } from 'rfc6902';
-import { ARRAY_KEYS } from '../contract/model.js';
-import {
-  escapeToken,
-  isPlainObject,
-  topMember,
-  unescapeToken,
-  type JsonObject,
-} from './json-value.js';
+import { applyPatch, Pointer } from 'rfc6902';
+import { ARRAY_KEYS, REFERENCE_FIELDS } from '../contract/model.js';
+import { escapeToken, isPlainObject, topMember, type JsonObject } from './json-value.js';
 import type { ChangeOperation, Operation } from './operation.js';
 
 /** `{field, index}` when `pointer` addresses an item (or a place inside it) of a keyed array. */
@@ -41,7 +35,7 @@ function reshapes(op: ChangeOperation, field: string): boolean {
 }
 
 /** Lists of references: their items are guarded by their keys, never by a value inside them. */
-const REFERENCE_LISTS = new Set(['owners', 'reviewers', 'qualityExpectations']);
+const REFERENCE_LISTS: ReadonlySet<string> = new Set(REFERENCE_FIELDS);
 
 /**
  * The text, number or boolean `op` overwrites or removes in `document`, boxed, when a `test` of it
@@ -52,12 +46,8 @@ function overwrittenScalar(document: JsonObject, op: ChangeOperation): { value: 
   if (op.op !== 'replace' && op.op !== 'remove') return null;
   const member = topMember(op.path);
   if (REFERENCE_LISTS.has(member) || member === 'extension') return null;
-  let current: unknown = document;
-  for (const token of op.path.split('/').slice(1).map(unescapeToken)) {
-    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(token)) current = current[Number(token)];
-    else if (isPlainObject(current) && Object.hasOwn(current, token)) current = current[token];
-    else return null;
-  }
+  // The op's path is there: the patch was made for this document, op by op.
+  const current: unknown = Pointer.fromJSON(op.path).get(document);
   return current === null || ['string', 'number', 'boolean'].includes(typeof current)
     ? { value: current }
     : null;

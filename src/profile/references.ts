@@ -1,13 +1,15 @@
 // The entities a contract names by reference (owners, reviewers, quality expectations) and the ids
 // OpenMetadata knows them by. A file names them by name; what is sent carries their ids, found on
 // the live contract or looked up by name before anything is sent.
+import { REFERENCE_FIELDS } from '../contract/model.js';
 import type { ChangeOperation } from '../diff/operation.js';
 import { isPlainObject, type JsonObject } from '../diff/json-value.js';
+
+export { REFERENCE_FIELDS };
 
 /** The kinds of entity a contract's references name. */
 export type ReferenceType = 'user' | 'team' | 'testCase';
 
-export const REFERENCE_FIELDS = ['owners', 'reviewers', 'qualityExpectations'] as const;
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number];
 
 /** One reference of a contract: where it is, and the entity it names. */

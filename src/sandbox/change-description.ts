@@ -25,7 +25,7 @@ const LIST_ITEM_KEYS: Record<string, (item: Record<string, unknown>) => string> 
 };
 
 /** Fields the server computes; never reported as changed. */
-const COMPUTED = new Set([
+export const COMPUTED: ReadonlySet<string> = new Set([
   'version',
   'updatedAt',
   'updatedBy',

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import jsonpatch from 'fast-json-patch';
 import { requirePermission } from './auth.js';
+import { COMPUTED } from './change-description.js';
 import { nextVersionOf } from './versioning.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
@@ -79,14 +80,7 @@ function entityReference(asset: SeedAsset): Json {
 
 function stripComputed(contract: Json): Json {
   const copy = { ...contract };
-  for (const field of [
-    'version',
-    'updatedAt',
-    'updatedBy',
-    'changeDescription',
-    'incrementalChangeDescription',
-  ])
-    delete copy[field];
+  for (const field of COMPUTED) delete copy[field];
   return copy;
 }
 

@@ -5,9 +5,7 @@
 // (1.0, scale 1), and an Integer or Long (an SLA's interval, a column's length, a timestamp) has
 // scale 0. A PATCH body is therefore read keeping each number as written.
 import { isLosslessNumber, parse } from 'lossless-json';
-import { ApiError } from './http.js';
-
-type Json = Record<string, unknown>;
+import { ApiError, type Json } from './http.js';
 
 /** A number as written in the body: its value and its BigDecimal scale. */
 function writtenScale(literal: string): number {
@@ -35,7 +33,7 @@ function storedAsDouble(pointer: string, value: number): boolean {
 }
 
 /** `value` with every number read from the body made a JavaScript number. */
-export function plainNumbers(value: unknown): unknown {
+function plainNumbers(value: unknown): unknown {
   if (isLosslessNumber(value)) return Number(value.toString());
   if (Array.isArray(value)) return value.map(plainNumbers);
   if (value !== null && typeof value === 'object')
