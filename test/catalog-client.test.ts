@@ -14,7 +14,7 @@ import {
   NotFoundError,
   TimeoutError,
 } from '../src/errors.js';
-import { etagOf } from '../src/catalog/etag.js';
+import { etagOf, ifMatchFor } from '../src/catalog/etag.js';
 import { patchText } from '../src/catalog/patch-text.js';
 import type { Operation } from '../src/diff/operation.js';
 import fc from 'fast-check';
@@ -177,6 +177,26 @@ describe('CatalogClient', () => {
     await c.patchContract('x', []);
     expect(server.seen[1]!.headers['if-match']).toBe('W/"0.3"');
     expect(server.seen[2]!.headers['if-match']).toBeUndefined();
+  });
+
+  it('If-Match: the ETag as read under the spec; under OpenMetadata W/"<version>", the version as Java writes it; nothing without an ETag', async () => {
+    const server = await serve((q, r) =>
+      json(
+        r,
+        200,
+        { id: 'x', fullyQualifiedName: 'a.b', version: q.url!.includes('one') ? 1 : 0.3 },
+        q.url!.includes('none') ? {} : { etag: '"6dc39a9f444addf2"' },
+      ),
+    );
+    const c = client(server.url);
+    const [one, other, none] = await Promise.all(
+      ['a.one', 'a.other', 'a.none'].map((fqn) => c.getContractByName(fqn)),
+    );
+    expect(ifMatchFor(other, 'spec')).toBe('"6dc39a9f444addf2"');
+    expect(ifMatchFor(other, 'openmetadata')).toBe('W/"0.3"');
+    expect(ifMatchFor(one, 'openmetadata')).toBe('W/"1.0"');
+    expect(ifMatchFor(none, 'openmetadata')).toBeUndefined();
+    expect(ifMatchFor(none, 'spec')).toBeUndefined();
   });
 
   it('percent-encodes the FQNs . and .., which would otherwise name other paths', async () => {

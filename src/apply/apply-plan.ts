@@ -2,7 +2,7 @@
 // reads the contract back and reports what is true; a guard the catalog refused (the contract
 // moved since the plan) re-plans that contract once against its file, or fails it as stale.
 import type { LiveContract, PatchedContract } from '../catalog/client.js';
-import { etagOf } from '../catalog/etag.js';
+import { ifMatchFor } from '../catalog/etag.js';
 import {
   FIELD_SHAPES,
   MANAGED_FIELDS,
@@ -10,6 +10,7 @@ import {
   type Shape,
 } from '../contract/model.js';
 import { specCodec, type Codec } from '../profile/codec.js';
+import type { Profile } from '../profile/profile.js';
 import { idsOfOperations, operationsWithIds, storedReferenceIds } from '../profile/references.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
@@ -169,7 +170,7 @@ const GUARD_STATUSES: ReadonlySet<number> = new Set([400, 409, 412]);
 
 interface ChangeContext {
   change: PlannedChange;
-  /** The contract as read for this apply: its ETag, if the catalog sent one, goes as If-Match. */
+  /** The contract as read for this apply: If-Match comes from it (ifMatchFor). */
   live: LiveContract;
   /** What the planned patch leads to, for the fields it touches. */
   target: DesiredContract;
@@ -179,6 +180,8 @@ interface ChangeContext {
   attempts: number;
   /** Shapes of the catalog's wire, for diffs after a re-read. */
   shapes: ReadonlyMap<string, Shape>;
+  /** The catalog's profile: which of its validators a PATCH sends as If-Match. */
+  profile: Profile;
 }
 
 async function applyChange(context: ChangeContext): Promise<ContractResult> {
@@ -186,7 +189,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
   const redact = catalog.redact.bind(catalog);
   let operations: readonly Operation[] = change.patch;
-  let ifMatch = etagOf(context.live);
+  let ifMatch = ifMatchFor(context.live, context.profile);
   let target = context.target;
   let replannedAt: number | null = null;
   let lostAnswers = 0;
@@ -251,12 +254,12 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         replannedAt,
       };
     }
-    ifMatch = etagOf(fresh);
+    ifMatch = ifMatchFor(fresh, context.profile);
     if (applies(fresh, operations)) {
       // The guards still hold, so the contract is as the patch expects and it did not land.
       if (failed instanceof CatalogError && failed.status === 412) {
         // Only the ETag moved (the contract was touched without a change the patch minds):
-        // once more, with the ETag just read.
+        // once more, with If-Match from the contract just read.
         if (etagRetried) return failure(change, failed, redact);
         etagRetried = true;
         continue;
@@ -319,7 +322,7 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<ApplyReport> {
   assertApplicable(plan);
-  const shapes = (options.codec ?? specCodec).shapes;
+  const { shapes, profile } = options.codec ?? specCodec;
   const liveContracts = options.liveContracts ?? (await readLiveForPlan(plan, catalog));
   // Each patch's target, before anything is sent: working it out also checks that a saved plan's
   // patch (which could have been edited) still applies to the contract it was made for.
@@ -363,6 +366,7 @@ export async function applyPlan(
               catalog,
               attempts: options.recoveryAttempts ?? 2,
               shapes,
+              profile,
             }),
       );
       if (result.status === 'failed' && stops(result)) stoppedBy ??= result;

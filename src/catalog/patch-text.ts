@@ -5,6 +5,11 @@
 // contract from version 1.0 on. Any other JSON reader takes 1.0 as 1.
 import type { Operation } from '../diff/operation.js';
 
+/** A version as OpenMetadata writes it, a Java Double: 1.0, 0.3. */
+export function javaVersion(version: number): string {
+  return Number.isInteger(version) ? version.toFixed(1) : String(version);
+}
+
 /** `operations` as the JSON text of a PATCH body, a whole version written as 1.0. */
 export function patchText(operations: readonly Operation[]): string {
   const items = operations.map((op) =>
@@ -12,7 +17,7 @@ export function patchText(operations: readonly Operation[]): string {
     op.path === '/version' &&
     typeof op.value === 'number' &&
     Number.isInteger(op.value)
-      ? `{"op":"test","path":"/version","value":${op.value.toFixed(1)}}`
+      ? `{"op":"test","path":"/version","value":${javaVersion(op.value)}}`
       : JSON.stringify(op),
   );
   return `[${items.join(',')}]`;
