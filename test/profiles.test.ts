@@ -2,6 +2,7 @@
 // 1.10+ server's, chosen by asking the catalog. Codecs are checked by properties; plan, apply and
 // the refusals over HTTP against the sandbox in both profiles.
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -22,11 +23,10 @@ import {
   referenceKey,
   storedReferenceIds,
 } from '../src/profile/references.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
-import { mintToken } from '../src/sandbox/auth.js';
 import { fqnParts } from '../src/plan/live-assets.js';
-import { interfacePath, openSandbox, SECRET, seed } from './helpers/sandbox.js';
+import { interfacePath, openSandbox, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -286,8 +286,16 @@ function oneTable(profile: 'spec' | 'openmetadata', contract: Record<string, unk
   });
 }
 
-async function catalogOf(profile: 'spec' | 'openmetadata', seedValue: ReturnType<typeof seed>) {
-  const opened = await openSandbox({ seed: seedValue, profile });
+async function catalogOf(
+  profile: 'spec' | 'openmetadata',
+  seedValue: ReturnType<typeof seed>,
+  openmetadataVersion?: string,
+) {
+  const opened = await openSandbox({
+    seed: seedValue,
+    profile,
+    ...(openmetadataVersion === undefined ? {} : { openmetadataVersion }),
+  });
   cleanups.push(() => opened.sandbox.close());
   return {
     ...opened,
@@ -453,7 +461,7 @@ describe('a change the catalog folded into the version the plan read', () => {
       { op: 'replace', path: '/description', value: 'Mine.' },
     ]);
     // The same user (another job with the same token) changes the description after the plan
-    // read it: the catalog folds that into 0.2, and the ETag, W/"0.2", does not move either.
+    // read it: the catalog folds that into 0.2, so W/"0.2", the If-Match apply sends, still holds.
     let raced = false;
     const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
       patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
@@ -477,10 +485,17 @@ describe('a change the catalog folded into the version the plan read', () => {
 });
 
 describe('plan, apply, plan: no changes left, the profile found by asking the catalog', () => {
-  it('openmetadata: status, SLA, terms, security, semantics and owners, as OpenMetadata stores them', async () => {
-    const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
-    const cwd = await filesDir({
-      'contracts/c.yaml': `${head}entityStatus: Approved
+  // 2.0 sends ETags no PATCH can echo (a hash of the read's answer): apply sends W/"<version>".
+  it.each(['1.13.0', '2.0.0'])(
+    'openmetadata %s: status, SLA, terms, security, semantics and owners, as OpenMetadata stores them',
+    async (release) => {
+      const { sandbox, env } = await catalogOf(
+        'openmetadata',
+        oneTable('openmetadata', {}),
+        release,
+      );
+      const cwd = await filesDir({
+        'contracts/c.yaml': `${head}entityStatus: Approved
 sla:
   refreshFrequency: PT12H
   maxLatency: PT45M
@@ -501,41 +516,45 @@ semantics:
 owners:
   - { type: team, name: data }
 `,
-    });
-    const plan = await cli(['plan', '--json', '--detailed-exitcode'], { cwd, env });
-    expect(plan.code, plan.err).toBe(2);
-    const json = JSON.parse(plan.out);
-    expect(json.catalogProfile).toBe('openmetadata');
-    // Shown in the file's terms, not the wire's, one line per property that changes.
-    expect(json.changes[0].diff).toEqual(
-      expect.arrayContaining([
-        { symbol: '~', field: 'sla.refreshFrequency', before: 'PT6H', after: 'PT12H' },
-        { symbol: '+', field: 'sla.retention', after: 'P30D' },
-        { symbol: '~', field: 'termsOfUse', before: 'Old terms.', after: 'New terms.' },
-      ]),
-    );
-    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
-    expect(apply.code, apply.out + apply.err).toBe(0);
-    const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
-    expect(again.code, again.out).toBe(0);
-    expect(again.out).toContain('No changes.');
-    const stored = sandbox.store.contracts.get(CONTRACT)!;
-    expect(stored).toMatchObject({
-      entityStatus: 'Approved',
-      sla: {
-        refreshFrequency: { interval: 12, unit: 'hour' },
-        maxLatency: { value: 45, unit: 'minute' },
-        retention: { period: 30, unit: 'day' },
-        timezone: 'GMT+01:00 (Europe/Paris)',
-      },
-      termsOfUse: { content: 'New terms.' },
-      security: { policies: [{ accessPolicy: 'analysts', identities: ['analytics'] }] },
-      owners: [{ type: 'team', name: 'data', fullyQualifiedName: 'data' }],
-    });
-    expect((stored.owners as { id: string }[])[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
-    // No PATCH was refused (each carried, as If-Match, the ETag its contract was read with).
-    expect(sandbox.requests().filter((r) => r.method === 'PATCH' && r.status !== 200)).toEqual([]);
-  });
+      });
+      const plan = await cli(['plan', '--json', '--detailed-exitcode'], { cwd, env });
+      expect(plan.code, plan.err).toBe(2);
+      const json = JSON.parse(plan.out);
+      expect(json.catalogProfile).toBe('openmetadata');
+      // Shown in the file's terms, not the wire's, one line per property that changes.
+      expect(json.changes[0].diff).toEqual(
+        expect.arrayContaining([
+          { symbol: '~', field: 'sla.refreshFrequency', before: 'PT6H', after: 'PT12H' },
+          { symbol: '+', field: 'sla.retention', after: 'P30D' },
+          { symbol: '~', field: 'termsOfUse', before: 'Old terms.', after: 'New terms.' },
+        ]),
+      );
+      const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+      expect(apply.code, apply.out + apply.err).toBe(0);
+      const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+      expect(again.code, again.out).toBe(0);
+      expect(again.out).toContain('No changes.');
+      const stored = sandbox.store.contracts.get(CONTRACT)!;
+      expect(stored).toMatchObject({
+        entityStatus: 'Approved',
+        sla: {
+          refreshFrequency: { interval: 12, unit: 'hour' },
+          maxLatency: { value: 45, unit: 'minute' },
+          retention: { period: 30, unit: 'day' },
+          timezone: 'GMT+01:00 (Europe/Paris)',
+        },
+        termsOfUse: { content: 'New terms.' },
+        security: { policies: [{ accessPolicy: 'analysts', identities: ['analytics'] }] },
+        owners: [{ type: 'team', name: 'data', fullyQualifiedName: 'data' }],
+      });
+      expect((stored.owners as { id: string }[])[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
+      // No PATCH was refused: under 2.0, echoing the ETag read would have been a 412.
+      expect(sandbox.requests().filter((r) => r.method === 'PATCH' && r.status !== 200)).toEqual(
+        [],
+      );
+      expect(sandbox.requests().filter((r) => r.method === 'PATCH').length).toBeGreaterThan(0);
+    },
+  );
 
   it("openmetadata: an apply within the catalog's ten-minute session reports only its own change, and the version it was folded into", async () => {
     const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
@@ -755,29 +774,95 @@ describe('many tables of one database', () => {
 
 describe('the sandbox as OpenMetadata', () => {
   const path = `/v1/dataContracts/${CONTRACT}`;
-  it('answers its version, sends ETags, and refuses a PATCH whose If-Match is stale (412, nothing stored)', async () => {
-    const { sandbox, client } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
-    const version = await client.get('/v1/system/version');
-    expect(version.body.version).toBe('1.13.0');
+  /** OpenMetadata's strong ETag of `text`: 16 hex digits of its SHA-256, in quotes. */
+  const strong = (text: string) =>
+    `"${createHash('sha256').update(text).digest('hex').slice(0, 16)}"`;
+  /** A PATCH of the contract's description with `ifMatch`. */
+  const patchWith = (sandbox: Sandbox, token: string) => (ifMatch: string, value: string) =>
+    fetch(`${sandbox.url}${path}`, {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json-patch+json',
+        'if-match': ifMatch,
+      },
+      body: JSON.stringify([{ op: 'add', path: '/description', value }]),
+    });
+
+  it('1.13: sends the strong ETag of version and updatedAt; a PATCH takes it, W/"<version>" or a list holding one, and refuses one that no longer holds (412, nothing stored)', async () => {
+    let now = 1_800_000_000_000;
+    const { sandbox, client, token } = await openSandbox({
+      seed: oneTable('openmetadata', {}),
+      profile: 'openmetadata',
+      clock: () => now,
+    });
+    cleanups.push(() => sandbox.close());
+    expect((await client.get('/v1/system/version')).body.version).toBe('1.13.0');
     const read = await client.get(path);
-    expect(read.headers.get('etag')).toBe('W/"0.1"');
-    const token = await mintToken('alice', SECRET);
-    const patch = (ifMatch: string) =>
-      fetch(`${sandbox.url}${path}`, {
-        method: 'PATCH',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json-patch+json',
-          'if-match': ifMatch,
-        },
-        body: JSON.stringify([{ op: 'add', path: '/description', value: 'x' }]),
-      });
-    const first = await patch('W/"0.1"');
+    expect(read.headers.get('etag')).toBe(strong(`0.1-${String(read.body.updatedAt)}`));
+    const patch = patchWith(sandbox, await token());
+    const first = await patch(read.headers.get('etag')!, 'a');
     expect(first.status, await first.clone().text()).toBe(200);
-    const stale = await patch('W/"0.1"');
+    const firstEtag = first.headers.get('etag')!;
+    expect(firstEtag).toBe(strong(`0.2-${now}`));
+    now += 60_000;
+    // The same user a minute later: folded into 0.2, but updatedAt moves, and the ETag with it.
+    expect((await patch(firstEtag, 'b')).status).toBe(200);
+    const stale = await patch(firstEtag, 'c');
     expect(stale.status).toBe(412);
-    expect(((await stale.json()) as { errorType: string }).errorType).toBe('PRECONDITION_FAILED');
-    expect(sandbox.store.contracts.get(CONTRACT)!.version).toBe(0.2);
+    expect(await stale.json()).toMatchObject({
+      errorType: 'PRECONDITION_FAILED',
+      message: `The entity has been modified. Current ETag: ${strong(`0.2-${now}`)}. Please refresh and retry with the latest version.`,
+    });
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 0.2, description: 'b' });
+    // The weak validator names the version alone.
+    expect((await patch('W/"0.1"', 'c')).status).toBe(412);
+    expect((await patch('"stale", W/"0.2"', 'c')).status).toBe(200);
+    expect((await patch('*', 'd')).status).toBe(200);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 0.2, description: 'd' });
+  });
+
+  it('2.0: sends a hash of each answer, which no PATCH matches (412, nothing stored); W/"<version>" does', async () => {
+    const { sandbox, client, token } = await catalogOf(
+      'openmetadata',
+      oneTable('openmetadata', { version: 1, extension: { tier: 'gold' } }),
+      '2.0.0',
+    );
+    expect((await client.get('/v1/system/version')).body.version).toBe('2.0.0');
+    const read = await client.get(`${path}?fields=owners,reviewers,extension`);
+    const etag = read.headers.get('etag')!;
+    expect(etag).toBe(strong(JSON.stringify(read.body)));
+    const patch = patchWith(sandbox, await token());
+    const refused = await patch(etag, 'a');
+    expect(refused.status).toBe(412);
+    expect(((await refused.json()) as { message: string }).message).toContain(
+      'The entity has been modified.',
+    );
+    expect(sandbox.store.contracts.get(CONTRACT)!.description).toBeUndefined();
+    // The version as Java writes a Double: 1.0, never 1.
+    expect((await patch('W/"1"', 'a')).status).toBe(412);
+    const taken = await patch('W/"1.0"', 'a');
+    expect(taken.status, await taken.clone().text()).toBe(200);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 1.1, description: 'a' });
+    // The answer's ETag moves with the answer: another projection, another ETag.
+    const bare = await client.get(`${path}?fields=owners`);
+    const full = await client.get(`${path}?fields=owners,reviewers,extension`);
+    expect(full.headers.get('etag')).toBe(strong(JSON.stringify(full.body)));
+    expect(full.headers.get('etag')).not.toBe(etag);
+    expect(bare.body.extension).toBeUndefined();
+    expect(bare.headers.get('etag')).toBe(strong(JSON.stringify(bare.body)));
+    expect(bare.headers.get('etag')).not.toBe(full.headers.get('etag'));
+  });
+
+  it('plays only releases from 1.10 on, and only under the openmetadata profile', async () => {
+    await expect(
+      startSandbox({ profile: 'openmetadata', openmetadataVersion: '1.9.4' }),
+    ).rejects.toThrow(
+      "the OpenMetadata version must be 1.10 or later, written as 1.13.0, got '1.9.4'",
+    );
+    await expect(startSandbox({ openmetadataVersion: '1.13.0' })).rejects.toThrow(
+      'only played under the openmetadata profile',
+    );
   });
 
   it("folds one user's PATCHes within ten minutes into one version; incrementalChangeDescription says what each did", async () => {
@@ -831,8 +916,6 @@ describe('the sandbox as OpenMetadata', () => {
       'openmetadata',
       oneTable('openmetadata', { version: 1 }),
     );
-    const read = await client.get(path);
-    expect(read.headers.get('etag')).toBe('W/"1.0"');
     const patch = (text: string) => client.patch(path, text);
     const edit = '{"op":"add","path":"/description","value":"x"}';
     for (const written of ['1', '1.00', '0.1']) {

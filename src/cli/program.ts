@@ -314,6 +314,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       'spec (the catalog specification) or openmetadata (the shapes and behaviour of OpenMetadata 1.10–1.13)',
       'spec',
     )
+    .option(
+      '--openmetadata-version <version>',
+      'with --profile openmetadata: the release to play, its version and ETags (default 1.13.0; 2.0.0 or later hashes each answer)',
+    )
     .action(async (options: ServeOptions) => {
       const { runServe } = await import('./sandbox.js');
       setExit(await runServe(options, io));

@@ -5,6 +5,7 @@ import { ConfigError } from '../errors.js';
 import { DEFAULT_SANDBOX_SECRET, mintToken } from '../sandbox/auth.js';
 import { parseFaultSpec } from '../sandbox/faults.js';
 import { checkSeed, SeedError } from '../sandbox/seed.js';
+import { OpenMetadataRelease } from '../sandbox/release.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
 import type { Io } from './io.js';
 
@@ -17,6 +18,8 @@ export interface ServeOptions {
   faults?: string;
   /** spec (default) or openmetadata. */
   profile?: string;
+  /** Under openmetadata: the release played (1.13.0 by default). */
+  openmetadataVersion?: string;
 }
 
 function secretFrom(flag: string | undefined, io: Io): string {
@@ -59,10 +62,20 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
   const profile = options.profile ?? 'spec';
   if (profile !== 'spec' && profile !== 'openmetadata')
     throw new ConfigError(`--profile must be spec or openmetadata, got '${profile}'`);
+  const release = options.openmetadataVersion;
+  if (release !== undefined && profile !== 'openmetadata')
+    throw new ConfigError('--openmetadata-version needs --profile openmetadata');
+  if (release !== undefined)
+    try {
+      new OpenMetadataRelease(release);
+    } catch (error) {
+      throw new ConfigError(`--openmetadata-version: ${(error as Error).message}`);
+    }
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
       profile,
+      ...(release === undefined ? {} : { openmetadataVersion: release }),
       host: options.host,
       port: options.port,
       secret: secretFrom(options.secret, io),

@@ -4,6 +4,7 @@
 import { Contracts } from './contracts.js';
 import { Directory } from './directory.js';
 import type { SandboxProfile } from './openmetadata.js';
+import type { OpenMetadataRelease } from './release.js';
 import { Search } from './search.js';
 import type { Store } from './store.js';
 import { Tables } from './tables.js';
@@ -22,9 +23,11 @@ export class Catalog {
     secret: string,
     clock: () => number = Date.now,
     readonly profile: SandboxProfile = 'spec',
+    /** Under openmetadata: the release played (its ETags). */
+    release?: OpenMetadataRelease,
   ) {
     this.directory = profile === 'openmetadata' ? Directory.of(store) : undefined;
-    this.contracts = new Contracts(store, clock, profile, this.directory);
+    this.contracts = new Contracts(store, clock, profile, this.directory, release);
     this.search = new Search(store, profile);
     this.tables = new Tables(store, secret);
   }

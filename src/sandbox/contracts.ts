@@ -8,12 +8,8 @@ import { requirePermission } from './auth.js';
 import { COMPUTED } from './change-description.js';
 import { nextVersionOf } from './versioning.js';
 import { ApiError, parseFields, type Json } from './http.js';
-import {
-  checkStoredContract,
-  contractEtag,
-  resolveReferences,
-  type SandboxProfile,
-} from './openmetadata.js';
+import { checkStoredContract, resolveReferences, type SandboxProfile } from './openmetadata.js';
+import type { OpenMetadataRelease } from './release.js';
 import type { Directory } from './directory.js';
 import { stringify } from 'lossless-json';
 import { javaEquals } from './java-json.js';
@@ -91,6 +87,8 @@ export class Contracts {
     private readonly profile: SandboxProfile,
     /** The entities references may name (openmetadata); any name resolves without one. */
     private readonly directory?: Directory,
+    /** The OpenMetadata release played (openmetadata): how it weighs If-Match. */
+    private readonly release?: OpenMetadataRelease,
   ) {}
 
   // 4.1 / 4.2
@@ -278,11 +276,7 @@ export class Contracts {
         `Principal: CatalogPrincipal{name='${user.name}'} operations [EditAll] not allowed on ${current.fullyQualifiedName}`,
       );
     }
-    if (ifMatch !== undefined && ifMatch !== contractEtag(current))
-      throw new ApiError(
-        412,
-        `the data contract is at version ${String(current.version)}, not the one If-Match names (${ifMatch})`,
-      );
+    if (ifMatch !== undefined) this.release?.checkIfMatch(ifMatch, current);
     const operations = checkOperations(body());
     const effective = operations.filter((op) => !/(^|\/)href$/.test(op.path));
     for (const [index, op] of effective.entries()) {

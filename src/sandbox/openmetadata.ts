@@ -1,6 +1,7 @@
 // The sandbox as a real OpenMetadata 1.10–1.13 server (`--profile openmetadata`): its own model of
 // the stored data contract (from OpenMetadata's JSON Schemas), checked before anything is stored;
-// references resolved as the server resolves them; ETags; and the demo catalog in these shapes.
+// references resolved as the server resolves them; and the demo catalog in these shapes (its
+// version and ETags: release.ts).
 import { Ajv } from 'ajv';
 import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
 import { entityOf, isEntityType, namedBy, type Directory } from './directory.js';
@@ -10,9 +11,6 @@ import type { ContractResource, Seed } from './seed.js';
 type Json = Record<string, unknown>;
 
 export type SandboxProfile = 'spec' | 'openmetadata';
-
-/** What `GET /v1/system/version` answers. */
-export const OPENMETADATA_VERSION = { version: '1.13.0', revision: 'sandbox', timestamp: 0 };
 
 const text = { type: 'string' };
 const reference = {
@@ -216,12 +214,6 @@ export function resolveReferences(contract: Json, directory?: Directory): void {
       };
     });
   }
-}
-
-/** The ETag OpenMetadata sends with an entity: its version, a Java Double (W/"1.0"). */
-export function contractEtag(contract: ContractResource): string {
-  const version = contract.version;
-  return `W/"${Number.isInteger(version) ? version.toFixed(1) : String(version)}"`;
 }
 
 /** A spec-shaped contract of the demo in OpenMetadata's shapes (the demo under this profile). */

@@ -8,15 +8,10 @@ import { Catalog, type Json } from './catalog.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { parsePatchBody } from './java-json.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
-import { checkSeed, SeedError, type ContractResource, type Seed } from './seed.js';
+import { checkSeed, SeedError, type Seed } from './seed.js';
 import { Store } from './store.js';
-import {
-  checkStoredContract,
-  contractEtag,
-  OPENMETADATA_VERSION,
-  openMetadataSeed,
-  type SandboxProfile,
-} from './openmetadata.js';
+import { checkStoredContract, openMetadataSeed, type SandboxProfile } from './openmetadata.js';
+import { OpenMetadataRelease } from './release.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -34,6 +29,8 @@ export interface SandboxOptions {
   faults?: FaultSpec;
   /** spec (the catalog specification, the default) or openmetadata (a 1.10–1.13 server). */
   profile?: SandboxProfile;
+  /** Under openmetadata: the release it plays, its version and ETags (1.13.0 by default). */
+  openmetadataVersion?: string;
 }
 
 /** What a handler answers; the server sends it, or drops it when a fault says so. */
@@ -108,6 +105,9 @@ function latest(log: readonly RequestRecord[]): RequestRecord[] {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const secret = options.secret ?? DEFAULT_SANDBOX_SECRET;
+  if (options.openmetadataVersion !== undefined && options.profile !== 'openmetadata')
+    throw new RangeError('an OpenMetadata version is only played under the openmetadata profile');
+  const openmetadataRelease = new OpenMetadataRelease(options.openmetadataVersion);
   const seed =
     options.seed ??
     (options.profile === 'openmetadata'
@@ -125,12 +125,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   const store = Store.open(seed, options.dataFile);
   const profile = options.profile ?? 'spec';
-  const catalog = new Catalog(store, secret, options.clock, profile);
-  /** A contract as answered: under OpenMetadata with its ETag. */
-  const contractReply = (contract: Record<string, unknown>, status = 200): Reply =>
-    profile === 'openmetadata'
-      ? reply(status, contract, { etag: contractEtag(contract as ContractResource) })
-      : reply(status, contract);
+  const release = profile === 'openmetadata' ? openmetadataRelease : undefined;
+  const catalog = new Catalog(store, secret, options.clock, profile, release);
+  /**
+   * A contract as answered. OpenMetadata adds its href, and the ETag of that answer to a GET or a
+   * PATCH (not to a create).
+   */
+  const contractReply = (
+    request: IncomingMessage,
+    contract: Record<string, unknown>,
+    status = 200,
+  ): Reply => {
+    if (release === undefined) return reply(status, contract);
+    const host = request.headers.host ?? 'localhost';
+    const answer = {
+      ...contract,
+      href: `http://${host}/api/v1/dataContracts/${String(contract.id)}`,
+    };
+    return status === 201
+      ? reply(status, answer)
+      : reply(status, answer, { etag: release.answerEtag(answer) });
+  };
   const log: RequestRecord[] = [];
 
   let seq = 0;
@@ -160,6 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
         const body = await readBody(request);
         return contractReply(
+          request,
           catalog.contracts.createContract(user, request.headers['content-type'], () =>
             parseJsonBody(body),
           ),
@@ -172,15 +188,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       if (route.length === 3 && route[1] === 'name') {
         onlyGet();
-        return contractReply(catalog.contracts.getContract(user, { fqn: route[2]! }, query));
+        return contractReply(
+          request,
+          catalog.contracts.getContract(user, { fqn: route[2]! }, query),
+        );
       }
       if (route.length === 2) {
         if (method === 'GET')
-          return contractReply(catalog.contracts.getContract(user, { id: route[1]! }, query));
+          return contractReply(
+            request,
+            catalog.contracts.getContract(user, { id: route[1]! }, query),
+          );
         if (method === 'PATCH') {
           const body = await readBody(request);
           const ifMatch = request.headers['if-match'];
           return contractReply(
+            request,
             catalog.contracts.patchContract(
               user,
               route[1]!,
@@ -212,7 +235,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     if (profile === 'openmetadata' && route.join('/') === 'system/version') {
       onlyGet();
-      return reply(200, OPENMETADATA_VERSION);
+      return reply(200, release!.versionAnswer());
     }
     if (route[0] === 'search' && route.length === 2 && route[1] === 'fieldQuery') {
       onlyGet();
