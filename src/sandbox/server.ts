@@ -107,7 +107,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const secret = options.secret ?? DEFAULT_SANDBOX_SECRET;
   if (options.openmetadataVersion !== undefined && options.profile !== 'openmetadata')
     throw new RangeError('an OpenMetadata version is only played under the openmetadata profile');
-  const openmetadataRelease = new OpenMetadataRelease(options.openmetadataVersion);
+  // The release played under openmetadata (checked before anything starts).
+  const release =
+    options.profile === 'openmetadata'
+      ? new OpenMetadataRelease(options.openmetadataVersion)
+      : undefined;
   const seed =
     options.seed ??
     (options.profile === 'openmetadata'
@@ -125,7 +129,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   const store = Store.open(seed, options.dataFile);
   const profile = options.profile ?? 'spec';
-  const release = profile === 'openmetadata' ? openmetadataRelease : undefined;
   const catalog = new Catalog(store, secret, options.clock, profile, release);
   /**
    * A contract as answered. OpenMetadata adds its href, and the ETag of that answer to a GET or a
