@@ -26,7 +26,7 @@ import {
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { fqnParts } from '../src/plan/live-assets.js';
-import { interfacePath, openSandbox, seed } from './helpers/sandbox.js';
+import { interfacePath, openSandbox, seed, type Client } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -778,20 +778,12 @@ describe('the sandbox as OpenMetadata', () => {
   const strong = (text: string) =>
     `"${createHash('sha256').update(text).digest('hex').slice(0, 16)}"`;
   /** A PATCH of the contract's description with `ifMatch`. */
-  const patchWith = (sandbox: Sandbox, token: string) => (ifMatch: string, value: string) =>
-    fetch(`${sandbox.url}${path}`, {
-      method: 'PATCH',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json-patch+json',
-        'if-match': ifMatch,
-      },
-      body: JSON.stringify([{ op: 'add', path: '/description', value }]),
-    });
+  const patchWith = (client: Client) => (ifMatch: string, value: string) =>
+    client.patch(path, [{ op: 'add', path: '/description', value }], { ifMatch });
 
   it('1.13: sends the strong ETag of version and updatedAt; a PATCH takes it, W/"<version>" or a list holding one, and refuses one that no longer holds (412, nothing stored)', async () => {
     let now = 1_800_000_000_000;
-    const { sandbox, client, token } = await openSandbox({
+    const { sandbox, client } = await openSandbox({
       seed: oneTable('openmetadata', {}),
       profile: 'openmetadata',
       clock: () => now,
@@ -800,9 +792,9 @@ describe('the sandbox as OpenMetadata', () => {
     expect((await client.get('/v1/system/version')).body.version).toBe('1.13.0');
     const read = await client.get(path);
     expect(read.headers.get('etag')).toBe(strong(`0.1-${String(read.body.updatedAt)}`));
-    const patch = patchWith(sandbox, await token());
+    const patch = patchWith(client);
     const first = await patch(read.headers.get('etag')!, 'a');
-    expect(first.status, await first.clone().text()).toBe(200);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
     const firstEtag = first.headers.get('etag')!;
     expect(firstEtag).toBe(strong(`0.2-${now}`));
     now += 60_000;
@@ -810,7 +802,7 @@ describe('the sandbox as OpenMetadata', () => {
     expect((await patch(firstEtag, 'b')).status).toBe(200);
     const stale = await patch(firstEtag, 'c');
     expect(stale.status).toBe(412);
-    expect(await stale.json()).toMatchObject({
+    expect(stale.body).toMatchObject({
       errorType: 'PRECONDITION_FAILED',
       message: `The entity has been modified. Current ETag: ${strong(`0.2-${now}`)}. Please refresh and retry with the latest version.`,
     });
@@ -823,7 +815,7 @@ describe('the sandbox as OpenMetadata', () => {
   });
 
   it('2.0: sends a hash of each answer, which no PATCH matches (412, nothing stored); W/"<version>" does', async () => {
-    const { sandbox, client, token } = await catalogOf(
+    const { sandbox, client } = await catalogOf(
       'openmetadata',
       oneTable('openmetadata', { version: 1, extension: { tier: 'gold' } }),
       '2.0.0',
@@ -832,17 +824,17 @@ describe('the sandbox as OpenMetadata', () => {
     const read = await client.get(`${path}?fields=owners,reviewers,extension`);
     const etag = read.headers.get('etag')!;
     expect(etag).toBe(strong(JSON.stringify(read.body)));
-    const patch = patchWith(sandbox, await token());
+    const patch = patchWith(client);
     const refused = await patch(etag, 'a');
     expect(refused.status).toBe(412);
-    expect(((await refused.json()) as { message: string }).message).toContain(
+    expect((refused.body as { message: string }).message).toContain(
       'The entity has been modified.',
     );
     expect(sandbox.store.contracts.get(CONTRACT)!.description).toBeUndefined();
     // The version as Java writes a Double: 1.0, never 1.
     expect((await patch('W/"1"', 'a')).status).toBe(412);
     const taken = await patch('W/"1.0"', 'a');
-    expect(taken.status, await taken.clone().text()).toBe(200);
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
     expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 1.1, description: 'a' });
     // The answer's ETag moves with the answer: another projection, another ETag.
     const bare = await client.get(`${path}?fields=owners`);
@@ -863,6 +855,33 @@ describe('the sandbox as OpenMetadata', () => {
     await expect(startSandbox({ openmetadataVersion: '1.13.0' })).rejects.toThrow(
       'only played under the openmetadata profile',
     );
+    // The command says which flag is wrong, and serves nothing.
+    const older = await cli(
+      [
+        'sandbox',
+        'serve',
+        '--port',
+        '0',
+        '--profile',
+        'openmetadata',
+        '--openmetadata-version',
+        '1.9',
+      ],
+      { cwd: root },
+    );
+    expect(older.code).toBe(1);
+    expect(older.err).toContain(
+      "--openmetadata-version: the OpenMetadata version must be 1.10 or later, written as 1.13.0, got '1.9'",
+    );
+    expect(older.out).toBe('');
+    const alone = await cli(
+      ['sandbox', 'serve', '--port', '0', '--openmetadata-version', '2.0.0'],
+      {
+        cwd: root,
+      },
+    );
+    expect(alone.code).toBe(1);
+    expect(alone.err).toContain('--openmetadata-version needs --profile openmetadata');
   });
 
   it("folds one user's PATCHes within ten minutes into one version; incrementalChangeDescription says what each did", async () => {

@@ -5,7 +5,6 @@ import { ConfigError } from '../errors.js';
 import { DEFAULT_SANDBOX_SECRET, mintToken } from '../sandbox/auth.js';
 import { parseFaultSpec } from '../sandbox/faults.js';
 import { checkSeed, SeedError } from '../sandbox/seed.js';
-import { OpenMetadataRelease } from '../sandbox/release.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
 import type { Io } from './io.js';
 
@@ -65,12 +64,6 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
   const release = options.openmetadataVersion;
   if (release !== undefined && profile !== 'openmetadata')
     throw new ConfigError('--openmetadata-version needs --profile openmetadata');
-  if (release !== undefined)
-    try {
-      new OpenMetadataRelease(release);
-    } catch (error) {
-      throw new ConfigError(`--openmetadata-version: ${(error as Error).message}`);
-    }
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
@@ -93,6 +86,9 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
       throw new ConfigError(`data file ${options.data ?? ''}: ${error.message}`);
     if (error instanceof Error && error.message.startsWith('seed contract '))
       throw new ConfigError(error.message);
+    // The release is checked first, before anything starts (the port is checked above).
+    if (error instanceof RangeError && release !== undefined)
+      throw new ConfigError(`--openmetadata-version: ${error.message}`);
     throw error;
   }
   io.stdout.write(`listening on ${sandbox.url}\n`);

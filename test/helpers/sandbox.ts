@@ -14,8 +14,8 @@ export interface Client {
   patch(
     path: string,
     body: unknown,
-    options?: { token?: string; contentType?: string },
-  ): Promise<{ status: number; body: any }>;
+    options?: { token?: string; contentType?: string; ifMatch?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
@@ -48,10 +48,11 @@ export async function openSandbox(
         headers: {
           authorization: `Bearer ${options.token ?? (await token())}`,
           'content-type': options.contentType ?? 'application/json-patch+json',
+          ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
         },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
-      return { status: response.status, body: await read(response) };
+      return { status: response.status, body: await read(response), headers: response.headers };
     },
     async admin(method, path, body) {
       const response = await fetch(`${sandbox.root}${path}`, {
