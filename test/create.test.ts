@@ -58,6 +58,16 @@ async function setup(
   return { ...opened, cwd: dir.dir, env };
 }
 
+/** `POST /v1/dataContracts` with `body`, as someone else would create a contract. */
+async function post(sandbox: Sandbox, env: { CATALOG_TOKEN: string }, body: unknown) {
+  const answer = await fetch(`${sandbox.url}/v1/dataContracts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+}
+
 /** Writes to the catalog interface (admin routes of the sandbox excluded). */
 const writes = (sandbox: Sandbox) =>
   sandbox
@@ -222,6 +232,93 @@ describe('what is not created', () => {
     expect(run.code).toBe(1);
     expect(run.err).toContain(
       `planned on table db.s.shipments with id ${TABLE}, which now has id 7a000000-0000-4000-8000-000000000002`,
+    );
+    expect(writes(sandbox)).toEqual([]);
+  });
+
+  // The catalog keeps one contract per asset: a plan that said "create" would only fail on apply.
+  for (const profile of ['spec', 'openmetadata'] as const)
+    it(`${profile}: a table whose own contract has another name: exit 1 at plan, the name to use, nothing sent`, async () => {
+      const { sandbox, cwd, env } = await setup(profile, file());
+      expect(
+        (await post(sandbox, env, { name: 'legacy', entity: { id: TABLE, type: 'table' } })).status,
+      ).toBe(201);
+      sandbox.clearRequests();
+      const run = await cli(['apply', '--auto-approve'], { cwd, env });
+      expect(run.code, run.out + run.err).toBe(1);
+      expect(run.out).toContain(
+        'error: table db.s.shipments already has a data contract, db.s.shipments.dataContract_legacy, and the catalog keeps one per asset, so it would refuse this one: to manage that contract with this file, set name to legacy and fullyQualifiedName to db.s.shipments.dataContract_legacy (contracts import --fqn db.s.shipments.dataContract_legacy writes its file); nothing will be sent for this contract',
+      );
+      expect(run.out).toContain('Plan: 0 to change, 0 unchanged, 1 error.');
+      expect(writes(sandbox)).toEqual([]);
+      // Annotated at the file's fullyQualifiedName.
+      const github = await cli(['plan', '--format', 'github'], { cwd, env });
+      expect(github.out).toMatch(
+        /^::error file=contracts\/shipments\.yaml,line=2,col=\d+,title=contract cannot be planned::table db\.s\.shipments already has a data contract/m,
+      );
+    });
+
+  it('a deleted contract that keeps the name: exit 1 at plan, restore or delete it for good, nothing sent', async () => {
+    const { sandbox, cwd, env, client } = await setup('spec', file());
+    const deleted = {
+      id: '7c000000-0000-4000-8000-000000000001',
+      name: 'shipments',
+      fullyQualifiedName: FQN,
+      entity: { id: TABLE, type: 'table', fullyQualifiedName: 'db.s.shipments' },
+      version: 0.3,
+      deleted: true,
+    };
+    expect((await client.admin('POST', '/sandbox/dataContracts', deleted)).status).toBe(201);
+    // The real server's answer to that create, had plan said "create".
+    const refused = await post(sandbox, env, {
+      name: 'shipments',
+      entity: { id: TABLE, type: 'table' },
+    });
+    expect(refused).toEqual({
+      status: 409,
+      body: expect.objectContaining({ code: 409, message: 'Entity already exists' }),
+    });
+    sandbox.clearRequests();
+    const run = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain(
+      `error: the catalog holds a deleted data contract named ${FQN} (id ${deleted.id}, version 0.3), and a deleted contract keeps its name, so it would refuse to create another: restore that one in the catalog (OpenMetadata: PUT /v1/dataContracts/restore with its id), and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
+    );
+    expect(writes(sandbox)).toEqual([]);
+    // Asked for by name with include=deleted, after the plain read found nothing.
+    expect(
+      sandbox
+        .requests()
+        .filter((r) => r.path.endsWith(`/dataContracts/name/${FQN}`))
+        .map((r) => r.query),
+    ).toEqual(['fields=owners%2Creviewers%2Cextension', 'include=deleted']);
+  });
+
+  it('a saved plan whose table got a contract of another name meanwhile is stale: refused whole, nothing sent', async () => {
+    const { sandbox, cwd, env } = await setup('spec', file());
+    expect((await cli(['plan', '--out', 'plan.json'], { cwd, env })).code).toBe(0);
+    expect(
+      (await post(sandbox, env, { name: 'legacy', entity: { id: TABLE, type: 'table' } })).status,
+    ).toBe(201);
+    const run = await cli(['apply', 'plan.json'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      `1 contract changed since it was made: ${FQN} (planned as a new contract, but table db.s.shipments now has contract db.s.shipments.dataContract_legacy). Nothing was sent.`,
+    );
+    expect(writes(sandbox)).toHaveLength(1);
+  });
+
+  it('a saved plan whose name a contract deleted meanwhile keeps is stale', async () => {
+    const { sandbox, cwd, env, client } = await setup('spec', file());
+    expect((await cli(['plan', '--out', 'plan.json'], { cwd, env })).code).toBe(0);
+    const id = '7c000000-0000-4000-8000-000000000002';
+    const entity = { id: TABLE, type: 'table', fullyQualifiedName: 'db.s.shipments' };
+    const deleted = { id, name: 'shipments', fullyQualifiedName: FQN, entity, deleted: true };
+    expect((await client.admin('POST', '/sandbox/dataContracts', deleted)).status).toBe(201);
+    const run = await cli(['apply', 'plan.json'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      `${FQN} (planned as a new contract, but a deleted contract of that name, id ${id}, now keeps the name). Nothing was sent.`,
     );
     expect(writes(sandbox)).toEqual([]);
   });

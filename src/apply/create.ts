@@ -1,8 +1,10 @@
 // Creating contracts: a planned create is sent as one POST, a lost answer is resolved by reading
-// the contract by name, and a saved plan is stale when its create now exists or its asset moved.
+// the contract by name, and a saved plan is stale when its create now exists (or a deleted
+// contract keeps its name), its asset moved, or its asset now has a contract of another name.
 import type { LiveContract } from '../catalog/client.js';
 import { CatalogError, NetworkError, NotFoundError } from '../errors.js';
 import type { CatalogReader } from '../plan/catalog-reader.js';
+import { effectiveContractOf } from '../plan/create-blockers.js';
 import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
@@ -32,18 +34,31 @@ export async function movedCreates(plan: Plan, reader: CatalogReader): Promise<s
     creates.map(async (change) => {
       const { assetId, assetType, assetFullyQualifiedName } = change.create!;
       try {
-        const existing = await reader.getContractByName(change.fullyQualifiedName);
+        // Deleted ones too: a deleted contract keeps its name, which the catalog will not reuse.
+        const existing = await reader.getContractByName(change.fullyQualifiedName, [], {
+          include: 'all',
+        });
         moved.push(
-          `${change.fullyQualifiedName} (planned as a new contract, but it now exists, at version ${String(existing.version)})`,
+          existing.deleted === true
+            ? `${change.fullyQualifiedName} (planned as a new contract, but a deleted contract of that name, id ${existing.id}, now keeps the name)`
+            : `${change.fullyQualifiedName} (planned as a new contract, but it now exists, at version ${String(existing.version)})`,
         );
         return;
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
       }
       const asset = assets.get(assetKey(assetType, assetFullyQualifiedName));
-      if (asset?.kind !== 'found' || asset.asset.id !== assetId)
+      if (asset?.kind !== 'found' || asset.asset.id !== assetId) {
         moved.push(
           `${change.fullyQualifiedName} (planned on ${assetType} ${assetFullyQualifiedName} with id ${assetId}, which ${asset?.kind === 'found' ? `now has id ${asset.asset.id}` : asset?.kind === 'absent' ? 'no longer exists' : 'could not be looked up'})`,
+        );
+        return;
+      }
+      // The catalog keeps one contract per asset: one made meanwhile under another name.
+      const effective = await effectiveContractOf(reader, { id: assetId, type: assetType });
+      if (effective !== null && effective.inherited !== true)
+        moved.push(
+          `${change.fullyQualifiedName} (planned as a new contract, but ${assetType} ${assetFullyQualifiedName} now has contract ${effective.fullyQualifiedName})`,
         );
     }),
   );

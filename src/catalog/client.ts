@@ -189,11 +189,21 @@ export class CatalogClient {
     }
   }
 
-  /** `GET /v1/dataContracts/name/{fqn}`; the FQN is one encoded path segment. */
-  getContractByName(fqn: string, fields: readonly string[] = []): Promise<LiveContract> {
+  /**
+   * `GET /v1/dataContracts/name/{fqn}`; the FQN is one encoded path segment. `include` asks for
+   * deleted contracts too (`all`) or only them (`deleted`); the catalog's default is neither.
+   */
+  getContractByName(
+    fqn: string,
+    fields: readonly string[] = [],
+    options: { include?: 'all' | 'deleted' } = {},
+  ): Promise<LiveContract> {
     return this.getJson<LiveContract>(
       `/dataContracts/name/${pathSegment(fqn)}`,
-      fields.length > 0 ? { fields: fields.join(',') } : {},
+      {
+        ...(fields.length > 0 ? { fields: fields.join(',') } : {}),
+        ...(options.include === undefined ? {} : { include: options.include }),
+      },
       CONTRACT_ANSWER,
       true,
     );

@@ -50,6 +50,11 @@ export interface PlanInput {
    */
   referenceIds?: ReferenceIds;
   referenceError?: string;
+  /**
+   * Why the catalog would refuse to create the contract the catalog lacks: its asset's own
+   * contract has another name, or a deleted contract keeps this one's.
+   */
+  createBlocked?: string;
 }
 
 export interface PlanMeta {
@@ -291,6 +296,7 @@ function planCreate(
     return fail(
       `the catalog will name a new contract ${desired.name} on ${type} ${assetFqn} '${named}'; set fullyQualifiedName to that, so that plan finds the contract once it is created`,
     );
+  if (input.createBlocked !== undefined) return fail(input.createBlocked);
   if (input.referenceError !== undefined)
     return fail(
       `the catalog has no contract named ${desired.fullyQualifiedName}, and it cannot be created: ${input.referenceError}`,

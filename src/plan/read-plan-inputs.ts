@@ -18,6 +18,11 @@ import type { PlannedChange } from './types.js';
 import { track, type ProgressHooks } from '../progress.js';
 import { lookUpReferences, referenceLookup, type ReferenceLookup } from './reference-ids.js';
 import {
+  deletedContractBlocker,
+  effectiveContractOf,
+  ownContractBlocker,
+} from './create-blockers.js';
+import {
   assetKey,
   dataProductNames,
   lookupAssets,
@@ -228,6 +233,7 @@ async function planInput(
   let assetError: string | undefined;
   let assetId: string | undefined;
   let lackingColumns: PlanInput['lackingColumns'];
+  let createBlocked: string | undefined;
   if (lookup?.kind === 'found') assetId = lookup.asset.id;
   if (lookup?.kind === 'absent') {
     assetError = `${type} ${fullyQualifiedName} is not in the catalog's search index: the contract's asset does not exist (or is deleted)`;
@@ -239,9 +245,12 @@ async function planInput(
     if (columns.lacking.length > 0)
       lackingColumns = { names: columns.lacking, unnamed: columns.unnamed };
     const products = lookup.asset.products;
-    if (products.length === 1) {
-      try {
-        const effective = await reader.getEffectiveContract(lookup.asset.id, type);
+    const target = { id: lookup.asset.id, type, fullyQualifiedName };
+    // A contract to create: the asset's own contract of another name would stand in the way.
+    if (products.length === 1 || read.kind === 'missing') {
+      // None (404): no contract in force either way; other failures only lose the note.
+      const effective = await effectiveContractOf(reader, target);
+      if (effective !== null && products.length === 1)
         notes.push(
           ...inheritanceNotes(
             file,
@@ -250,16 +259,21 @@ async function planInput(
             products[0]!,
           ),
         );
-      } catch (error) {
-        if (error instanceof AuthError) throw error;
-        // 404: no contract in force either way; other failures only lose the note.
-      }
+      if (read.kind === 'missing')
+        createBlocked = ownContractBlocker(file.identity.fullyQualifiedName, target, effective);
+    }
+    // So would a deleted contract that keeps the name.
+    if (read.kind === 'missing' && createBlocked === undefined) {
+      const deleted = await deletedContractBlocker(reader, file.identity.fullyQualifiedName);
+      createBlocked = deleted.blocker;
+      if (deleted.unknown !== undefined) notes.push(deleted.unknown);
     }
   }
   // Ids only for what may be sent: a contract read, or one to create on an asset found.
   const sendable =
     assetError === undefined &&
-    (read.kind === 'found' || (read.kind === 'missing' && assetId !== undefined));
+    (read.kind === 'found' ||
+      (read.kind === 'missing' && assetId !== undefined && createBlocked === undefined));
   return {
     file,
     live: read,
@@ -271,6 +285,7 @@ async function planInput(
     ...(assetError === undefined ? {} : { assetError }),
     ...(assetId === undefined ? {} : { assetId }),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),
+    ...(createBlocked === undefined ? {} : { createBlocked }),
   };
 }
 

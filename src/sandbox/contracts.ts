@@ -241,11 +241,10 @@ export class Contracts {
     // The create body takes the terms of use as text; OpenMetadata stores them as {content}.
     if (this.profile === 'openmetadata' && typeof contract.termsOfUse === 'string')
       contract.termsOfUse = { content: contract.termsOfUse };
+    // The name is unique among all contracts, deleted ones included (a row they keep): the real
+    // server's insert breaks its unique key, which it answers with a 409.
     if (this.store.contractByFqn(contract.fullyQualifiedName as string) !== undefined)
-      throw new ApiError(
-        400,
-        `a data contract named ${String(contract.fullyQualifiedName)} exists`,
-      );
+      throw new ApiError(409, 'Entity already exists');
     this.checkPatchedContract(contract as ContractResource, contract);
     this.store.putContract(contract as ContractResource);
     return contract;

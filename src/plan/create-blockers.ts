@@ -1,0 +1,73 @@
+// Why the catalog would refuse to create a contract a file names, found by reading before anything
+// is sent: the catalog keeps one contract per asset, so an asset whose own contract has another
+// name refuses a second (400 "A data contract already exists for entity ..."), and a contract
+// deleted softly keeps its name, so a new one of that name is refused too (OpenMetadata: 409
+// "Entity already exists"). A plan that said "create" there would only fail on apply.
+import type { LiveContract } from '../catalog/client.js';
+import { AuthError, NotFoundError } from '../errors.js';
+import type { CatalogReader } from './catalog-reader.js';
+
+/** The asset a contract would be created on. */
+export interface CreateTarget {
+  id: string;
+  type: string;
+  fullyQualifiedName: string;
+}
+
+/**
+ * The asset's effective contract (`GET /v1/dataContracts/entity`); null when it has none (404) or
+ * when the catalog could not say (a refusal other than a bad token, or a failed request).
+ */
+export async function effectiveContractOf(
+  reader: CatalogReader,
+  asset: Pick<CreateTarget, 'id' | 'type'>,
+): Promise<LiveContract | null> {
+  try {
+    return await reader.getEffectiveContract(asset.id, asset.type);
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    return null;
+  }
+}
+
+/**
+ * Why `fqn` cannot be created on `asset`, whose effective contract is `effective`: the asset's own
+ * contract (not one inherited from a data product) has another name. Undefined when nothing there
+ * stands in the way.
+ */
+export function ownContractBlocker(
+  fqn: string,
+  asset: CreateTarget,
+  effective: LiveContract | null,
+): string | undefined {
+  if (effective === null || effective.inherited === true) return undefined;
+  const other = effective.fullyQualifiedName;
+  if (typeof other !== 'string' || other === fqn) return undefined;
+  const name = typeof effective.name === 'string' ? effective.name : other;
+  return `${asset.type} ${asset.fullyQualifiedName} already has a data contract, ${other}, and the catalog keeps one per asset, so it would refuse this one: to manage that contract with this file, set name to ${name} and fullyQualifiedName to ${other} (contracts import --fqn ${other} writes its file); nothing will be sent for this contract`;
+}
+
+/**
+ * Why `fqn` cannot be created because a deleted contract still holds the name (read with
+ * `include=deleted`); undefined when none does. A bad token stops the caller; any other failure
+ * to read is returned as `unknown`, for the caller to say.
+ */
+export async function deletedContractBlocker(
+  reader: CatalogReader,
+  fqn: string,
+): Promise<{ blocker?: string; unknown?: string }> {
+  let deleted: LiveContract;
+  try {
+    deleted = await reader.getContractByName(fqn, [], { include: 'deleted' });
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    if (error instanceof NotFoundError) return {};
+    return {
+      unknown: `could not check whether a deleted contract holds the name ${fqn} (${reader.redact(error instanceof Error ? error.message : String(error))}); if one does, the catalog will refuse the create`,
+    };
+  }
+  if (deleted.deleted !== true) return {};
+  return {
+    blocker: `the catalog holds a deleted data contract named ${fqn} (id ${deleted.id}, version ${String(deleted.version)}), and a deleted contract keeps its name, so it would refuse to create another: restore that one in the catalog (OpenMetadata: PUT /v1/dataContracts/restore with its id), and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
+  };
+}
