@@ -388,6 +388,32 @@ describe('the sandbox creates as the real server does', () => {
   });
 });
 
+describe('the openmetadata sandbox creates as OpenMetadata does', () => {
+  it('a name holding "::" (not an entityName) is a 400, nothing stored; plan says so first', async () => {
+    const { sandbox, cwd, env } = await setup(
+      'openmetadata',
+      file('', 'db.s.shipments.dataContract_ship::ments').replace(
+        'name: shipments',
+        'name: ship::ments',
+      ),
+    );
+    const refused = await post(sandbox, env, {
+      name: 'ship::ments',
+      entity: { id: TABLE, type: 'table' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('/name must match pattern "^((?!::).)*$"');
+    expect([...sandbox.store.contracts.values()]).toEqual([]);
+    sandbox.clearRequests();
+    const run = await cli(['plan'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.out + run.err).toContain(
+      'contracts/shipments.yaml:1:7 name ship::ments holds "::", which OpenMetadata does not allow in a name',
+    );
+    expect(writes(sandbox)).toEqual([]);
+  });
+});
+
 describe('contracts show and contracts drift', () => {
   it('show renders a saved plan without the catalog, and refuses a file that is not a plan', async () => {
     const { sandbox, cwd, env } = await setup('spec', file());

@@ -225,6 +225,22 @@ describe('codecs', () => {
   });
 });
 
+describe('names OpenMetadata refuses', () => {
+  it('a name holding "::" is located for openmetadata, stored by the spec', () => {
+    const text = `name: a::b\nfullyQualifiedName: db.s.t.dataContract_a::b\nentity: {type: table, fullyQualifiedName: db.s.t}\n`;
+    const parsed = parseContract(text, 'c.yaml');
+    if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
+    const problems = (codec: typeof openMetadataCodec) =>
+      storageProblems(parsed.value, codec.unstorable(parsed.value.contract)).map(
+        (p) => `${p.line}:${p.column} ${p.message}`,
+      );
+    expect(problems(openMetadataCodec)).toEqual([
+      '1:7 name a::b holds "::", which OpenMetadata does not allow in a name; choose a name without it',
+    ]);
+    expect(problems(specCodec)).toEqual([]);
+  });
+});
+
 const TABLE = '6a000000-0000-4000-8000-000000000001';
 const CONTRACT = '6c000000-0000-4000-8000-000000000001';
 const EDITOR = {

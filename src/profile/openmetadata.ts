@@ -120,6 +120,12 @@ function unstorableSla(sla: JsonObject): Unstorable[] {
 
 function unstorable(contract: DesiredContract): Unstorable[] {
   const found: Unstorable[] = [];
+  // type/basic.json#/definitions/entityName: "::" is how OpenMetadata separates entity links.
+  if (contract.name.includes('::'))
+    found.push({
+      pointer: '/name',
+      message: `name ${contract.name} holds "::", which OpenMetadata does not allow in a name; choose a name without it`,
+    });
   const status = contract.entityStatus;
   if (typeof status === 'string' && !STATUSES.includes(status))
     found.push({

@@ -70,7 +70,8 @@ const CONTRACT_MODEL = {
   },
   properties: {
     id: { type: 'string', format: 'uuid' },
-    name: { type: 'string', minLength: 1 },
+    // type/basic.json#/definitions/entityName
+    name: { type: 'string', minLength: 1, maxLength: 256, pattern: '^((?!::).)*$' },
     displayName: text,
     fullyQualifiedName: text,
     description: text,
