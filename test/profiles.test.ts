@@ -678,6 +678,97 @@ describe('refusals', () => {
   });
 });
 
+describe('topics on OpenMetadata: checked against their message schema', () => {
+  const TOPIC = '6a000000-0000-4000-8000-0000000000f1';
+  /** A topic as OpenMetadata stores it: a message schema, one field with a nested one. */
+  const topicSeed = (messageSchema: unknown) =>
+    seed({
+      users: [EDITOR],
+      assets: [
+        {
+          id: TOPIC,
+          entityType: 'topic',
+          name: 'clicks',
+          fullyQualifiedName: 'kafka.clicks',
+          ...(messageSchema === undefined ? {} : { messageSchema }),
+        },
+      ],
+      dataProducts: [],
+      dataContracts: [],
+    });
+  const schema = {
+    schemaType: 'Avro',
+    schemaFields: [
+      { name: 'event_id', dataType: 'STRING' },
+      { name: 'payload', dataType: 'RECORD', children: [{ name: 'url', dataType: 'STRING' }] },
+    ],
+  };
+  const topicFile = (fields: string[]) =>
+    `name: clicks\nfullyQualifiedName: kafka.clicks.dataContract_clicks\nentity: {type: topic, fullyQualifiedName: kafka.clicks}\nschema:\n${fields.map((f) => `  - {name: ${f}, dataType: STRING}\n`).join('')}`;
+  const postsAndPatches = (sandbox: Sandbox) =>
+    sandbox.requests().filter((r) => r.method === 'POST' || r.method === 'PATCH');
+
+  it('the search index holds the message schema and fieldNames, never columns, as OpenMetadata indexes a topic', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', topicSeed(schema));
+    const answer = await fetch(
+      `${sandbox.url}/v1/search/fieldQuery?fieldName=fullyQualifiedName&fieldValue=kafka.clicks&index=topic_search_index`,
+      { headers: { authorization: `Bearer ${env.CATALOG_TOKEN}` } },
+    );
+    const source = (
+      (await answer.json()) as { hits: { hits: { _source: Record<string, unknown> }[] } }
+    ).hits.hits[0]!._source;
+    expect(source.columns).toBeUndefined();
+    expect(source.messageSchema).toEqual({ schemaFields: schema.schemaFields });
+    expect(source.fieldNames).toEqual(['event_id', 'payload', 'payload.url']);
+  });
+
+  it('a field the topic lacks: exit 1 at its line, nothing sent; a nested field by its own name is known', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', topicSeed(schema));
+    const cwd = await filesDir({
+      'contracts/clicks.yaml': topicFile(['event_id', 'url', 'session_id']),
+    });
+    const run = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain(
+      'column session_id is not among the columns of topic kafka.clicks in the catalog (the topic has payload, which the file does not name: a rename?), and the catalog refuses (400) a contract that names it',
+    );
+    expect(postsAndPatches(sandbox)).toEqual([]);
+    const github = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(github.out).toMatch(/^::error file=contracts\/clicks\.yaml,line=7,col=\d+,/m);
+    // As the server would have answered.
+    const refused = await fetch(`${sandbox.url}/v1/dataContracts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'clicks',
+        entity: { id: TOPIC, type: 'topic' },
+        schema: [{ name: 'session_id', dataType: 'STRING' }],
+      }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      'Schema validation failed. The following fields specified in the data contract do not exist in the topic: session_id',
+    );
+    // Named as the topic has them, the contract is created, and nothing is left to change.
+    await writeFile(path.join(cwd, 'contracts/clicks.yaml'), topicFile(['event_id', 'url']));
+    const created = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(created.code, created.out + created.err).toBe(0);
+    expect(created.out).toContain('Apply complete: 1 created, 0 changed, 0 unchanged.');
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
+  });
+
+  it('a topic without a message schema has no fields: every field named is an error, nothing sent', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', topicSeed(undefined));
+    const cwd = await filesDir({ 'contracts/clicks.yaml': topicFile(['event_id']) });
+    const run = await cli(['plan'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain(
+      'column event_id is not among the columns of topic kafka.clicks in the catalog, and the catalog refuses (400) a contract that names it',
+    );
+    expect(postsAndPatches(sandbox)).toEqual([]);
+  });
+});
+
 describe('a catalog whose field query returns only its first ten hits', () => {
   it('14 tables in one schema: plan finds every asset, none reported missing', async () => {
     const tables = Array.from({ length: 14 }, (_, i) => `t${String(i).padStart(2, '0')}`);

@@ -30,9 +30,22 @@ export function exactFieldValue(value: string): string {
 export interface AssetDocument {
   id: string;
   fullyQualifiedName: string;
+  entityType?: string;
   columns?: { name?: unknown; dataType?: unknown }[];
+  /** The names of the fields of a topic's message schema, nested ones by their own names. */
+  messageFields?: string[];
   dataProducts?: unknown[];
   [field: string]: unknown;
+}
+
+/** The names of `fields` and of the fields nested in them (a message schema's `schemaFields`). */
+function fieldNames(fields: unknown, into: string[] = []): string[] {
+  if (!Array.isArray(fields)) return into;
+  for (const field of fields as { name?: unknown; children?: unknown }[]) {
+    if (typeof field?.name === 'string') into.push(field.name);
+    fieldNames(field?.children, into);
+  }
+  return into;
 }
 
 export type AssetLookup<Found = AssetDocument> =
@@ -88,10 +101,15 @@ function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocumen
   const columns = Array.isArray(source.columns)
     ? source.columns.map((c) => ({ name: c.name, dataType: c.dataType }))
     : undefined;
+  const messageSchema = source.messageSchema as { schemaFields?: unknown } | undefined;
   return {
     id: typeof source.id === 'string' ? source.id : id,
     fullyQualifiedName: source.fullyQualifiedName!,
+    ...(typeof source.entityType === 'string' ? { entityType: source.entityType } : {}),
     ...(columns === undefined ? {} : { columns }),
+    ...(messageSchema === undefined
+      ? {}
+      : { messageFields: fieldNames(messageSchema?.schemaFields) }),
     ...(Array.isArray(source.dataProducts) ? { dataProducts: source.dataProducts } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { LiveContract } from '../catalog/client.js';
 import type { DesiredContract } from '../contract/model.js';
 import { withContract, type ContractFile } from '../contract/parse.js';
 import { specCodec } from '../profile/codec.js';
+import type { Profile } from '../profile/profile.js';
 import {
   AuthError,
   CatalogError,
@@ -61,6 +62,19 @@ function assetColumns(columns: NonNullable<AssetDocument['columns']>): AssetColu
       .filter((column) => typeof column.name === 'string')
       .map((column) => [column.name, typeof column.dataType === 'string' ? column.dataType : '']),
   );
+}
+
+/**
+ * The fields of a found asset its contract's schema is checked against: its columns, or on
+ * OpenMetadata, whose topic documents carry a message schema instead, a topic's message fields
+ * (nested ones by their own names, as the server checks them).
+ */
+function assetFields(document: AssetDocument, profile: Profile): AssetColumns | undefined {
+  if (document.columns !== undefined) return assetColumns(document.columns);
+  if (profile !== 'openmetadata' || document.entityType !== 'topic') return undefined;
+  // The server checks names alone (a message field's types are not a column's); a topic without
+  // a message schema has no fields, and the server refuses every one a contract names.
+  return JSON.stringify((document.messageFields ?? []).map((name) => [name, '']));
 }
 
 /** Column findings: the names the asset lacks, and warnings for types that differ. */
@@ -172,6 +186,7 @@ interface CheckedAsset {
 function checkAssets(
   files: readonly ContractFile[],
   reader: CatalogReader,
+  profile: Profile,
 ): Promise<Map<string, AssetLookup<CheckedAsset>>> {
   return lookupAssets(
     reader,
@@ -179,7 +194,7 @@ function checkAssets(
     (asset): CheckedAsset => ({
       id: asset.id,
       products: dataProductNames(asset),
-      columns: asset.columns === undefined ? undefined : assetColumns(asset.columns),
+      columns: assetFields(asset, profile),
     }),
   );
 }
@@ -322,7 +337,7 @@ export async function planContracts(
 ): Promise<PlannedContracts> {
   const assetsReady =
     (options.checkAssets ?? true)
-      ? checkAssets(files, reader)
+      ? checkAssets(files, reader, (options.codec ?? specCodec).profile)
       : Promise.resolve(new Map<string, AssetLookup<CheckedAsset>>());
   let assets: Map<string, AssetLookup<CheckedAsset>> | undefined;
   let failed: { error: unknown } | undefined;

@@ -8,7 +8,12 @@ import { requirePermission } from './auth.js';
 import { COMPUTED } from './change-description.js';
 import { nextVersionOf } from './versioning.js';
 import { ApiError, parseFields, type Json } from './http.js';
-import { checkStoredContract, resolveReferences, type SandboxProfile } from './openmetadata.js';
+import {
+  checkStoredContract,
+  resolveReferences,
+  schemaNamesOf,
+  type SandboxProfile,
+} from './openmetadata.js';
 import type { OpenMetadataRelease } from './release.js';
 import type { Directory } from './directory.js';
 import { stringify } from 'lossless-json';
@@ -398,15 +403,22 @@ export class Contracts {
       before.entity.id !== undefined
         ? this.store.assets.get(before.entity.id)
         : this.store.assetByFqn(before.entity.type, before.entity.fullyQualifiedName);
-    if (asset?.columns !== undefined && columns.length > 0) {
-      const known = new Set(asset.columns.map((column) => column.name));
+    // The specification's topics are checked by their columns; OpenMetadata's by their message
+    // fields, and one without a message schema has none.
+    const known =
+      asset === undefined
+        ? undefined
+        : this.profile === 'openmetadata'
+          ? schemaNamesOf(asset)
+          : asset.columns && new Set(asset.columns.map((column) => column.name));
+    if (known !== undefined && columns.length > 0) {
       const missing = columns
         .map((column) => column.name as string)
         .filter((name) => !known.has(name));
       if (missing.length > 0) {
         throw new ApiError(
           400,
-          `Schema validation failed. The following fields specified in the data contract do not exist in the ${asset.entityType}: ${missing.join(', ')}`,
+          `Schema validation failed. The following fields specified in the data contract do not exist in the ${before.entity.type}: ${missing.join(', ')}`,
         );
       }
     }

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
 import { entityOf, isEntityType, namedBy, type Directory } from './directory.js';
 import { ApiError } from './http.js';
-import type { ContractResource, Seed } from './seed.js';
+import type { ContractResource, Seed, SeedAsset } from './seed.js';
 
 type Json = Record<string, unknown>;
 
@@ -265,4 +265,58 @@ export function openMetadataSeed(seed: Seed): Seed {
       (contract) => toOpenMetadata(contract) as ContractResource,
     ),
   };
+}
+
+type MessageField = { name?: unknown; children?: unknown; [extra: string]: unknown };
+
+/**
+ * A topic's message fields: its `messageSchema.schemaFields` as OpenMetadata stores them, or, for
+ * a seed that gives it `columns` as the specification's search hits show them, those columns.
+ */
+function messageFields(asset: SeedAsset): MessageField[] | undefined {
+  const schema = asset.messageSchema as { schemaFields?: unknown } | undefined;
+  if (Array.isArray(schema?.schemaFields)) return schema.schemaFields as MessageField[];
+  return asset.columns;
+}
+
+/**
+ * A topic's search document as OpenMetadata indexes it (`TopicIndex`): its message schema, and
+ * `fieldNames`, every field's name with its parents' (`payload.id`); never `columns`.
+ */
+export function topicDocument(asset: SeedAsset): Json {
+  const { columns: _columns, ...document } = asset;
+  const fields = messageFields(asset);
+  if (fields === undefined || fields.length === 0) return document;
+  const fieldNames: string[] = [];
+  const walk = (list: unknown, parent: string | undefined): void => {
+    if (!Array.isArray(list)) return;
+    for (const field of list as MessageField[]) {
+      if (typeof field.name !== 'string') continue;
+      const name = parent === undefined ? field.name : `${parent}.${field.name}`;
+      fieldNames.push(name);
+      walk(field.children, field.name);
+    }
+  };
+  walk(fields, undefined);
+  return { ...document, messageSchema: { schemaFields: fields }, fieldNames };
+}
+
+/**
+ * The names a contract's schema may use for `asset`, as OpenMetadata checks them: a table's
+ * columns; a topic's message fields, nested ones by their own names, and none when it has no
+ * message schema (the server then refuses every field named). Undefined: not checked.
+ */
+export function schemaNamesOf(asset: SeedAsset): Set<string> | undefined {
+  if (asset.entityType !== 'topic')
+    return asset.columns === undefined ? undefined : new Set(asset.columns.map((c) => c.name));
+  const names = new Set<string>();
+  const walk = (list: unknown): void => {
+    if (!Array.isArray(list)) return;
+    for (const field of list as MessageField[]) {
+      if (typeof field.name === 'string') names.add(field.name);
+      walk(field.children);
+    }
+  };
+  walk(messageFields(asset));
+  return names;
 }

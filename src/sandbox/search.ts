@@ -1,7 +1,8 @@
 // Search in the sandbox: the field query (4.5) and the general search (4.7), answered in a
 // search engine's raw shape from documents kept per version of the store.
 import { ApiError, compareText, JsonText, queryInteger, type Json } from './http.js';
-import type { SandboxProfile } from './openmetadata.js';
+import { topicDocument, type SandboxProfile } from './openmetadata.js';
+import type { SeedAsset } from './seed.js';
 import type { SeedUser } from './seed.js';
 import type { Store } from './store.js';
 import { requirePermission } from './auth.js';
@@ -114,7 +115,10 @@ function literalPattern(pattern: string): { text: string; prefix: boolean } | nu
   return { text, prefix: false };
 }
 
-function searchSource(document: Json): Json {
+function searchSource(document: Json, profile: SandboxProfile): Json {
+  // OpenMetadata indexes a topic's message schema, not columns.
+  if (profile === 'openmetadata' && document.entityType === 'topic')
+    return topicDocument(document as SeedAsset);
   const source: Json = { ...document };
   if (Array.isArray(source.columns)) {
     source.columns = (source.columns as Json[]).map((column) => ({
@@ -293,7 +297,7 @@ export class Search {
     const hits = found.slice(from, from + size).map((document) => {
       let source = stored?.get(document);
       if (source === undefined) {
-        source = JSON.stringify(searchSource(document));
+        source = JSON.stringify(searchSource(document, this.profile));
         stored?.set(document, source);
       }
       return `{"_index":${indexText},"_id":${JSON.stringify(String(document.id))},"_score":1,"_source":${source}}`;
