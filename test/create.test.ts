@@ -174,6 +174,51 @@ describe('a new file for an existing table', () => {
     expect(writes(sandbox)).toEqual([]);
   });
 
+  it('openmetadata: a team owner that is not of type Group is an error at its item (the server refuses it), nothing sent', async () => {
+    const withDepartment = () => {
+      const value = tableSeed();
+      return { ...value, teams: [...(value.teams ?? []), { name: 'ops', teamType: 'Department' }] };
+    };
+    const opened = await openSandbox({ seed: withDepartment(), profile: 'openmetadata' });
+    cleanups.push(() => opened.sandbox.close());
+    const owned =
+      'entityStatus: Approved\nowners:\n  - {type: team, name: logistics}\n  - {type: team, name: ops}\n';
+    const dir = await tempDir({ 'contracts/shipments.yaml': file(owned) });
+    cleanups.push(() => dir.remove());
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const team = async (name: string) =>
+      (await (
+        await fetch(`${opened.sandbox.url}/v1/teams/name/${name}`, {
+          headers: { authorization: `Bearer ${env.CATALOG_TOKEN}` },
+        })
+      ).json()) as { id: string; teamType: string };
+    expect((await team('logistics')).teamType).toBe('Group');
+    const ops = await team('ops');
+    expect(ops.teamType).toBe('Department');
+    // What the server answers such a write.
+    const refused = await post(opened.sandbox, env, {
+      name: 'shipments',
+      entity: { id: TABLE, type: 'table' },
+      owners: [{ id: ops.id, type: 'team' }],
+    });
+    expect(refused).toEqual({
+      status: 400,
+      body: expect.objectContaining({
+        message:
+          "Team of type Department can't own entities. Only Team of type Group can own entities.",
+      }),
+    });
+    opened.sandbox.clearRequests();
+    const run = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain(
+      'owners[1] names team ops, a team of type Department, and the catalog lets only teams of type Group own anything (it refuses the write with a 400): name a team of type Group or a user instead; nothing will be sent for this contract',
+    );
+    expect(writes(opened.sandbox)).toEqual([]);
+    const github = await cli(['plan', '--format', 'github'], { cwd: dir.dir, env });
+    expect(github.out).toMatch(/::error file=contracts\/shipments\.yaml,line=11,col=5,/);
+  });
+
   it('coverage marks the table whose contract a file will create', async () => {
     const { cwd, env } = await setup('spec', file());
     const run = await cli(['coverage'], { cwd, env });

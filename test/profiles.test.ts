@@ -420,7 +420,7 @@ describe('a contract that moved during apply, planned again', () => {
       sandbox.url,
       `${head}entityStatus: Draft\ndescription: New.\nowners:\n  - {type: team, name: data}\n`,
     );
-    const teamId = await client.referenceId('team', 'data');
+    const teamId = (await client.referenceEntity('team', 'data')).id;
     const owners = [{ id: teamId, type: 'team', name: 'data', fullyQualifiedName: 'data' }];
     expect(plan.changes[0]!.patch).toContainEqual({ op: 'add', path: '/owners', value: owners });
     // Another writer changes the contract after apply read it, before its PATCH.
@@ -1095,7 +1095,12 @@ describe('the sandbox as OpenMetadata', () => {
     const { sandbox, client } = await catalogOf('openmetadata', withTestCase);
     const team = await client.get('/v1/teams/name/data');
     expect(team.status).toBe(200);
-    expect(team.body).toMatchObject({ type: 'team', name: 'data', fullyQualifiedName: 'data' });
+    expect(team.body).toMatchObject({
+      type: 'team',
+      name: 'data',
+      fullyQualifiedName: 'data',
+      teamType: 'Group',
+    });
     expect((await client.get('/v1/users/name/alice')).body).toMatchObject({ type: 'user' });
     const testCase = await client.get('/v1/dataQuality/testCases/name/db.s.t.id.id_is_unique');
     expect(testCase.body).toMatchObject({ name: 'id_is_unique', type: 'testCase' });
@@ -1108,8 +1113,10 @@ describe('the sandbox as OpenMetadata', () => {
       { op: 'add', path: '/reviewers', value: [{ id: team.body.id, type: 'team' }] },
     ]);
     expect(added.status, JSON.stringify(added.body)).toBe(200);
+    // A reference, not the team: no teamType.
+    const { teamType: _teamType, ...reference } = team.body;
     expect(sandbox.store.contracts.get(CONTRACT)!.reviewers).toEqual([
-      { ...team.body, deleted: false },
+      { ...reference, deleted: false },
     ]);
     for (const value of [
       [{ type: 'team', fullyQualifiedName: 'nobody' }],

@@ -210,17 +210,23 @@ export class CatalogClient {
   }
 
   /**
-   * The id of the entity a contract's reference names (OpenMetadata: `GET /v1/users/name/{name}`,
-   * `/v1/teams/name/{name}`, `/v1/dataQuality/testCases/name/{fqn}`); a NotFoundError when the
-   * catalog has none of that name.
+   * The entity a contract's reference names (OpenMetadata: `GET /v1/users/name/{name}`,
+   * `/v1/teams/name/{name}`, `/v1/dataQuality/testCases/name/{fqn}`): its id, and a team's type
+   * (only a team of type Group may own anything); a NotFoundError when the catalog has none of
+   * that name.
    */
-  async referenceId(type: ReferenceType, fullyQualifiedName: string): Promise<string> {
-    const answer = await this.getJson<{ id: string }>(
+  async referenceEntity(
+    type: ReferenceType,
+    fullyQualifiedName: string,
+  ): Promise<{ id: string; teamType?: string }> {
+    const answer = await this.getJson<{ id: string; teamType?: unknown }>(
       `${REFERENCE_ROUTES[type]}/${pathSegment(fullyQualifiedName)}`,
       {},
       ENTITY_ANSWER,
     );
-    return answer.id;
+    return typeof answer.teamType === 'string'
+      ? { id: answer.id, teamType: answer.teamType }
+      : { id: answer.id };
   }
 
   getContractById(id: string, fields: readonly string[] = []): Promise<LiveContract> {

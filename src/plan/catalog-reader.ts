@@ -6,4 +6,4 @@ export type CatalogReader = Pick<
   CatalogClient,
   'getContractByName' | 'getEffectiveContract' | 'fieldQuery' | 'redact'
 > &
-  Partial<Pick<CatalogClient, 'preflight' | 'systemVersion' | 'listPage' | 'referenceId'>>;
+  Partial<Pick<CatalogClient, 'preflight' | 'systemVersion' | 'listPage' | 'referenceEntity'>>;

@@ -11,16 +11,22 @@ import {
 import type { CatalogReader } from './catalog-reader.js';
 import type { LiveResult, PlanInput } from './create-plan.js';
 
-/** An entity's id by its name, each name asked once a run; null when the catalog has none. */
+/** An entity a reference names: its id, and a team's type. */
+export interface ReferencedEntity {
+  id: string;
+  teamType?: string;
+}
+
+/** An entity by its name, each name asked once a run; null when the catalog has none. */
 export type ReferenceLookup = (
   type: ReferenceType,
   fullyQualifiedName: string,
-) => Promise<string | null>;
+) => Promise<ReferencedEntity | null>;
 
 export function referenceLookup(reader: CatalogReader): ReferenceLookup | undefined {
-  const read = reader.referenceId?.bind(reader);
+  const read = reader.referenceEntity?.bind(reader);
   if (read === undefined) return undefined;
-  const asked = new Map<string, Promise<string | null>>();
+  const asked = new Map<string, Promise<ReferencedEntity | null>>();
   return (type, fqn) => {
     const key = referenceKey(type, fqn);
     let answer = asked.get(key);
@@ -60,6 +66,7 @@ export async function lookUpReferences(
     asked.map((ref) => lookup(ref.type, ref.fullyQualifiedName)),
   );
   const unknown: string[] = [];
+  const cannotOwn: string[] = [];
   for (const [i, ref] of asked.entries()) {
     const answer = answers[i]!;
     const entity = `${REFERENCE_NOUNS[ref.type]} ${ref.fullyQualifiedName}`;
@@ -71,13 +78,25 @@ export async function lookUpReferences(
         referenceError: `${ref.field}[${ref.index}]: ${entity} could not be looked up (${reader.redact(error.message)}); nothing will be sent for this contract`,
       };
     }
-    if (answer.value === null)
+    const found = answer.value;
+    if (found === null)
       unknown.push(`${ref.field}[${ref.index}] names ${entity}, which the catalog does not have`);
-    else ids.set(referenceKey(ref.type, ref.fullyQualifiedName), answer.value);
+    else {
+      ids.set(referenceKey(ref.type, ref.fullyQualifiedName), found.id);
+      // OpenMetadata: "Team of type Department can't own entities. Only Team of type Group can".
+      if (ref.field === 'owners' && found.teamType !== undefined && found.teamType !== 'Group')
+        cannotOwn.push(
+          `${ref.field}[${ref.index}] names ${entity}, a team of type ${found.teamType}, and the catalog lets only teams of type Group own anything`,
+        );
+    }
   }
   if (unknown.length > 0)
     return {
       referenceError: `${unknown.join('; ')}: create ${unknown.length === 1 ? 'it' : 'them'} in the catalog first, or correct the name; nothing will be sent for this contract`,
+    };
+  if (cannotOwn.length > 0)
+    return {
+      referenceError: `${cannotOwn.join('; ')} (it refuses the write with a 400): name a team of type Group or a user instead; nothing will be sent for this contract`,
     };
   return { referenceIds: ids };
 }

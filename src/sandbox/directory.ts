@@ -13,6 +13,8 @@ export interface DirectoryEntry {
   type: EntityType;
   name: string;
   fullyQualifiedName: string;
+  /** A team's type (Group unless the seed says otherwise): only a Group may own anything. */
+  teamType?: string;
 }
 
 /** A stable id for a user, team or test case the sandbox knows only by name. */
@@ -51,9 +53,14 @@ export class Directory {
   private readonly byName = new Map<string, DirectoryEntry>();
   private readonly byId = new Map<string, DirectoryEntry>();
 
-  private add(type: EntityType, fqn: string, id?: string): void {
-    if (this.byName.has(key(type, fqn))) return;
-    const entry = entityOf(type, fqn, id);
+  private add(type: EntityType, fqn: string, id?: string, teamType?: string): void {
+    const known = this.byName.get(key(type, fqn));
+    if (known !== undefined) {
+      if (teamType !== undefined) known.teamType = teamType;
+      return;
+    }
+    const entry: DirectoryEntry = entityOf(type, fqn, id);
+    if (type === 'team') entry.teamType = teamType ?? 'Group';
     this.byName.set(key(type, fqn), entry);
     this.byId.set(key(type, entry.id), entry);
   }
@@ -73,7 +80,13 @@ export class Directory {
         }
       }
     for (const user of store.users.values()) directory.add('user', user.name);
-    for (const team of store.teams) directory.add('team', team.name);
+    for (const team of store.teams)
+      directory.add(
+        'team',
+        team.name,
+        undefined,
+        typeof team.teamType === 'string' ? team.teamType : undefined,
+      );
     for (const testCase of store.testCases) directory.add('testCase', testCase.fullyQualifiedName);
     for (const asset of store.assets.values())
       for (const owner of asset.owners ?? [])

@@ -202,10 +202,15 @@ export function resolveReferences(contract: Json, directory?: Directory): void {
         );
       if (directory !== undefined && isEntityType(type)) {
         // The real server reads a reference by its id when it has one, else by its name.
-        const entry =
+        const { teamType, ...entry } =
           typeof ref.id === 'string'
             ? directory.byEntityId(type, ref.id)
             : directory.byFullyQualifiedName(type, String(fqn));
+        if (field === 'owners' && teamType !== undefined && teamType !== 'Group')
+          throw new ApiError(
+            400,
+            `Team of type ${teamType} can't own entities. Only Team of type Group can own entities.`,
+          );
         return { ...entry, deleted: false };
       }
       if (typeof fqn !== 'string') return ref;
