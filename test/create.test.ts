@@ -219,6 +219,60 @@ describe('a new file for an existing table', () => {
     expect(github.out).toMatch(/::error file=contracts\/shipments\.yaml,line=11,col=5,/);
   });
 
+  it("openmetadata: owners a team beside users break the catalog's ownership rule: an error at the item, nothing sent; with the rule off, created", async () => {
+    const owned =
+      'entityStatus: Approved\nowners:\n  - {type: team, name: logistics}\n  - {type: user, name: alice}\n';
+    const { sandbox, cwd, env } = await setup('openmetadata', file(owned));
+    const rules = await fetch(
+      `${sandbox.url}/v1/system/settings/entityRulesSettings/dataContract`,
+      { headers: { authorization: `Bearer ${env.CATALOG_TOKEN}` } },
+    );
+    expect(((await rules.json()) as { name: string }[]).map((rule) => rule.name)).toEqual([
+      'Multiple Users or Single Team Ownership',
+    ]);
+    // What the server answers such a write.
+    const refused = await post(sandbox, env, {
+      name: 'shipments',
+      entity: { id: TABLE, type: 'table' },
+      owners: [
+        { type: 'team', fullyQualifiedName: 'logistics' },
+        { type: 'user', fullyQualifiedName: 'alice' },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      'Rule [Multiple Users or Single Team Ownership] validation failed: Entity does not satisfy the rule. Rule context: Validates that an entity has either multiple owners or a single team as the owner.',
+    );
+    sandbox.clearRequests();
+    const run = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain(
+      'owners[1] (user alice) makes the owners a team beside users, which this catalog\'s data asset rule "Multiple Users or Single Team Ownership" refuses (400): name one team, or users only',
+    );
+    expect(writes(sandbox)).toEqual([]);
+    const github = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(github.out).toMatch(/::error file=contracts\/shipments\.yaml,line=11,col=5,/);
+    // The same file against a catalog whose admin turned the rule off is created as written.
+    const off = await openSandbox({
+      seed: {
+        ...tableSeed(),
+        dataAssetRules: [
+          {
+            name: 'Multiple Users or Single Team Ownership',
+            rule: '{"multipleUsersOrSingleTeamOwnership":{"var":"owners"}}',
+            enabled: false,
+          },
+        ],
+      },
+      profile: 'openmetadata',
+    });
+    cleanups.push(() => off.sandbox.close());
+    const offEnv = { CATALOG_URL: off.sandbox.url, CATALOG_TOKEN: await off.token() };
+    const created = await cli(['apply', '--auto-approve'], { cwd, env: offEnv });
+    expect(created.code, created.out + created.err).toBe(0);
+    expect(created.out).toContain('Apply complete: 1 created, 0 changed, 0 unchanged.');
+  });
+
   it('coverage marks the table whose contract a file will create', async () => {
     const { cwd, env } = await setup('spec', file());
     const run = await cli(['coverage'], { cwd, env });

@@ -1,14 +1,7 @@
 // The only code that speaks HTTP to the catalog: undici with a keep-alive pool (in a thread of its
 // own, connections.ts), timeouts, bounded concurrency, retries for reads, typed errors, and a
 // token that never leaves its origin.
-import {
-  AuthError,
-  CatalogError,
-  ConfigError,
-  NetworkError,
-  NotFoundError,
-  TimeoutError,
-} from '../errors.js';
+import { CatalogError, ConfigError, NetworkError, TimeoutError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
@@ -19,6 +12,7 @@ import type { ReferenceType } from '../profile/references.js';
 
 import {
   ANY_ANSWER,
+  LIST_ANSWER,
   CONTRACT_ANSWER,
   ENTITY_ANSWER,
   PAGE_ANSWER,
@@ -29,6 +23,7 @@ import {
   type PatchedContract,
   type SearchResponse,
 } from './types.js';
+import { preflightProblem } from './preflight.js';
 import { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 
 export type {
@@ -142,36 +137,12 @@ export class CatalogClient {
    * an unreachable catalog or a bad token is one clear error instead of one per contract.
    */
   async preflight(): Promise<void> {
-    const base = catalogUrlText(this.baseUrl);
     try {
       await this.getJson('/tables', { limit: '1' }, PAGE_ANSWER);
     } catch (error) {
-      if (error instanceof NotFoundError) {
-        throw new ConfigError(
-          `${base} does not look like the catalog: GET ${this.prefix}/tables answered 404. Check --catalog-url or CATALOG_URL (OpenMetadata's is http://HOST:8585/api).`,
-        );
-      }
-      if (error instanceof NetworkError && !(error instanceof TimeoutError)) {
-        throw new ConfigError(
-          `cannot reach the catalog at ${base}: ${error.message}. Is it running, and is --catalog-url or CATALOG_URL right?`,
-        );
-      }
-      if (error instanceof AuthError)
-        throw new ConfigError(
-          `the catalog at ${base} refused the token (401: ${error.serverMessage}). Check CATALOG_TOKEN: it may have expired, or belong to another catalog or user.`,
-        );
-      if (
-        error instanceof CatalogError &&
-        (error.errorType === 'INVALID_RESPONSE' || error.errorType === 'UNEXPECTED_RESPONSE')
-      ) {
-        const api = /\/api$/.test(base)
-          ? ''
-          : ` If ${base} is the catalog's web address, its API is under /api: try --catalog-url ${base}/api.`;
-        throw new ConfigError(
-          `${base} answered GET ${this.prefix}/tables with a page that is not the catalog's API (${error.errorType === 'INVALID_RESPONSE' ? 'not JSON' : 'not a list of tables'}).${api}`,
-        );
-      }
+      const problem = preflightProblem(error, catalogUrlText(this.baseUrl), this.prefix);
       // Other answers leave the real requests to report for themselves.
+      if (problem !== undefined) throw problem;
     }
   }
 
@@ -187,6 +158,24 @@ export class CatalogClient {
       if (error instanceof CatalogError && [400, 404, 405, 501].includes(error.status)) return null;
       throw error;
     }
+  }
+
+  /**
+   * OpenMetadata's data asset rules in force for `entityType`
+   * (`GET /v1/system/settings/entityRulesSettings/{entityType}`: the enabled rules that apply to
+   * that type), each with its `name` and JSON Logic `rule`.
+   */
+  async entityRules(entityType: string): Promise<{ name: string; rule: string }[]> {
+    const answer = await this.getJson<unknown>(
+      `/system/settings/entityRulesSettings/${pathSegment(entityType)}`,
+      {},
+      LIST_ANSWER,
+    );
+    return (answer as { name?: unknown; rule?: unknown }[]).flatMap((entry) =>
+      typeof entry?.name === 'string' && typeof entry.rule === 'string'
+        ? [{ name: entry.name, rule: entry.rule }]
+        : [],
+    );
   }
 
   /**

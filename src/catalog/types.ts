@@ -87,3 +87,8 @@ export const SEARCH_ANSWER: AnswerShape = {
 };
 
 export const ANY_ANSWER: AnswerShape = { what: 'JSON', test: () => true };
+
+export const LIST_ANSWER: AnswerShape = {
+  what: 'a JSON list',
+  test: (body) => Array.isArray(body),
+};

@@ -6,4 +6,9 @@ export type CatalogReader = Pick<
   CatalogClient,
   'getContractByName' | 'getEffectiveContract' | 'fieldQuery' | 'redact'
 > &
-  Partial<Pick<CatalogClient, 'preflight' | 'systemVersion' | 'listPage' | 'referenceEntity'>>;
+  Partial<
+    Pick<
+      CatalogClient,
+      'preflight' | 'systemVersion' | 'listPage' | 'referenceEntity' | 'entityRules'
+    >
+  >;

@@ -18,6 +18,7 @@ import { planChange, type LiveResult, type PlanInput, type PlanOptions } from '.
 import type { PlannedChange } from './types.js';
 import { track, type ProgressHooks } from '../progress.js';
 import { lookUpReferences, referenceLookup, type ReferenceLookup } from './reference-ids.js';
+import { ownerRuleFinding, ownerRuleLookup, type OwnerRule } from './owner-rule.js';
 import {
   deletedContractBlocker,
   effectiveContractOf,
@@ -199,6 +200,18 @@ function checkAssets(
   );
 }
 
+/** Whether the live contract already holds exactly the owners `owners` names (by type and name). */
+function holdsOwners(read: LiveResult, owners: unknown): boolean {
+  if (read.kind !== 'found' || !Array.isArray(owners) || !Array.isArray(read.contract.owners))
+    return false;
+  const names = (list: unknown[]) =>
+    (list as { type?: unknown; name?: unknown }[])
+      .map((item) => `${String(item.type)}\u0000${String(item.name)}`)
+      .sort()
+      .join('\n');
+  return names(owners as unknown[]) === names(read.contract.owners as unknown[]);
+}
+
 /** Reads one file's live contract; what stops the whole plan is thrown, the rest is a result. */
 async function readLive(
   stored: ContractFile,
@@ -236,6 +249,7 @@ async function planInput(
   assets: Map<string, AssetLookup<CheckedAsset>>,
   reader: CatalogReader,
   references: ReferenceLookup | undefined,
+  ownerRule: (() => Promise<OwnerRule>) | undefined,
 ): Promise<PlanInput> {
   const file = withContract(stored);
   const { type, fullyQualifiedName } = file.identity.entity;
@@ -289,14 +303,23 @@ async function planInput(
     assetError === undefined &&
     (read.kind === 'found' ||
       (read.kind === 'missing' && assetId !== undefined && createBlocked === undefined));
+  const referenced =
+    references === undefined || !sendable
+      ? {}
+      : await lookUpReferences(file, read, references, reader);
+  // Owners the live contract does not already hold, weighed against the catalog's ownership rule.
+  if (ownerRule !== undefined && sendable && !holdsOwners(read, file.contract.owners)) {
+    const finding = await ownerRuleFinding(file.contract.owners, ownerRule);
+    if (finding.warning !== undefined) warnings.push(finding.warning);
+    if (finding.error !== undefined && !('referenceError' in referenced))
+      Object.assign(referenced, { referenceError: finding.error });
+  }
   return {
     file,
     live: read,
     notes,
     warnings,
-    ...(references === undefined || !sendable
-      ? {}
-      : await lookUpReferences(file, read, references, reader)),
+    ...referenced,
     ...(assetError === undefined ? {} : { assetError }),
     ...(assetId === undefined ? {} : { assetId }),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),
@@ -351,6 +374,7 @@ export async function planContracts(
   );
   const codec = options.codec ?? specCodec;
   const references = codec.referencesById ? referenceLookup(reader) : undefined;
+  const ownerRule = codec.profile === 'openmetadata' ? ownerRuleLookup(reader) : undefined;
   const liveForUpdates = new Map<string, LiveContract>();
   const desired = new Map<string, DesiredContract>();
   // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
@@ -361,7 +385,7 @@ export async function planContracts(
     live: LiveResult,
     found: Map<string, AssetLookup<CheckedAsset>>,
   ): Promise<void> => {
-    const input = await planInput(files[index]!, live, found, reader, references);
+    const input = await planInput(files[index]!, live, found, reader, references, ownerRule);
     const change = planChange(input, options);
     changes[index] = change;
     const fqn = change.fullyQualifiedName;

@@ -9,6 +9,7 @@ import { COMPUTED } from './change-description.js';
 import { nextVersionOf } from './versioning.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
+  checkOwnershipRule,
   checkStoredContract,
   resolveReferences,
   schemaNamesOf,
@@ -358,6 +359,7 @@ export class Contracts {
     if (this.profile === 'openmetadata') {
       resolveReferences(after, this.directory);
       checkStoredContract(after);
+      checkOwnershipRule(after, this.store.dataAssetRules);
     }
     for (const field of ['description', 'termsOfUse']) {
       if (

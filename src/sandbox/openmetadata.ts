@@ -325,3 +325,46 @@ export function schemaNamesOf(asset: SeedAsset): Set<string> | undefined {
   walk(messageFields(asset));
   return names;
 }
+
+type DataAssetRule = NonNullable<Seed['dataAssetRules']>[number];
+
+/** OpenMetadata's default data asset rule on owners, on for every entity type. */
+const OWNERSHIP_RULE: DataAssetRule = {
+  name: 'Multiple Users or Single Team Ownership',
+  description: 'Validates that an entity has either multiple owners or a single team as the owner.',
+  rule: '{"multipleUsersOrSingleTeamOwnership":{"var":"owners"}}',
+  enabled: true,
+  ignoredEntities: [],
+  provider: 'system',
+};
+
+/**
+ * `GET /v1/system/settings/entityRulesSettings/{entityType}`: the enabled rules that apply to
+ * `entityType` (the seed's, or the default ownership rule), as OpenMetadata filters them.
+ */
+export function rulesFor(entityType: string, rules = [OWNERSHIP_RULE]): DataAssetRule[] {
+  return rules.filter(
+    (rule) =>
+      rule.enabled &&
+      (typeof rule.entityType !== 'string' ||
+        rule.entityType.toLowerCase() === entityType.toLowerCase()) &&
+      !(Array.isArray(rule.ignoredEntities) && rule.ignoredEntities.includes(entityType)),
+  );
+}
+
+/**
+ * A data contract's owners weighed against the ownership rule where it is in force for data
+ * contracts: two teams, or a team and users, are a 400 with OpenMetadata's message.
+ */
+export function checkOwnershipRule(contract: Json, rules?: DataAssetRule[]): void {
+  const rule = rulesFor('dataContract', rules).find((entry) =>
+    entry.rule.includes('multipleUsersOrSingleTeamOwnership'),
+  );
+  const owners = Array.isArray(contract.owners) ? (contract.owners as Json[]) : [];
+  const teams = owners.filter((owner) => owner.type === 'team').length;
+  if (rule === undefined || teams === 0 || (teams === 1 && owners.length === 1)) return;
+  throw new ApiError(
+    400,
+    `Rule [${rule.name}] validation failed: Entity does not satisfy the rule. Rule context: ${typeof rule.description === 'string' ? rule.description : ''}`,
+  );
+}

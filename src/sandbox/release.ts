@@ -11,7 +11,8 @@
 // and `*`; If-Match may list several, comma-separated, any one of which will do.
 import { createHash } from 'node:crypto';
 import { ApiError, type Json } from './http.js';
-import type { ContractResource } from './seed.js';
+import { rulesFor } from './openmetadata.js';
+import type { ContractResource, Seed } from './seed.js';
 
 /** The release the sandbox plays when none is given. */
 export const DEFAULT_OPENMETADATA_VERSION = '1.13.0';
@@ -48,6 +49,18 @@ export class OpenMetadataRelease {
   /** What `GET /api/v1/system/version` answers. */
   versionAnswer(): Json {
     return { version: this.version, revision: 'sandbox', timestamp: 0 };
+  }
+
+  /**
+   * What a GET of `/api/v1/<route>` answers under `system/`: the version, or the data asset rules
+   * in force for an entity type (`rules`, else OpenMetadata's defaults); undefined for others.
+   */
+  systemAnswer(route: readonly string[], rules: Seed['dataAssetRules']): unknown {
+    const path = route.join('/');
+    if (path === 'system/version') return this.versionAnswer();
+    if (/^system\/settings\/entityRulesSettings\/[^/]+$/.test(path))
+      return rulesFor(route[3]!, rules);
+    return undefined;
   }
 
   /** The ETag an answer carrying `entity` (as sent, with its href) has. */

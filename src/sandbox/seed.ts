@@ -59,9 +59,22 @@ export interface Seed {
   teams?: { name: string; [extra: string]: unknown }[];
   /** Test cases a contract may name as quality expectations (likewise). */
   testCases?: { fullyQualifiedName: string; [extra: string]: unknown }[];
+  /**
+   * OpenMetadata's data asset rules (Settings › Preferences › Data Asset Rules), in place of its
+   * defaults: `{name, rule, enabled, ignoredEntities?, entityType?, description?}`.
+   */
+  dataAssetRules?: { name: string; rule: string; enabled: boolean; [extra: string]: unknown }[];
 }
 
-const SEED_KEYS = ['users', 'assets', 'dataProducts', 'dataContracts', 'teams', 'testCases'];
+const SEED_KEYS = [
+  'users',
+  'assets',
+  'dataProducts',
+  'dataContracts',
+  'teams',
+  'testCases',
+  'dataAssetRules',
+];
 
 export class SeedError extends Error {
   override name = 'SeedError';
@@ -186,6 +199,12 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
     });
   const teams = named('teams', 'name');
   const testCases = named('testCases', 'fullyQualifiedName');
+  const rules = raw.dataAssetRules === undefined ? undefined : named('dataAssetRules', 'name');
+  rules?.forEach((rule: Record<string, unknown>, i) => {
+    requireString(rule, 'rule', `dataAssetRules[${i}]`);
+    if (typeof rule.enabled !== 'boolean')
+      throw new SeedError(`dataAssetRules[${i}].enabled must be true or false`);
+  });
   return {
     users,
     assets,
@@ -193,5 +212,8 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
     dataContracts,
     ...(teams.length > 0 ? { teams } : {}),
     ...(testCases.length > 0 ? { testCases } : {}),
+    ...(rules === undefined
+      ? {}
+      : { dataAssetRules: rules as NonNullable<Seed['dataAssetRules']> }),
   };
 }

@@ -236,9 +236,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         catalog.directory.byFullyQualifiedName(entityType, route[route.length - 1]!),
       );
     }
-    if (profile === 'openmetadata' && route.join('/') === 'system/version') {
+    // OpenMetadata's version, and its data asset rules for an entity type.
+    const system = release?.systemAnswer(route, store.dataAssetRules);
+    if (system !== undefined) {
       onlyGet();
-      return reply(200, release!.versionAnswer());
+      return reply(200, system);
     }
     if (route[0] === 'search' && route.length === 2 && route[1] === 'fieldQuery') {
       onlyGet();

@@ -1,0 +1,70 @@
+// OpenMetadata's data asset rule "Multiple Users or Single Team Ownership", on by default (Settings
+// › Preferences › Data Asset Rules): an entity's owners are users, or one team alone. A contract
+// whose owners are two teams, or a team and users, is refused (400 "Rule [Multiple Users or Single
+// Team Ownership] validation failed") where the rule is in force for data contracts, which the
+// catalog says at `GET /v1/system/settings/entityRulesSettings/dataContract`.
+import { AuthError } from '../errors.js';
+import type { CatalogReader } from './catalog-reader.js';
+
+/** The rule's JSON Logic operation, by which it is recognised whatever an admin named it. */
+const OPERATION = 'multipleUsersOrSingleTeamOwnership';
+
+/**
+ * The index of the first owner that breaks the rule (a second team, or a user beside a team, or
+ * a team beside users), or -1 when the owners keep it.
+ */
+export function ownerBreakingRule(owners: unknown): number {
+  if (!Array.isArray(owners)) return -1;
+  let teams = 0;
+  let users = 0;
+  for (const [index, owner] of (owners as { type?: unknown }[]).entries()) {
+    if (owner?.type === 'team') teams += 1;
+    else users += 1;
+    if (teams > 1 || (teams > 0 && users > 0)) return index;
+  }
+  return -1;
+}
+
+/** Whether the rule is in force for data contracts, or why that could not be learnt. */
+export type OwnerRule = { inForce: boolean; name?: string } | { unknown: string };
+
+/** Asks the catalog once a run, and only when some file's owners would break the rule. */
+export function ownerRuleLookup(reader: CatalogReader): () => Promise<OwnerRule> {
+  let asked: Promise<OwnerRule> | undefined;
+  return () =>
+    (asked ??= (async (): Promise<OwnerRule> => {
+      if (reader.entityRules === undefined) return { unknown: 'this client cannot ask' };
+      try {
+        const rule = (await reader.entityRules('dataContract')).find((entry) =>
+          entry.rule.includes(OPERATION),
+        );
+        return rule === undefined ? { inForce: false } : { inForce: true, name: rule.name };
+      } catch (error) {
+        if (error instanceof AuthError) throw error;
+        return { unknown: reader.redact(error instanceof Error ? error.message : String(error)) };
+      }
+    })());
+}
+
+/**
+ * What the rule means for `owners`: an error when the catalog holds it for data contracts, a
+ * warning when it could not say (the rule is on by default), nothing when it keeps the rule off.
+ */
+export async function ownerRuleFinding(
+  owners: unknown,
+  lookup: () => Promise<OwnerRule>,
+): Promise<{ error?: string; warning?: string }> {
+  const index = ownerBreakingRule(owners);
+  if (index === -1) return {};
+  const owner = (owners as { type?: unknown; name?: unknown }[])[index]!;
+  const what = `owners[${index}] (${String(owner.type)} ${String(owner.name)}) makes the owners ${owner.type === 'team' ? 'more than one team, or a team beside users' : 'a team beside users'}`;
+  const rule = await lookup();
+  if ('unknown' in rule)
+    return {
+      warning: `${what}, which OpenMetadata's data asset rule "Multiple Users or Single Team Ownership" refuses (400) where it is on, as it is by default; the catalog could not say whether it is (${rule.unknown})`,
+    };
+  if (!rule.inForce) return {};
+  return {
+    error: `${what}, which this catalog's data asset rule "${rule.name ?? 'Multiple Users or Single Team Ownership'}" refuses (400): name one team, or users only (or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules); nothing will be sent for this contract`,
+  };
+}
