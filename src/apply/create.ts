@@ -4,7 +4,7 @@
 import type { LiveContract } from '../catalog/client.js';
 import { CatalogError, NetworkError, NotFoundError } from '../errors.js';
 import type { CatalogReader } from '../plan/catalog-reader.js';
-import { effectiveContractOf } from '../plan/create-blockers.js';
+import { effectiveContractOf, ownContractName } from '../plan/create-blockers.js';
 import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
@@ -55,10 +55,12 @@ export async function movedCreates(plan: Plan, reader: CatalogReader): Promise<s
         return;
       }
       // The catalog keeps one contract per asset: one made meanwhile under another name.
-      const effective = await effectiveContractOf(reader, { id: assetId, type: assetType });
-      if (effective !== null && effective.inherited !== true)
+      const other = ownContractName(
+        await effectiveContractOf(reader, { id: assetId, type: assetType }),
+      );
+      if (other !== undefined)
         moved.push(
-          `${change.fullyQualifiedName} (planned as a new contract, but ${assetType} ${assetFullyQualifiedName} now has contract ${effective.fullyQualifiedName})`,
+          `${change.fullyQualifiedName} (planned as a new contract, but ${assetType} ${assetFullyQualifiedName} now has contract ${other})`,
         );
     }),
   );

@@ -30,19 +30,24 @@ export async function effectiveContractOf(
   }
 }
 
+/** The FQN of the asset's own contract, from its effective one (not one inherited from a product). */
+export function ownContractName(effective: LiveContract | null): string | undefined {
+  return effective === null || effective.inherited === true
+    ? undefined
+    : effective.fullyQualifiedName;
+}
+
 /**
  * Why `fqn` cannot be created on `asset`, whose effective contract is `effective`: the asset's own
- * contract (not one inherited from a data product) has another name. Undefined when nothing there
- * stands in the way.
+ * contract has another name. Undefined when nothing there stands in the way.
  */
 export function ownContractBlocker(
   fqn: string,
   asset: CreateTarget,
   effective: LiveContract | null,
 ): string | undefined {
-  if (effective === null || effective.inherited === true) return undefined;
-  const other = effective.fullyQualifiedName;
-  if (typeof other !== 'string' || other === fqn) return undefined;
+  const other = ownContractName(effective);
+  if (effective === null || other === undefined || other === fqn) return undefined;
   const name = typeof effective.name === 'string' ? effective.name : other;
   return `${asset.type} ${asset.fullyQualifiedName} already has a data contract, ${other}, and the catalog keeps one per asset, so it would refuse this one: to manage that contract with this file, set name to ${name} and fullyQualifiedName to ${other} (contracts import --fqn ${other} writes its file); nothing will be sent for this contract`;
 }

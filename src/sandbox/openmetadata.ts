@@ -284,6 +284,20 @@ function messageFields(asset: SeedAsset): MessageField[] | undefined {
   return asset.columns;
 }
 
+/** Calls `visit` with each named field of `list` and of the fields nested in it, and its parent's name. */
+function eachField(
+  list: unknown,
+  visit: (name: string, parent: string | undefined) => void,
+  parent?: string,
+): void {
+  if (!Array.isArray(list)) return;
+  for (const field of list as MessageField[]) {
+    if (typeof field.name !== 'string') continue;
+    visit(field.name, parent);
+    eachField(field.children, visit, field.name);
+  }
+}
+
 /**
  * A topic's search document as OpenMetadata indexes it (`TopicIndex`): its message schema, and
  * `fieldNames`, every field's name with its parents' (`payload.id`); never `columns`.
@@ -293,16 +307,9 @@ export function topicDocument(asset: SeedAsset): Json {
   const fields = messageFields(asset);
   if (fields === undefined || fields.length === 0) return document;
   const fieldNames: string[] = [];
-  const walk = (list: unknown, parent: string | undefined): void => {
-    if (!Array.isArray(list)) return;
-    for (const field of list as MessageField[]) {
-      if (typeof field.name !== 'string') continue;
-      const name = parent === undefined ? field.name : `${parent}.${field.name}`;
-      fieldNames.push(name);
-      walk(field.children, field.name);
-    }
-  };
-  walk(fields, undefined);
+  eachField(fields, (name, parent) =>
+    fieldNames.push(parent === undefined ? name : `${parent}.${name}`),
+  );
   return { ...document, messageSchema: { schemaFields: fields }, fieldNames };
 }
 
@@ -315,14 +322,7 @@ export function schemaNamesOf(asset: SeedAsset): Set<string> | undefined {
   if (asset.entityType !== 'topic')
     return asset.columns === undefined ? undefined : new Set(asset.columns.map((c) => c.name));
   const names = new Set<string>();
-  const walk = (list: unknown): void => {
-    if (!Array.isArray(list)) return;
-    for (const field of list as MessageField[]) {
-      if (typeof field.name === 'string') names.add(field.name);
-      walk(field.children);
-    }
-  };
-  walk(messageFields(asset));
+  eachField(messageFields(asset), (name) => names.add(name));
   return names;
 }
 
