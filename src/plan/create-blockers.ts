@@ -41,7 +41,7 @@ export function ownContractName(effective: LiveContract | null): string | undefi
  * Why `fqn` cannot be created on `asset`, whose effective contract is `effective`: the asset's own
  * contract has another name. Undefined when nothing there stands in the way.
  */
-export function ownContractBlocker(
+function ownContractBlocker(
   fqn: string,
   asset: CreateTarget,
   effective: LiveContract | null,
@@ -57,7 +57,7 @@ export function ownContractBlocker(
  * `include=deleted`); undefined when none does. A bad token stops the caller; any other failure
  * to read is returned as `unknown`, for the caller to say.
  */
-export async function deletedContractBlocker(
+async function deletedContractBlocker(
   reader: CatalogReader,
   fqn: string,
 ): Promise<{ blocker?: string; unknown?: string }> {
@@ -75,4 +75,20 @@ export async function deletedContractBlocker(
   return {
     blocker: `the catalog holds a deleted data contract named ${fqn} (id ${deleted.id}, version ${String(deleted.version)}), and a deleted contract keeps its name, so it would refuse to create another: restore that one in the catalog (OpenMetadata: PUT /v1/dataContracts/restore with its id), and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
   };
+}
+
+/**
+ * Why the catalog would refuse to create `fqn` on `asset`, whose effective contract is
+ * `effective`: the asset's own contract of another name, else a deleted contract that keeps the
+ * name (one more read, only when the first does not stand in the way). `unknown` says why the
+ * second could not be checked.
+ */
+export async function createBlocker(
+  reader: CatalogReader,
+  fqn: string,
+  asset: CreateTarget,
+  effective: LiveContract | null,
+): Promise<{ blocker?: string; unknown?: string }> {
+  const own = ownContractBlocker(fqn, asset, effective);
+  return own === undefined ? deletedContractBlocker(reader, fqn) : { blocker: own };
 }

@@ -18,12 +18,13 @@ import { planChange, type LiveResult, type PlanInput, type PlanOptions } from '.
 import type { PlannedChange } from './types.js';
 import { track, type ProgressHooks } from '../progress.js';
 import { lookUpReferences, referenceLookup, type ReferenceLookup } from './reference-ids.js';
-import { ownerRuleFinding, ownerRuleLookup, type OwnerRule } from './owner-rule.js';
 import {
-  deletedContractBlocker,
-  effectiveContractOf,
-  ownContractBlocker,
-} from './create-blockers.js';
+  ownerBreakingRule,
+  ownerRuleFinding,
+  ownerRuleLookup,
+  type OwnerRule,
+} from './owner-rule.js';
+import { createBlocker, effectiveContractOf } from './create-blockers.js';
 import {
   assetKey,
   dataProductNames,
@@ -274,9 +275,10 @@ async function planInput(
     if (columns.lacking.length > 0)
       lackingColumns = { names: columns.lacking, unnamed: columns.unnamed };
     const products = lookup.asset.products;
-    const target = { id: lookup.asset.id, type, fullyQualifiedName };
-    // A contract to create: the asset's own contract of another name would stand in the way.
+    // Read for the inheritance notes, and for a contract to create: the asset's own contract of
+    // another name would stand in the way.
     if (products.length === 1 || read.kind === 'missing') {
+      const target = { id: lookup.asset.id, type, fullyQualifiedName };
       // None (404): no contract in force either way; other failures only lose the note.
       const effective = await effectiveContractOf(reader, target);
       if (effective !== null && products.length === 1)
@@ -288,14 +290,16 @@ async function planInput(
             products[0]!,
           ),
         );
-      if (read.kind === 'missing')
-        createBlocked = ownContractBlocker(file.identity.fullyQualifiedName, target, effective);
-    }
-    // So would a deleted contract that keeps the name.
-    if (read.kind === 'missing' && createBlocked === undefined) {
-      const deleted = await deletedContractBlocker(reader, file.identity.fullyQualifiedName);
-      createBlocked = deleted.blocker;
-      if (deleted.unknown !== undefined) notes.push(deleted.unknown);
+      if (read.kind === 'missing') {
+        const found = await createBlocker(
+          reader,
+          file.identity.fullyQualifiedName,
+          target,
+          effective,
+        );
+        createBlocked = found.blocker;
+        if (found.unknown !== undefined) notes.push(found.unknown);
+      }
     }
   }
   // Ids only for what may be sent: a contract read, or one to create on an asset found.
@@ -303,23 +307,28 @@ async function planInput(
     assetError === undefined &&
     (read.kind === 'found' ||
       (read.kind === 'missing' && assetId !== undefined && createBlocked === undefined));
-  const referenced =
+  const { referenceIds, referenceError: unknownReference } =
     references === undefined || !sendable
       ? {}
       : await lookUpReferences(file, read, references, reader);
-  // Owners the live contract does not already hold, weighed against the catalog's ownership rule.
-  if (ownerRule !== undefined && sendable && !holdsOwners(read, file.contract.owners)) {
-    const finding = await ownerRuleFinding(file.contract.owners, ownerRule);
-    if (finding.warning !== undefined) warnings.push(finding.warning);
-    if (finding.error !== undefined && !('referenceError' in referenced))
-      Object.assign(referenced, { referenceError: finding.error });
-  }
+  // Owners that break the catalog's ownership rule, unless the live contract already holds them.
+  const owners = file.contract.owners;
+  const ownersFinding =
+    ownerRule !== undefined &&
+    sendable &&
+    ownerBreakingRule(owners) !== -1 &&
+    !holdsOwners(read, owners)
+      ? await ownerRuleFinding(owners, ownerRule)
+      : {};
+  if (ownersFinding.warning !== undefined) warnings.push(ownersFinding.warning);
+  const referenceError = unknownReference ?? ownersFinding.error;
   return {
     file,
     live: read,
     notes,
     warnings,
-    ...referenced,
+    ...(referenceIds === undefined ? {} : { referenceIds }),
+    ...(referenceError === undefined ? {} : { referenceError }),
     ...(assetError === undefined ? {} : { assetError }),
     ...(assetId === undefined ? {} : { assetId }),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),

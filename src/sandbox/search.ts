@@ -2,8 +2,7 @@
 // search engine's raw shape from documents kept per version of the store.
 import { ApiError, compareText, JsonText, queryInteger, type Json } from './http.js';
 import { topicDocument, type SandboxProfile } from './openmetadata.js';
-import type { SeedAsset } from './seed.js';
-import type { SeedUser } from './seed.js';
+import type { SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 import { requirePermission } from './auth.js';
 
