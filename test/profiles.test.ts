@@ -12,6 +12,7 @@ import { parseContract } from '../src/contract/parse.js';
 import { openMetadataCodec, specCodec, storageProblems } from '../src/profile/codec.js';
 import { durationText, toUnits, type DurationUnit } from '../src/profile/durations.js';
 import { profileForVersion } from '../src/profile/profile.js';
+import { unkeptChange } from '../src/profile/unkept.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import type { Operation } from '../src/diff/operation.js';
 import { applyPlan } from '../src/apply/apply-plan.js';
@@ -1071,6 +1072,55 @@ describe('the sandbox as OpenMetadata', () => {
     expect(await edit('d', 'bob')).toMatchObject({ version: 0.4 });
   });
 
+  it('keeps a PATCH only when it counts a change: a column described or a list reordered alone is answered 200 and dropped; with a counted change it is all kept', async () => {
+    const opened = await openSandbox({
+      seed: oneTable('openmetadata', {
+        semantics: [
+          { name: 'a', description: 'A.', rule: '{"!!":[{"var":"owners"}]}', enabled: true },
+          { name: 'b', description: 'B.', rule: '{"!!":[{"var":"owners"}]}', enabled: true },
+        ],
+      }),
+      profile: 'openmetadata',
+    });
+    cleanups.push(() => opened.sandbox.close());
+    const stored = () => opened.sandbox.store.contracts.get(CONTRACT)!;
+    const before = structuredClone(stored());
+    const described = { op: 'add', path: '/schema/0/description', value: 'The key.' };
+    const alone = await opened.client.patch(path, [described]);
+    expect(alone.status).toBe(200);
+    // Answered as patched, at the version it had, with nothing counted; and not stored.
+    expect(alone.body).toMatchObject({
+      version: 0.1,
+      schema: [{ name: 'id', description: 'The key.' }],
+      incrementalChangeDescription: { fieldsAdded: [], fieldsUpdated: [], fieldsDeleted: [] },
+    });
+    expect(stored()).toEqual(before);
+    const reordered = await opened.client.patch(path, [
+      { op: 'move', from: '/semantics/1', path: '/semantics/0' },
+    ]);
+    expect(reordered.body).toMatchObject({
+      version: 0.1,
+      semantics: [{ name: 'b' }, { name: 'a' }],
+    });
+    expect(stored()).toEqual(before);
+    // A rule's description changed is a rule removed and one added: counted, and all is kept.
+    const counted = await opened.client.patch(path, [
+      described,
+      { op: 'replace', path: '/semantics/1/description', value: 'Bee.' },
+    ]);
+    expect(counted.body).toMatchObject({ version: 0.2 });
+    expect(stored()).toMatchObject({
+      version: 0.2,
+      schema: [{ name: 'id', description: 'The key.' }],
+      semantics: [{ name: 'a' }, { name: 'b', description: 'Bee.' }],
+      changeDescription: {
+        fieldsAdded: [{ name: 'semantics' }],
+        fieldsUpdated: [],
+        fieldsDeleted: [{ name: 'semantics' }],
+      },
+    });
+  });
+
   it('compares a test value as JSON-P does: the stored version 1.0 is not 1 (400, nothing stored)', async () => {
     const { sandbox, client } = await catalogOf(
       'openmetadata',
@@ -1215,6 +1265,124 @@ describe('the demo under openmetadata', () => {
     expect(imported.err).toBe('');
     const again = await cli(['plan', '--detailed-exitcode', 'imported'], { cwd: dir.dir, env });
     expect(again.code, again.out).toBe(0);
+  });
+});
+
+describe('changes OpenMetadata would not keep', () => {
+  const live = {
+    schema: [
+      { name: 'id', dataType: 'BIGINT', fullyQualifiedName: 'db.s.t.id' },
+      { name: 'at', dataType: 'TIMESTAMP' },
+    ],
+    semantics: [
+      { name: 'a', rule: 'x', enabled: true },
+      { name: 'b', rule: 'y', enabled: true },
+    ],
+    owners: [{ id: 'u1', type: 'user', name: 'ann' }],
+    termsOfUse: { content: 'T.' },
+  };
+  const after = (change: (c: Record<string, any>) => void) => {
+    const copy = structuredClone(live) as Record<string, any>;
+    change(copy);
+    return copy;
+  };
+
+  it('names what OpenMetadata counts as no change, and nothing when it counts one', () => {
+    expect(
+      unkeptChange(
+        live,
+        after((c) => (c.schema[1].description = 'When.')),
+      ),
+    ).toMatch(/^column at's description will not be kept by OpenMetadata on its own: /);
+    expect(
+      unkeptChange(
+        live,
+        after((c) => {
+          c.schema[0].constraint = 'NOT_NULL';
+          c.schema.reverse();
+        }),
+      ),
+    ).toMatch(/^column id's constraint, the order of the columns will not be kept/);
+    expect(
+      unkeptChange(
+        live,
+        after((c) => c.semantics.reverse()),
+      ),
+    ).toMatch(/^the order of the semantics rules will not be kept/);
+    // Counted: a column retyped, added or removed; a rule or a reference changed; another field.
+    for (const counted of [
+      (c: Record<string, any>) => (c.schema[1].dataType = 'DATE'),
+      (c: Record<string, any>) => c.schema.pop(),
+      (c: Record<string, any>) => (c.semantics[0].rule = 'z'),
+      (c: Record<string, any>) => (c.owners = [{ id: 'u2', type: 'user', name: 'bo' }]),
+      (c: Record<string, any>) => {
+        c.schema[1].description = 'When.';
+        c.termsOfUse = { content: 'New.' };
+      },
+    ])
+      expect(unkeptChange(live, after(counted))).toBeUndefined();
+    expect(unkeptChange(live, live)).toBeUndefined();
+  });
+
+  const described = `name: c
+fullyQualifiedName: db.s.t.dataContract_c
+entity: {type: table, fullyQualifiedName: db.s.t}
+schema:
+  - name: id
+    dataType: BIGINT
+    description: The key.
+`;
+
+  it('openmetadata: a column described alone is a warning at its line; apply says it was not kept (exit 1); with a change counted it is kept and plan converges', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const cwd = await filesDir({ 'contracts/c.yaml': described });
+    const plan = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.out).toMatch(
+      /^::warning file=contracts\/c.yaml,line=7,col=18,title=change the catalog will not keep::column id's description will not be kept by OpenMetadata on its own: /m,
+    );
+    const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
+    expect(apply.code, apply.out).toBe(1);
+    expect(apply.out).toContain(
+      '✗ db.s.t.dataContract_c  failed: NOT_KEPT: the catalog answered 200 and kept nothing: read back, the contract (version 0.1) does not have the change.',
+    );
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+      version: 0.1,
+      schema: [{ name: 'id', dataType: 'BIGINT' }],
+    });
+    expect((sandbox.store.contracts.get(CONTRACT)!.schema as object[])[0]).not.toHaveProperty(
+      'description',
+    );
+    // --strict: an error, nothing sent.
+    const patches = () => sandbox.requests().filter((r) => r.method === 'PATCH').length;
+    const sent = patches();
+    const strict = await cli(['apply', '--auto-approve', '--strict'], { cwd, env });
+    expect(strict.code).toBe(1);
+    expect(strict.out + strict.err).toContain('--strict makes this an error');
+    expect(patches()).toBe(sent);
+    // With a change OpenMetadata counts, the description is kept too.
+    await writeFile(path.join(cwd, 'contracts/c.yaml'), `${described}termsOfUse: New terms.\n`);
+    const both = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(both.code, both.out).toBe(0);
+    expect(both.out).not.toContain('will not be kept');
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+      version: 0.2,
+      schema: [{ name: 'id', description: 'The key.' }],
+    });
+    const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+    expect(again.code, again.out).toBe(0);
+  });
+
+  it('spec: the same change is kept, with no warning', async () => {
+    const { sandbox, env } = await catalogOf('spec', oneTable('spec', {}));
+    const cwd = await filesDir({ 'contracts/c.yaml': described });
+    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(apply.code, apply.out).toBe(0);
+    expect(apply.out).not.toContain('will not be kept');
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+      version: 0.2,
+      schema: [{ name: 'id', description: 'The key.' }],
+    });
   });
 });
 

@@ -184,6 +184,33 @@ interface ChangeContext {
   profile: Profile;
 }
 
+/**
+ * The failure of a PATCH answered at the version it was sent against whose change the contract,
+ * read back, does not have; undefined when it has it (the change was folded into that
+ * version) or cannot be read.
+ */
+async function droppedChange(
+  context: ChangeContext,
+  target: DesiredContract,
+): Promise<ContractResult | undefined> {
+  const { change, catalog } = context;
+  let fresh: LiveContract;
+  try {
+    fresh = await catalog.getContractById(change.id!, CONTRACT_FIELDS);
+  } catch {
+    return undefined;
+  }
+  if (reached(fresh, target, context.shapes)) return undefined;
+  return {
+    status: 'failed',
+    file: change.file,
+    fullyQualifiedName: change.fullyQualifiedName,
+    httpStatus: null,
+    errorType: 'NOT_KEPT',
+    message: `the catalog answered 200 and kept nothing: read back, the contract (version ${String(fresh.version)}) does not have the change. OpenMetadata drops a PATCH in which it counts no change (one only to a column's description or constraint, or to a list's order); make it together with a change it counts, to another field of this contract`,
+  };
+}
+
 async function applyChange(context: ChangeContext): Promise<ContractResult> {
   const { change, catalog } = context;
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
@@ -209,7 +236,14 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         description?.fieldsUpdated,
         description?.fieldsDeleted,
       ].some((list) => (list ?? []).length > 0);
-      const folded = changed && patched.version === (replannedAt ?? change.liveVersion);
+      const from = replannedAt ?? change.liveVersion;
+      // The version did not move: the change was folded into it, or the catalog kept nothing of
+      // it (OpenMetadata answers a PATCH in which it counts no change, and drops it).
+      if (patched.version === from) {
+        const dropped = await droppedChange(context, target);
+        if (dropped !== undefined) return dropped;
+      }
+      const folded = changed && patched.version === from;
       return {
         status: 'applied',
         ...names,

@@ -102,7 +102,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       )
       .option(
         '--strict',
-        'treat live-asset warnings (columns the asset lacks or types that differ) as errors',
+        'treat warnings as errors (columns the asset lacks or types that differ, changes the catalog would not keep, rules it could not be asked)',
       )
       .option('--json', 'machine output on stdout, nothing else on stdout');
 

@@ -7,7 +7,7 @@ import { breakingChanges } from '../diff/breaking.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
 import type { JsonObject } from '../diff/json-value.js';
-import { verifyPatch } from '../diff/verify.js';
+import { applyToCopy, verifyPatch } from '../diff/verify.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
 import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
@@ -238,6 +238,15 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
       input.referenceIds === undefined ? changes : operationsWithIds(changes, input.referenceIds);
     const patch = guardPatch(contract, sent);
     verifyPatch(contract, wanted, patch, codec.shapes);
+    const unkept = codec.unkept?.(contract, applyToCopy(contract, sent));
+    if (unkept !== undefined && options.strict === true)
+      return {
+        ...base,
+        ...known,
+        action: 'error',
+        error: `${unkept}; --strict makes this an error, and nothing will be sent for this contract`,
+      };
+    if (unkept !== undefined) warnings.push(unkept);
     // The file's model on both sides: the live contract read back, and the file as the catalog
     // will store it (an accessPolicy written as one of policies, say).
     const seen = codec === specCodec ? contract : codec.fromWire(contract);

@@ -19,6 +19,15 @@ function columnIndex(schema: unknown, name: string): number {
     : -1;
 }
 
+/** The list fields as a warning names them. */
+const LIST_FIELDS: Record<string, string> = {
+  columns: 'schema',
+  'semantics rules': 'semantics',
+  'quality expectations': 'qualityExpectations',
+  owners: 'owners',
+  reviewers: 'reviewers',
+};
+
 /** The JSON pointer in `file` a breaking change or a warning is about (its own line, if it has one). */
 export function findingPointer(message: string, file: ContractFile): string {
   // Read once, and only if the message needs it: a planned file reads its contract from disk.
@@ -28,6 +37,19 @@ export function findingPointer(message: string, file: ContractFile): string {
     /^columns? ([^\s,]+)(?:, [^\s,]+)* (?:(type changed)|constraint \S+ (dropped)|(?:is|are) not among|is .* in the contract but)/.exec(
       message,
     );
+  // A change the catalog would not keep: at the first column property it names.
+  const property = /^column (\S+?)'s (\w+)/.exec(message);
+  if (property !== null) {
+    const i = columnIndex(contract().schema, property[1]!);
+    if (i === -1) return '/schema';
+    const named = (contract().schema as Record<string, unknown>[])[i]!;
+    return named[property[2]!] === undefined ? `/schema/${i}` : `/schema/${i}/${property[2]!}`;
+  }
+  const order =
+    /^the (?:order|empty list) of the (columns|semantics rules|quality expectations|owners|reviewers)/.exec(
+      message,
+    );
+  if (order !== null) return `/${LIST_FIELDS[order[1]!]!}`;
   const renamed = /^column \S+ renamed to (\S+)/.exec(message);
   if (renamed !== null) {
     const i = columnIndex(contract().schema, renamed[1]!);
@@ -63,6 +85,9 @@ export function findingPointer(message: string, file: ContractFile): string {
   if (message.startsWith('status')) return '/entityStatus';
   return '/fullyQualifiedName';
 }
+
+/** How a warning of a change the catalog would not keep reads (see profile/unkept.ts). */
+const UNKEPT = / will not be kept by OpenMetadata on its own: /;
 
 /** Every finding of `plan`, at its place in the files it came from. */
 export function planFindings(plan: Plan, files: readonly ContractFile[]): Finding[] {
@@ -101,7 +126,14 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
         at('warning', 'breaking data contract change', `breaking: ${breaking}`, breaking),
       );
     for (const warning of change.warnings)
-      findings.push(at('warning', 'live-asset check', warning, warning));
+      findings.push(
+        at(
+          'warning',
+          UNKEPT.test(warning) ? 'change the catalog will not keep' : 'live-asset check',
+          warning,
+          warning,
+        ),
+      );
   }
   return findings;
 }

@@ -116,7 +116,7 @@ export function renderPlanHuman(given: Plan, c: Colors): string {
   if (warningCount > 0)
     out.push(
       c.yellow(
-        `${warningCount} live-asset warning${warningCount === 1 ? '' : 's'}: the contracts and their assets disagree (--strict makes these errors).`,
+        `${warningCount} warning${warningCount === 1 ? '' : 's'}, shown with ${warningCount === 1 ? 'its contract' : 'their contracts'} (--strict makes warnings errors).`,
       ),
     );
   if (breakingCount > 0)

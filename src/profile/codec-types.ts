@@ -22,6 +22,11 @@ export interface Codec {
   readonly statuses: readonly string[];
   /** The values of a valid contract this catalog cannot store (see storageProblems). */
   unstorable(contract: DesiredContract): Unstorable[];
+  /**
+   * What of a PATCH leading from `live` to `patched` (both in the wire's shape) this catalog would
+   * answer and not keep, as a sentence; undefined when it keeps all of it.
+   */
+  unkept?(live: JsonObject, patched: JsonObject): string | undefined;
   /** The desired contract in the catalog's wire shape; only for a file without problems. */
   toWire(desired: DesiredContract): DesiredContract;
   /** A live contract with its managed fields in the file's model. */

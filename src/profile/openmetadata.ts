@@ -8,6 +8,7 @@ import { setFields, type Codec, type Unstorable } from './codec-types.js';
 import { durationText, toUnits, type DurationUnit } from './durations.js';
 import { REFERENCE_FIELDS, referencesWithIds, type ReferenceIds } from './references.js';
 import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
+import { unkeptChange } from './unkept.js';
 
 const STATUSES: readonly string[] = vocabulary.statuses;
 const DATA_TYPES = new Set(vocabulary.dataTypes);
@@ -276,6 +277,7 @@ export const openMetadataCodec: Codec = {
   shapes: shapesFromSchema(WIRE_SCHEMA),
   statuses: STATUSES,
   unstorable,
+  unkept: unkeptChange,
   toWire,
   fromWire,
   createBody,

@@ -1,6 +1,14 @@
 // What a PATCH changed, in the catalog's changeDescription form. List fields report items added
-// and deleted (as JSON strings) and items changed in place; other fields report old → new.
+// and deleted (as JSON strings); under the spec also items changed in place and reorders. Other
+// fields report old → new.
+//
+// OpenMetadata records a list's items only as added or deleted, each matched by its own matcher
+// (`recordListChange` in `EntityRepository`; a contract's columns by name and data type,
+// `EntityUtil.columnMatch`; its semantics rules by every part a file sets, `semanticsRuleMatch`;
+// references by id and type). A column whose description or constraint changed, or a reordered
+// list, is recorded as nothing.
 import { isDeepStrictEqual } from 'node:util';
+import type { SandboxProfile } from './openmetadata.js';
 
 export interface FieldChange {
   name: string;
@@ -15,13 +23,27 @@ export interface ChangeDescription {
   previousVersion: number;
 }
 
+type ItemKey = (item: Record<string, unknown>) => string;
+
 /** How items of list fields are matched; schema columns by name and type, as the catalog does. */
-const LIST_ITEM_KEYS: Record<string, (item: Record<string, unknown>) => string> = {
-  schema: (item) => `${String(item.name)}\u0000${String(item.dataType)}`,
-  semantics: (item) => String(item.name),
-  qualityExpectations: (item) => String(item.fullyQualifiedName),
-  owners: (item) => `${String(item.type)}\u0000${String(item.name)}`,
-  reviewers: (item) => `${String(item.type)}\u0000${String(item.name)}`,
+const LIST_ITEM_KEYS: Record<SandboxProfile, Record<string, ItemKey>> = {
+  spec: {
+    schema: (item) => `${String(item.name)}\u0000${String(item.dataType)}`,
+    semantics: (item) => String(item.name),
+    qualityExpectations: (item) => String(item.fullyQualifiedName),
+    owners: (item) => `${String(item.type)}\u0000${String(item.name)}`,
+    reviewers: (item) => `${String(item.type)}\u0000${String(item.name)}`,
+  },
+  openmetadata: {
+    schema: (item) => JSON.stringify([item.name, item.dataType, item.arrayDataType]),
+    semantics: (item) =>
+      JSON.stringify(
+        ['name', 'rule', 'description', 'enabled', 'entityType', 'provider'].map((k) => item[k]),
+      ),
+    qualityExpectations: (item) => JSON.stringify([item.id, item.type]),
+    owners: (item) => JSON.stringify([item.id, item.type]),
+    reviewers: (item) => JSON.stringify([item.id, item.type]),
+  },
 };
 
 /** Fields the server computes; never reported as changed. */
@@ -48,7 +70,9 @@ export function describeChange(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
   previousVersion: number,
+  profile: SandboxProfile = 'spec',
 ): ChangeDescription {
+  const inPlace = profile === 'spec';
   const change: ChangeDescription = {
     fieldsAdded: [],
     fieldsUpdated: [],
@@ -61,7 +85,7 @@ export function describeChange(
     const oldValue = before[field];
     const newValue = after[field];
     if (isDeepStrictEqual(oldValue, newValue)) continue;
-    const keyOf = LIST_ITEM_KEYS[field];
+    const keyOf = LIST_ITEM_KEYS[profile][field];
     if (
       keyOf !== undefined &&
       (Array.isArray(oldValue) || oldValue === undefined) &&
@@ -75,7 +99,7 @@ export function describeChange(
         const old = oldItems.get(key);
         if (old === undefined)
           change.fieldsAdded.push({ name: field, newValue: JSON.stringify(item) });
-        else if (!isDeepStrictEqual(old, item)) {
+        else if (inPlace && !isDeepStrictEqual(old, item)) {
           change.fieldsUpdated.push({
             name: `${field}.${String(item.name ?? item.fullyQualifiedName)}`,
             oldValue: JSON.stringify(old),
@@ -89,8 +113,9 @@ export function describeChange(
       }
       // A pure reorder changes no item; report it so the version still tells the truth.
       if (
+        inPlace &&
         change.fieldsAdded.length + change.fieldsUpdated.length + change.fieldsDeleted.length ===
-        entriesBefore
+          entriesBefore
       ) {
         change.fieldsUpdated.push({
           name: field,

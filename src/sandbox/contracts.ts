@@ -342,8 +342,8 @@ export class Contracts {
       profile: this.profile,
       store: this.store,
     });
-    this.store.putContract(next);
-    return next;
+    if (next.stored) this.store.putContract(next.contract);
+    return next.contract;
   }
 
   private checkPatchedContract(before: ContractResource, after: Json): void {

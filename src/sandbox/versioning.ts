@@ -2,8 +2,10 @@
 // change is a new version. OpenMetadata folds the changes one user makes within ten minutes into
 // one version (its session consolidation, `consolidateChanges` in `EntityRepository`): the
 // version does not move, changeDescription then runs from the version before the session, and
-// incrementalChangeDescription says what this PATCH alone did.
-import { describeChange, nextVersion } from './change-description.js';
+// incrementalChangeDescription says what this PATCH alone did. Outside a session, OpenMetadata
+// stores a PATCH only when it records a change (`storeUpdate`): one that records none (a column's
+// description, a reorder) is answered as patched, at the version it had, and not stored.
+import { describeChange, nextVersion, type ChangeDescription } from './change-description.js';
 import type { Json } from './http.js';
 import type { SandboxProfile } from './openmetadata.js';
 import type { ContractResource } from './seed.js';
@@ -40,25 +42,44 @@ function sessionStart(current: ContractResource, writer: Writer): ContractResour
   return writer.store.keptVersion(current.id, previousVersion);
 }
 
-/** `patched` (a change of `current`) as stored: version, updatedAt, updatedBy and descriptions. */
+function isEmpty(change: ChangeDescription): boolean {
+  return [change.fieldsAdded, change.fieldsUpdated, change.fieldsDeleted].every(
+    (list) => list.length === 0,
+  );
+}
+
+/**
+ * `patched` (a change of `current`) with its version, updatedAt, updatedBy and descriptions, and
+ * whether the catalog stores it (else it is only the answer).
+ */
 export function nextVersionOf(
   current: ContractResource,
   patched: Json,
   writer: Writer,
-): ContractResource {
-  const change = describeChange(current, patched, current.version);
+): { contract: ContractResource; stored: boolean } {
+  const change = describeChange(current, patched, current.version, writer.profile);
   const next: Json = { ...patched, updatedAt: writer.now, updatedBy: writer.user };
   const previous = sessionStart(current, writer);
+  if (previous === undefined && writer.profile === 'openmetadata' && isEmpty(change)) {
+    const answer: Json = {
+      ...patched,
+      version: current.version,
+      updatedAt: current.updatedAt,
+      updatedBy: current.updatedBy,
+      changeDescription: current.changeDescription,
+      incrementalChangeDescription: change,
+    };
+    return { contract: answer as ContractResource, stored: false };
+  }
   if (previous === undefined) {
     writer.store.keepVersion(current);
     next.version = nextVersion(current.version);
     next.changeDescription = change;
   } else {
-    const session = describeChange(previous, patched, previous.version);
-    const changes = [session.fieldsAdded, session.fieldsUpdated, session.fieldsDeleted].flat();
-    next.version = changes.length > 0 ? nextVersion(previous.version) : previous.version;
+    const session = describeChange(previous, patched, previous.version, writer.profile);
+    next.version = isEmpty(session) ? previous.version : nextVersion(previous.version);
     next.changeDescription = session;
   }
   if (writer.profile === 'openmetadata') next.incrementalChangeDescription = change;
-  return next as ContractResource;
+  return { contract: next as ContractResource, stored: true };
 }

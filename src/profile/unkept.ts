@@ -1,0 +1,92 @@
+// What OpenMetadata does not keep of a PATCH on its own. It stores a PATCH only when its updater
+// counts a change in it (`storeUpdate` in `EntityRepository`: no version change and no change
+// counted, nothing stored), and it counts a list's items only as added or removed, each matched by
+// its own matcher (`recordListChange`): a contract's columns by name and data type
+// (`EntityUtil.columnMatch`), its semantics rules by every part a file sets (`semanticsRuleMatch`
+// in `DataContractRepository`), references by id and type. A change only to a column's
+// description, constraint, length, precision or scale, or only to a list's order, is answered 200
+// with the patched contract at the version it had, and dropped.
+import { isDeepStrictEqual } from 'node:util';
+import { MANAGED_FIELDS } from '../contract/model.js';
+import type { JsonObject } from '../diff/json-value.js';
+
+type Key = (item: JsonObject) => string;
+
+const reference: Key = (item) =>
+  JSON.stringify([item.type, item.id ?? null, item.id === undefined ? item.name : null]);
+
+/** OpenMetadata's matcher of each list field's items. */
+const MATCHERS: Record<string, Key> = {
+  schema: (column) => JSON.stringify([column.name, column.dataType, column.arrayDataType ?? null]),
+  semantics: (rule) =>
+    JSON.stringify(
+      ['name', 'rule', 'description', 'enabled', 'entityType', 'provider'].map(
+        (part) => rule[part] ?? null,
+      ),
+    ),
+  qualityExpectations: reference,
+  owners: reference,
+  reviewers: reference,
+};
+
+const LIST_NAMES: Record<string, string> = {
+  schema: 'columns',
+  semantics: 'semantics rules',
+  qualityExpectations: 'quality expectations',
+  owners: 'owners',
+  reviewers: 'reviewers',
+};
+
+function items(value: unknown): JsonObject[] | undefined {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? (value as JsonObject[]) : undefined;
+}
+
+/** What differs between columns OpenMetadata takes for the same one: "column id's description". */
+function columnsChangedInPlace(before: JsonObject[], after: JsonObject[]): string[] {
+  const key = MATCHERS.schema!;
+  const stored = new Map(before.map((column) => [key(column), column]));
+  const changed: string[] = [];
+  for (const column of after) {
+    const old = stored.get(key(column))!;
+    const properties = [...new Set([...Object.keys(old), ...Object.keys(column)])].filter(
+      (property) => !isDeepStrictEqual(old[property], column[property]),
+    );
+    if (properties.length > 0)
+      changed.push(`column ${String(column.name)}'s ${properties.join(' and ')}`);
+  }
+  return changed;
+}
+
+/**
+ * What of the change from `live` to `patched` (the contract as the PATCH leaves it, on
+ * OpenMetadata's wire) the catalog would not keep, as a sentence; undefined when it counts a change
+ * (and so keeps all of it) or nothing changes.
+ */
+export function unkeptChange(live: JsonObject, patched: JsonObject): string | undefined {
+  const unkept: string[] = [];
+  for (const field of MANAGED_FIELDS) {
+    if (isDeepStrictEqual(live[field], patched[field])) continue;
+    const key = MATCHERS[field];
+    const before = items(live[field]);
+    const after = items(patched[field]);
+    // A field OpenMetadata compares whole, or a list that is not one: a change it counts.
+    if (key === undefined || before === undefined || after === undefined) return undefined;
+    const keysBefore = before.map(key);
+    const keysAfter = after.map(key);
+    const known = new Map(keysBefore.map((item, i) => [item, i]));
+    const same =
+      new Set(keysAfter).size === known.size && keysAfter.every((item) => known.has(item));
+    if (!same) return undefined; // an item added or removed: counted
+    const name = LIST_NAMES[field]!;
+    if (field === 'schema') unkept.push(...columnsChangedInPlace(before, after));
+    else if (after.some((item, i) => !isDeepStrictEqual(item, before[known.get(keysAfter[i]!)!])))
+      unkept.push(`${name} changed in place`);
+    if (keysAfter.some((item, i) => item !== keysBefore[i]))
+      unkept.push(`the order of the ${name}`);
+    // None on one side, an empty list on the other.
+    if (after.length === 0) unkept.push(`the empty list of ${name}`);
+  }
+  if (unkept.length === 0) return undefined;
+  return `${unkept.join(', ')} will not be kept by OpenMetadata on its own: it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by name and data type), and drops a PATCH in which it counts no change, answering 200. It is kept along with any change it counts in this contract (to another field, or a column added or removed); apply says whether it was kept`;
+}
