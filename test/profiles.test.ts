@@ -123,12 +123,19 @@ const wireArb = fc.record(
       },
       { requiredKeys: [] },
     ),
-    owners: fc.uniqueArray(
-      fc
-        .record({ type: fc.constantFrom('user', 'team'), name: fc.string({ minLength: 1 }) })
-        .map((ref) => ({ ...ref, fullyQualifiedName: ref.name })),
-      { selector: (r) => `${r.type}/${r.name}`, maxLength: 3 },
-    ),
+    // Read back sorted by name (then type), as OpenMetadata answers relationships.
+    owners: fc
+      .uniqueArray(
+        fc
+          .record({ type: fc.constantFrom('user', 'team'), name: fc.string({ minLength: 1 }) })
+          .map((ref) => ({ ...ref, fullyQualifiedName: ref.name })),
+        { selector: (r) => `${r.type}/${r.name}`, maxLength: 3 },
+      )
+      .map((refs) =>
+        refs.sort((a, b) =>
+          a.name === b.name ? (a.type < b.type ? -1 : 1) : a.name < b.name ? -1 : 1,
+        ),
+      ),
     qualityExpectations: fc.uniqueArray(
       fc.record({ fullyQualifiedName: fc.string({ minLength: 1 }), type: fc.constant('testCase') }),
       { selector: (r) => r.fullyQualifiedName, maxLength: 3 },
@@ -1369,6 +1376,20 @@ schema:
       version: 0.2,
       schema: [{ name: 'id', description: 'The key.' }],
     });
+    const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+    expect(again.code, again.out).toBe(0);
+  });
+
+  it('openmetadata: owners come back sorted by name, so a file listing them otherwise converges, with no reorder planned', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+    const cwd = await filesDir({
+      'contracts/c.yaml': `${head}owners:\n  - {type: user, name: bob}\n  - {type: user, name: alice}\n`,
+    });
+    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(apply.code, apply.out).toBe(0);
+    expect(
+      (sandbox.store.contracts.get(CONTRACT)!.owners as { name: string }[]).map((o) => o.name),
+    ).toEqual(['alice', 'bob']);
     const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
     expect(again.code, again.out).toBe(0);
   });

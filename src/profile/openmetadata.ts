@@ -173,9 +173,22 @@ function unstorable(contract: DesiredContract): Unstorable[] {
 }
 
 /** Each `{type, name}` reference as OpenMetadata resolves it on a write: by its FQN, the name. */
+/**
+ * Users and teams as OpenMetadata answers them: with their fullyQualifiedName (their name), sorted
+ * by name. They are relationships, read back in that order whatever order they were written in
+ * (`EntityUtil.getEntityReferences`), so the order a file lists them in is not the catalog's.
+ */
 function references(list: unknown): unknown {
   if (!Array.isArray(list)) return list;
-  return list.map((item: JsonObject) => ({ ...item, fullyQualifiedName: item.name }));
+  return (list as JsonObject[])
+    .map((item): JsonObject => ({ ...item, fullyQualifiedName: item.name }))
+    .sort(
+      (a, b) => compare(String(a.name), String(b.name)) || compare(String(a.type), String(b.type)),
+    );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function toWire(desired: DesiredContract): DesiredContract {

@@ -182,6 +182,25 @@ export function checkStoredContract(contract: Json): void {
 }
 
 /**
+ * Owners and reviewers in the order OpenMetadata answers them: they are relationships, read back
+ * sorted by name (`EntityUtil.getEntityReferences`, `compareEntityReference`), whatever order they
+ * were written in.
+ */
+export function inNameOrder(contract: Json): void {
+  for (const field of ['owners', 'reviewers']) {
+    const list = contract[field];
+    if (Array.isArray(list))
+      contract[field] = (list as Json[]).toSorted(
+        (a, b) => order(String(a.name), String(b.name)) || order(String(a.type), String(b.type)),
+      );
+  }
+}
+
+function order(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
  * References as OpenMetadata stores them: one written by id or by fullyQualifiedName (a user's
  * or team's FQN is its name) is resolved to `{id, type, name, fullyQualifiedName, deleted}`;
  * with a directory, a user, team or test case it lacks is a 404, as on the real server.
@@ -220,6 +239,7 @@ export function resolveReferences(contract: Json, directory?: Directory): void {
       };
     });
   }
+  inNameOrder(contract);
 }
 
 /** A spec-shaped contract of the demo in OpenMetadata's shapes (the demo under this profile). */

@@ -10,7 +10,12 @@ import { parsePatchBody } from './java-json.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
 import { checkSeed, SeedError, type Seed } from './seed.js';
 import { Store } from './store.js';
-import { checkStoredContract, openMetadataSeed, type SandboxProfile } from './openmetadata.js';
+import {
+  checkStoredContract,
+  inNameOrder,
+  openMetadataSeed,
+  type SandboxProfile,
+} from './openmetadata.js';
 import { OpenMetadataRelease } from './release.js';
 
 export interface SandboxOptions {
@@ -119,6 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       : (await import('./demo-catalog.js')).demoSeed());
   if (options.profile === 'openmetadata')
     for (const contract of seed.dataContracts) {
+      inNameOrder(contract);
       try {
         checkStoredContract(contract);
       } catch (error) {
