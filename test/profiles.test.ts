@@ -13,6 +13,11 @@ import { openMetadataCodec, specCodec, storageProblems } from '../src/profile/co
 import { durationText, toUnits, type DurationUnit } from '../src/profile/durations.js';
 import { profileForVersion } from '../src/profile/profile.js';
 import { unkeptChange } from '../src/profile/unkept.js';
+import {
+  extensionFinding,
+  newExtensionKeys,
+  type CustomProperties,
+} from '../src/plan/custom-properties.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import type { Operation } from '../src/diff/operation.js';
 import { applyPlan } from '../src/apply/apply-plan.js';
@@ -264,6 +269,99 @@ describe("OpenMetadata's ownership rule", () => {
     });
     expect(await ownerRuleFinding(owners, answer({ inForce: false }))).toEqual({});
     expect(await ownerRuleFinding([owners[1]], answer({ inForce: true }))).toEqual({});
+  });
+});
+
+describe('custom properties OpenMetadata defines', () => {
+  it('names the keys a file adds that the catalog does not define, or says it could not ask', async () => {
+    const live = {
+      kind: 'found' as const,
+      contract: { id: 'c', version: 0.1, extension: { old: 1 } },
+    };
+    expect(newExtensionKeys({ old: 2, tier: 'gold', note: 'x' }, live)).toEqual(['tier', 'note']);
+    expect(newExtensionKeys({ tier: 'gold' }, { kind: 'missing' })).toEqual(['tier']);
+    expect(newExtensionKeys(null, live)).toEqual([]);
+    const answer = (value: CustomProperties) => () => Promise.resolve(value);
+    expect(await extensionFinding(['tier', 'note'], answer({ names: ['tier'] }))).toEqual({
+      error:
+        'extension.note is not a custom property of data contracts in this catalog, which refuses any other key (400 "Unknown custom field note"; it defines tier): add it under Settings › Custom Properties › Data Contract first, or remove it from the file; nothing will be sent for this contract',
+    });
+    expect(await extensionFinding(['a', 'b'], answer({ names: [] }))).toEqual({
+      error: expect.stringMatching(
+        /^extension\.a and extension\.b are not custom properties .*it defines none\)/,
+      ),
+    });
+    expect(await extensionFinding(['tier'], answer({ names: ['tier'] }))).toEqual({});
+    expect(await extensionFinding(['tier'], answer({ unknown: '403 FORBIDDEN' }))).toEqual({
+      note: 'custom properties not checked: the catalog could not say which data contracts have (403 FORBIDDEN)',
+    });
+    let asked = 0;
+    expect(
+      await extensionFinding([], () => {
+        asked += 1;
+        return Promise.resolve({ names: [] });
+      }),
+    ).toEqual({});
+    expect(asked).toBe(0);
+  });
+
+  it('the openmetadata sandbox answers the type with its custom properties and refuses any other key (400, nothing stored)', async () => {
+    const { sandbox, client } = await catalogOf('openmetadata', {
+      ...oneTable('openmetadata', { extension: { tier: 'gold' } }),
+      customProperties: [{ name: 'tier' }, { name: 'rank', propertyType: 'integer' }],
+    });
+    const type = await client.get('/v1/metadata/types/name/dataContract?fields=customProperties');
+    expect(type.status).toBe(200);
+    expect(type.body).toMatchObject({
+      name: 'dataContract',
+      category: 'entity',
+      customProperties: [
+        { name: 'tier', propertyType: { type: 'type', name: 'string' } },
+        { name: 'rank', propertyType: { type: 'type', name: 'integer' } },
+      ],
+    });
+    expect((await client.get('/v1/metadata/types/name/nothing')).status).toBe(404);
+    const refused = await client.patch(`/v1/dataContracts/${CONTRACT}`, [
+      { op: 'add', path: '/extension/note', value: 'x' },
+    ]);
+    expect(refused.status).toBe(400);
+    expect((refused.body as { message: string }).message).toBe('Unknown custom field note');
+    expect(sandbox.store.contracts.get(CONTRACT)!.extension).toEqual({ tier: 'gold' });
+    await expect(
+      startSandbox({
+        profile: 'openmetadata',
+        seed: oneTable('openmetadata', { extension: { tier: 'gold' } }),
+        port: 0,
+      }),
+    ).rejects.toThrow(/not one OpenMetadata stores: Unknown custom field tier/);
+  });
+
+  it('openmetadata: a key the catalog does not define is an error at its line, nothing sent; the ones it defines are applied', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', {
+      ...oneTable('openmetadata', {}),
+      customProperties: [{ name: 'tier' }],
+    });
+    const file = (extension: string) => `${head}extension:\n${extension}`;
+    const cwd = await filesDir({ 'contracts/c.yaml': file('  tier: gold\n  note: x\n') });
+    const plan = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(plan.code, plan.out).toBe(1);
+    expect(plan.out).toMatch(
+      /^::error file=contracts\/c.yaml,line=8,col=9,title=contract cannot be planned::extension.note is not a custom property of data contracts in this catalog/m,
+    );
+    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(apply.code).toBe(1);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    await writeFile(path.join(cwd, 'contracts/c.yaml'), file('  tier: gold\n'));
+    const fixed = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(fixed.code, fixed.out).toBe(0);
+    expect(sandbox.store.contracts.get(CONTRACT)!.extension).toEqual({ tier: 'gold' });
+    // Held by the live contract: not asked again.
+    const asked = () =>
+      sandbox.requests().filter((r) => interfacePath(r.path).startsWith('/v1/metadata/types'))
+        .length;
+    const before = asked();
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
+    expect(asked()).toBe(before);
   });
 });
 
@@ -966,7 +1064,10 @@ describe('the sandbox as OpenMetadata', () => {
   it('2.0: sends a hash of each answer, which no PATCH matches (412, nothing stored); W/"<version>" does', async () => {
     const { sandbox, client } = await catalogOf(
       'openmetadata',
-      oneTable('openmetadata', { version: 1, extension: { tier: 'gold' } }),
+      {
+        ...oneTable('openmetadata', { version: 1, extension: { tier: 'gold' } }),
+        customProperties: [{ name: 'tier' }],
+      },
       '2.0.0',
     );
     expect((await client.get('/v1/system/version')).body.version).toBe('2.0.0');

@@ -18,6 +18,7 @@ import {
   PAGE_ANSWER,
   SEARCH_ANSWER,
   type AnswerShape,
+  type CatalogClientOptions,
   type LiveContract,
   type Page,
   type PatchedContract,
@@ -27,6 +28,7 @@ import { preflightProblem } from './preflight.js';
 import { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 
 export type {
+  CatalogClientOptions,
   ChangeDescription,
   FieldChange,
   LiveContract,
@@ -44,33 +46,6 @@ const REFERENCE_ROUTES: Readonly<Record<ReferenceType, string>> = {
   team: '/teams/name',
   testCase: '/dataQuality/testCases/name',
 };
-
-export interface CatalogClientOptions {
-  /** Base URL of the catalog; `/v1` is added (a trailing `/v1` is accepted). */
-  baseUrl: string;
-  /** Bearer token (JWT). Never logged, never put in an error. */
-  token: string;
-  /**
-   * Requests at once (default 8): the pool's connections, one request each; further requests wait
-   * in the pool's queue, unsent, until a connection is free.
-   */
-  concurrency?: number;
-  /** Milliseconds to establish a connection (default 10 s). */
-  connectTimeoutMs?: number;
-  /** Milliseconds to wait for response headers (default 30 s). */
-  headersTimeoutMs?: number;
-  /** Milliseconds of silence allowed while reading a body (default 30 s). */
-  bodyTimeoutMs?: number;
-  /** Retries of a read after a network error, 429, 502, 503 or 504 (default 4). */
-  retries?: number;
-  /** First backoff in milliseconds, doubled each retry, with full jitter (default 200). */
-  retryBaseMs?: number;
-  /** Longest single wait, including a Retry-After the server asks for (default 10 s). */
-  retryMaxMs?: number;
-  /** Random source for jitter (tests pass a fixed one). */
-  random?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-}
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const MAX_REDIRECTS = 3;
@@ -175,6 +150,23 @@ export class CatalogClient {
       typeof entry?.name === 'string' && typeof entry.rule === 'string'
         ? [{ name: entry.name, rule: entry.rule }]
         : [],
+    );
+  }
+
+  /**
+   * The names of the custom properties OpenMetadata defines for `entityType`
+   * (`GET /v1/metadata/types/name/{entityType}?fields=customProperties`): the only keys an
+   * entity's `extension` may hold ("Unknown custom field", a 400, for any other).
+   */
+  async customProperties(entityType: string): Promise<string[]> {
+    const answer = await this.getJson<{ customProperties?: unknown }>(
+      `/metadata/types/name/${pathSegment(entityType)}`,
+      { fields: 'customProperties' },
+      ENTITY_ANSWER,
+    );
+    const properties = Array.isArray(answer.customProperties) ? answer.customProperties : [];
+    return (properties as { name?: unknown }[]).flatMap((property) =>
+      typeof property?.name === 'string' ? [property.name] : [],
     );
   }
 

@@ -92,3 +92,30 @@ export const LIST_ANSWER: AnswerShape = {
   what: 'a JSON list',
   test: (body) => Array.isArray(body),
 };
+
+export interface CatalogClientOptions {
+  /** Base URL of the catalog; `/v1` is added (a trailing `/v1` is accepted). */
+  baseUrl: string;
+  /** Bearer token (JWT). Never logged, never put in an error. */
+  token: string;
+  /**
+   * Requests at once (default 8): the pool's connections, one request each; further requests wait
+   * in the pool's queue, unsent, until a connection is free.
+   */
+  concurrency?: number;
+  /** Milliseconds to establish a connection (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Milliseconds to wait for response headers (default 30 s). */
+  headersTimeoutMs?: number;
+  /** Milliseconds of silence allowed while reading a body (default 30 s). */
+  bodyTimeoutMs?: number;
+  /** Retries of a read after a network error, 429, 502, 503 or 504 (default 4). */
+  retries?: number;
+  /** First backoff in milliseconds, doubled each retry, with full jitter (default 200). */
+  retryBaseMs?: number;
+  /** Longest single wait, including a Retry-After the server asks for (default 10 s). */
+  retryMaxMs?: number;
+  /** Random source for jitter (tests pass a fixed one). */
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}

@@ -9,6 +9,11 @@ export type CatalogReader = Pick<
   Partial<
     Pick<
       CatalogClient,
-      'preflight' | 'systemVersion' | 'listPage' | 'referenceEntity' | 'entityRules'
+      | 'preflight'
+      | 'systemVersion'
+      | 'listPage'
+      | 'referenceEntity'
+      | 'entityRules'
+      | 'customProperties'
     >
   >;

@@ -71,6 +71,15 @@ export function findingPointer(message: string, file: ContractFile): string {
   const reference = /\b(owners|reviewers|qualityExpectations)\[(\d+)\]/.exec(message);
   if (reference !== null) return `/${reference[1]}/${reference[2]}`;
   if (message.startsWith('semantics')) return '/semantics';
+  // A custom property the catalog lacks: at its key in `extension`.
+  const key = /^extension\.(\S+) (?:is not|and) /.exec(message)?.[1];
+  if (key !== undefined) {
+    const extension = contract().extension as Record<string, unknown> | null | undefined;
+    return extension?.[key] === undefined
+      ? '/extension'
+      : `/extension/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  }
+  if (message.startsWith('extension')) return '/extension';
   const sla = /^SLA (refresh frequency|max latency|availability)/.exec(message);
   if (sla !== null) {
     const property = {

@@ -18,12 +18,7 @@ import { planChange, type LiveResult, type PlanInput, type PlanOptions } from '.
 import type { PlannedChange } from './types.js';
 import { track, type ProgressHooks } from '../progress.js';
 import { lookUpReferences, referenceLookup, type ReferenceLookup } from './reference-ids.js';
-import {
-  ownerBreakingRule,
-  ownerRuleFinding,
-  ownerRuleLookup,
-  type OwnerRule,
-} from './owner-rule.js';
+import { catalogRules, ruleFindings, type CatalogRules } from './catalog-rules.js';
 import { createBlocker, effectiveContractOf } from './create-blockers.js';
 import {
   assetKey,
@@ -201,18 +196,6 @@ function checkAssets(
   );
 }
 
-/** Whether the live contract already holds exactly the owners `owners` names (by type and name). */
-function holdsOwners(read: LiveResult, owners: unknown): boolean {
-  if (read.kind !== 'found' || !Array.isArray(owners) || !Array.isArray(read.contract.owners))
-    return false;
-  const names = (list: unknown[]) =>
-    (list as { type?: unknown; name?: unknown }[])
-      .map((item) => `${String(item.type)}\u0000${String(item.name)}`)
-      .sort()
-      .join('\n');
-  return names(owners as unknown[]) === names(read.contract.owners as unknown[]);
-}
-
 /** Reads one file's live contract; what stops the whole plan is thrown, the rest is a result. */
 async function readLive(
   stored: ContractFile,
@@ -250,7 +233,7 @@ async function planInput(
   assets: Map<string, AssetLookup<CheckedAsset>>,
   reader: CatalogReader,
   references: ReferenceLookup | undefined,
-  ownerRule: (() => Promise<OwnerRule>) | undefined,
+  rules: CatalogRules | undefined,
 ): Promise<PlanInput> {
   const file = withContract(stored);
   const { type, fullyQualifiedName } = file.identity.entity;
@@ -311,17 +294,12 @@ async function planInput(
     references === undefined || !sendable
       ? {}
       : await lookUpReferences(file, read, references, reader);
-  // Owners that break the catalog's ownership rule, unless the live contract already holds them.
-  const owners = file.contract.owners;
-  const ownersFinding =
-    ownerRule !== undefined &&
-    sendable &&
-    ownerBreakingRule(owners) !== -1 &&
-    !holdsOwners(read, owners)
-      ? await ownerRuleFinding(owners, ownerRule)
-      : {};
-  if (ownersFinding.warning !== undefined) warnings.push(ownersFinding.warning);
-  const referenceError = unknownReference ?? ownersFinding.error;
+  // What the catalog's rules refuse (owners, custom properties), when something may be sent.
+  const ruled =
+    rules !== undefined && sendable ? await ruleFindings(file.contract, read, rules) : {};
+  if (ruled.warning !== undefined) warnings.push(ruled.warning);
+  if (ruled.note !== undefined) notes.push(ruled.note);
+  const referenceError = unknownReference ?? ruled.error;
   return {
     file,
     live: read,
@@ -383,7 +361,8 @@ export async function planContracts(
   );
   const codec = options.codec ?? specCodec;
   const references = codec.referencesById ? referenceLookup(reader) : undefined;
-  const ownerRule = codec.profile === 'openmetadata' ? ownerRuleLookup(reader) : undefined;
+  // What an OpenMetadata catalog holds that a contract must keep to: asked once, when needed.
+  const rules = codec.profile === 'openmetadata' ? catalogRules(reader) : undefined;
   const liveForUpdates = new Map<string, LiveContract>();
   const desired = new Map<string, DesiredContract>();
   // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
@@ -394,7 +373,7 @@ export async function planContracts(
     live: LiveResult,
     found: Map<string, AssetLookup<CheckedAsset>>,
   ): Promise<void> => {
-    const input = await planInput(files[index]!, live, found, reader, references, ownerRule);
+    const input = await planInput(files[index]!, live, found, reader, references, rules);
     const change = planChange(input, options);
     changes[index] = change;
     const fqn = change.fullyQualifiedName;

@@ -9,6 +9,7 @@ import { COMPUTED } from './change-description.js';
 import { nextVersionOf } from './versioning.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
+  checkCustomProperties,
   checkOwnershipRule,
   checkStoredContract,
   resolveReferences,
@@ -360,6 +361,7 @@ export class Contracts {
       resolveReferences(after, this.directory);
       checkStoredContract(after);
       checkOwnershipRule(after, this.store.dataAssetRules);
+      checkCustomProperties(after, this.store.customProperties);
     }
     for (const field of ['description', 'termsOfUse']) {
       if (

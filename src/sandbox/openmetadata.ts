@@ -388,3 +388,49 @@ export function checkOwnershipRule(contract: Json, rules?: DataAssetRule[]): voi
     `Rule [${rule.name}] validation failed: Entity does not satisfy the rule. Rule context: ${typeof rule.description === 'string' ? rule.description : ''}`,
   );
 }
+
+type CustomProperty = NonNullable<Seed['customProperties']>[number];
+
+/** The entity types whose custom properties the sandbox answers (each an OpenMetadata type). */
+const ENTITY_TYPES = ['dataContract', 'dataProduct', 'table', 'topic', 'dashboard', 'user', 'team'];
+
+/**
+ * `GET /v1/metadata/types/name/{name}?fields=customProperties`: the entity type with the custom
+ * properties the seed gives it; a 404 for a type the sandbox does not know.
+ */
+export function typeAnswer(name: string, properties: readonly CustomProperty[]): Json {
+  if (!ENTITY_TYPES.includes(name)) throw new ApiError(404, `type instance for ${name} not found`);
+  return {
+    id: entityOf('type', name).id,
+    name,
+    fullyQualifiedName: name,
+    category: 'entity',
+    customProperties: properties
+      .filter((property) => (property.entityType ?? 'dataContract') === name)
+      .map((property) => {
+        const type = property.propertyType ?? 'string';
+        return {
+          name: property.name,
+          description: property.description ?? '',
+          propertyType: entityOf('type', type),
+        };
+      }),
+  };
+}
+
+/**
+ * A data contract's `extension` weighed as OpenMetadata weighs it (`validateExtension`): a key
+ * that is not a custom property of data contracts is a 400 "Unknown custom field". Values are
+ * not checked against their property's type.
+ */
+export function checkCustomProperties(contract: Json, properties: readonly CustomProperty[]): void {
+  const extension = contract.extension;
+  if (extension === null || typeof extension !== 'object' || Array.isArray(extension)) return;
+  const known = new Set(
+    properties
+      .filter((property) => (property.entityType ?? 'dataContract') === 'dataContract')
+      .map((property) => property.name),
+  );
+  for (const key of Object.keys(extension))
+    if (!known.has(key)) throw new ApiError(400, `Unknown custom field ${key}`);
+}

@@ -11,7 +11,7 @@
 // and `*`; If-Match may list several, comma-separated, any one of which will do.
 import { createHash } from 'node:crypto';
 import { ApiError, type Json } from './http.js';
-import { rulesFor } from './openmetadata.js';
+import { rulesFor, typeAnswer } from './openmetadata.js';
 import type { ContractResource, Seed } from './seed.js';
 
 /** The release the sandbox plays when none is given. */
@@ -52,14 +52,23 @@ export class OpenMetadataRelease {
   }
 
   /**
-   * What a GET of `/api/v1/<route>` answers under `system/`: the version, or the data asset rules
-   * in force for an entity type (`rules`, else OpenMetadata's defaults); undefined for others.
+   * What a GET of `/api/v1/<route>` answers that only OpenMetadata serves: the version, the data
+   * asset rules in force for an entity type (the seed's, else OpenMetadata's defaults), or an
+   * entity type with its custom properties; undefined for other routes.
    */
-  systemAnswer(route: readonly string[], rules: Seed['dataAssetRules']): unknown {
+  systemAnswer(
+    route: readonly string[],
+    seed: {
+      dataAssetRules: Seed['dataAssetRules'] | undefined;
+      customProperties: NonNullable<Seed['customProperties']>;
+    },
+  ): unknown {
     const path = route.join('/');
     if (path === 'system/version') return this.versionAnswer();
     if (/^system\/settings\/entityRulesSettings\/[^/]+$/.test(path))
-      return rulesFor(route[3]!, rules);
+      return rulesFor(route[3]!, seed.dataAssetRules);
+    if (/^metadata\/types\/name\/[^/]+$/.test(path))
+      return typeAnswer(route[3]!, seed.customProperties);
     return undefined;
   }
 

@@ -64,6 +64,18 @@ export interface Seed {
    * defaults: `{name, rule, enabled, ignoredEntities?, entityType?, description?}`.
    */
   dataAssetRules?: { name: string; rule: string; enabled: boolean; [extra: string]: unknown }[];
+  /**
+   * OpenMetadata's custom properties (Settings › Custom Properties): `{name, entityType?,
+   * propertyType?, description?}`, of data contracts unless `entityType` says otherwise, of type
+   * string unless `propertyType` does. An entity's `extension` may hold only those; none unless
+   * given, as on a new server.
+   */
+  customProperties?: {
+    name: string;
+    entityType?: string;
+    propertyType?: string;
+    description?: string;
+  }[];
 }
 
 const SEED_KEYS = [
@@ -74,6 +86,7 @@ const SEED_KEYS = [
   'teams',
   'testCases',
   'dataAssetRules',
+  'customProperties',
 ];
 
 export class SeedError extends Error {
@@ -205,11 +218,13 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
     if (typeof rule.enabled !== 'boolean')
       throw new SeedError(`dataAssetRules[${i}].enabled must be true or false`);
   });
+  const properties = named('customProperties', 'name');
   return {
     users,
     assets,
     dataProducts,
     dataContracts,
+    ...(properties.length > 0 ? { customProperties: properties } : {}),
     ...(teams.length > 0 ? { teams } : {}),
     ...(testCases.length > 0 ? { testCases } : {}),
     ...(rules === undefined

@@ -11,6 +11,7 @@ import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } f
 import { checkSeed, SeedError, type Seed } from './seed.js';
 import { Store } from './store.js';
 import {
+  checkCustomProperties,
   checkStoredContract,
   inNameOrder,
   openMetadataSeed,
@@ -127,6 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       inNameOrder(contract);
       try {
         checkStoredContract(contract);
+        checkCustomProperties(contract, seed.customProperties ?? []);
       } catch (error) {
         throw new Error(
           `seed contract ${contract.fullyQualifiedName} is not one OpenMetadata stores: ${(error as Error).message}`,
@@ -242,8 +244,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         catalog.directory.byFullyQualifiedName(entityType, route[route.length - 1]!),
       );
     }
-    // OpenMetadata's version, and its data asset rules for an entity type.
-    const system = release?.systemAnswer(route, store.dataAssetRules);
+    // OpenMetadata's version, its data asset rules and custom properties for an entity type.
+    const system = release?.systemAnswer(route, store);
     if (system !== undefined) {
       onlyGet();
       return reply(200, system);

@@ -47,6 +47,7 @@ export class Store {
   readonly testCases: NonNullable<Seed['testCases']>;
   /** The seed's data asset rules, when it gives them (else OpenMetadata's defaults apply). */
   readonly dataAssetRules: Seed['dataAssetRules'] | undefined;
+  readonly customProperties: NonNullable<Seed['customProperties']>;
   readonly contracts = new Map<string, ContractResource>();
   private readonly contractIdByFqn = new Map<string, string>();
   /** Each contract's earlier versions, as PATCHes left them, by id and version (this run only). */
@@ -61,6 +62,7 @@ export class Store {
     this.teams = seed.teams ?? [];
     this.testCases = seed.testCases ?? [];
     this.dataAssetRules = seed.dataAssetRules;
+    this.customProperties = seed.customProperties ?? [];
     for (const user of seed.users) this.users.set(user.name, user);
     for (const asset of seed.assets) this.assets.set(asset.id, asset);
     for (const product of seed.dataProducts) this.dataProducts.set(product.name, product);
@@ -202,6 +204,7 @@ export class Store {
       ...(this.teams.length > 0 ? { teams: this.teams } : {}),
       ...(this.testCases.length > 0 ? { testCases: this.testCases } : {}),
       ...(this.dataAssetRules === undefined ? {} : { dataAssetRules: this.dataAssetRules }),
+      ...(this.customProperties.length > 0 ? { customProperties: this.customProperties } : {}),
     };
   }
 
