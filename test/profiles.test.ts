@@ -14,8 +14,8 @@ import { durationText, toUnits, type DurationUnit } from '../src/profile/duratio
 import { profileForVersion } from '../src/profile/profile.js';
 import { unkeptChange } from '../src/profile/unkept.js';
 import {
+  changedExtensionKeys,
   extensionFinding,
-  newExtensionKeys,
   type CustomProperties,
 } from '../src/plan/custom-properties.js';
 import { CatalogClient } from '../src/catalog/client.js';
@@ -273,33 +273,79 @@ describe("OpenMetadata's ownership rule", () => {
 });
 
 describe('custom properties OpenMetadata defines', () => {
-  it('names the keys a file adds that the catalog does not define, or says it could not ask', async () => {
+  it('names the keys a file would send that the catalog does not define or would refuse, or says it could not ask', async () => {
     const live = {
       kind: 'found' as const,
-      contract: { id: 'c', version: 0.1, extension: { old: 1 } },
+      contract: { id: 'c', version: 0.1, extension: { old: 1, same: 'x' } },
     };
-    expect(newExtensionKeys({ old: 2, tier: 'gold', note: 'x' }, live)).toEqual(['tier', 'note']);
-    expect(newExtensionKeys({ tier: 'gold' }, { kind: 'missing' })).toEqual(['tier']);
-    expect(newExtensionKeys(null, live)).toEqual([]);
+    expect(changedExtensionKeys({ old: 2, same: 'x', tier: 'gold' }, live)).toEqual([
+      'old',
+      'tier',
+    ]);
+    expect(changedExtensionKeys({ tier: 'gold' }, { kind: 'missing' })).toEqual(['tier']);
+    expect(changedExtensionKeys(null, live)).toEqual([]);
     const answer = (value: CustomProperties) => () => Promise.resolve(value);
-    expect(await extensionFinding(['tier', 'note'], answer({ names: ['tier'] }))).toEqual({
-      error:
-        'extension.note is not a custom property of data contracts in this catalog, which refuses any other key (400 "Unknown custom field note"; it defines tier): add it under Settings › Custom Properties › Data Contract first, or remove it from the file; nothing will be sent for this contract',
+    const catalog = answer({
+      properties: [
+        { name: 'tier', type: 'string' },
+        { name: 'rank', type: 'integer' },
+        {
+          name: 'zones',
+          type: 'enum',
+          config: { values: ['eu', 'us', 'apac'], multiSelect: true },
+        },
+        { name: 'level', type: 'enum', config: { values: ['low', 'high'] } },
+        { name: 'due', type: 'date-cp', config: 'yyyy-MM-dd' },
+      ],
     });
-    expect(await extensionFinding(['a', 'b'], answer({ names: [] }))).toEqual({
+    const finding = (extension: Record<string, unknown>) =>
+      extensionFinding(extension, Object.keys(extension), catalog);
+    expect(await finding({ tier: 'gold', note: 'x' })).toEqual({
+      error:
+        'extension.note is not a custom property of data contracts in this catalog, which refuses any other key (400 "Unknown custom field note"; it defines tier, rank, zones, level, due): add it under Settings › Custom Properties › Data Contract first, or remove it from the file; nothing will be sent for this contract',
+    });
+    expect(await finding({ rank: 1.5 })).toEqual({
+      error: expect.stringMatching(
+        /^extension\.rank is 1\.5, but the catalog's custom property rank is of type integer \(a whole number\)/,
+      ),
+    });
+    expect(await finding({ zones: ['us', 'mars'] })).toEqual({
+      error: expect.stringMatching(
+        /^extension\.zones holds mars, which the catalog's enum zones does not allow \(400 "Values '\[mars\]' not supported for property zones"\): use eu, us, apac/,
+      ),
+    });
+    expect(await finding({ level: ['low', 'high'] })).toEqual({
+      error: expect.stringContaining(
+        'extension.level holds 2 values, but the catalog\'s enum level takes one (400 "Only one value allowed for non-multiSelect level property")',
+      ),
+    });
+    expect(await finding({ zones: ['us', 'eu'] })).toEqual({
+      error: expect.stringContaining(
+        "extension.zones lists its values out of order: OpenMetadata keeps an enum's values sorted, so every plan would show them as a change; write [eu, us]",
+      ),
+    });
+    expect(await finding({ level: 'low' })).toEqual({
+      error: expect.stringMatching(
+        /^extension\.level must be a list of level's values \(low, high\)/,
+      ),
+    });
+    // Values of the other types are left to the catalog.
+    expect(await finding({ tier: 'gold', rank: 3, zones: ['eu', 'us'], due: '1 May' })).toEqual({});
+    expect(await extensionFinding({ a: 1, b: 2 }, ['a', 'b'], answer({ properties: [] }))).toEqual({
       error: expect.stringMatching(
         /^extension\.a and extension\.b are not custom properties .*it defines none\)/,
       ),
     });
-    expect(await extensionFinding(['tier'], answer({ names: ['tier'] }))).toEqual({});
-    expect(await extensionFinding(['tier'], answer({ unknown: '403 FORBIDDEN' }))).toEqual({
+    expect(
+      await extensionFinding({ tier: 1 }, ['tier'], answer({ unknown: '403 FORBIDDEN' })),
+    ).toEqual({
       note: 'custom properties not checked: the catalog could not say which data contracts have (403 FORBIDDEN)',
     });
     let asked = 0;
     expect(
-      await extensionFinding([], () => {
+      await extensionFinding({ tier: 1 }, [], () => {
         asked += 1;
-        return Promise.resolve({ names: [] });
+        return Promise.resolve({ properties: [] });
       }),
     ).toEqual({});
     expect(asked).toBe(0);
@@ -308,7 +354,16 @@ describe('custom properties OpenMetadata defines', () => {
   it('the openmetadata sandbox answers the type with its custom properties and refuses any other key (400, nothing stored)', async () => {
     const { sandbox, client } = await catalogOf('openmetadata', {
       ...oneTable('openmetadata', { extension: { tier: 'gold' } }),
-      customProperties: [{ name: 'tier' }, { name: 'rank', propertyType: 'integer' }],
+      customProperties: [
+        { name: 'tier' },
+        { name: 'rank', propertyType: 'integer' },
+        {
+          name: 'zones',
+          propertyType: 'enum',
+          config: { values: ['eu', 'us'], multiSelect: true },
+        },
+        { name: 'level', propertyType: 'enum', config: { values: ['low', 'high'] } },
+      ],
     });
     const type = await client.get('/v1/metadata/types/name/dataContract?fields=customProperties');
     expect(type.status).toBe(200);
@@ -318,6 +373,12 @@ describe('custom properties OpenMetadata defines', () => {
       customProperties: [
         { name: 'tier', propertyType: { type: 'type', name: 'string' } },
         { name: 'rank', propertyType: { type: 'type', name: 'integer' } },
+        {
+          name: 'zones',
+          propertyType: { name: 'enum' },
+          customPropertyConfig: { config: { values: ['eu', 'us'], multiSelect: true } },
+        },
+        { name: 'level', propertyType: { name: 'enum' } },
       ],
     });
     expect((await client.get('/v1/metadata/types/name/nothing')).status).toBe(404);
@@ -327,6 +388,25 @@ describe('custom properties OpenMetadata defines', () => {
     expect(refused.status).toBe(400);
     expect((refused.body as { message: string }).message).toBe('Unknown custom field note');
     expect(sandbox.store.contracts.get(CONTRACT)!.extension).toEqual({ tier: 'gold' });
+    const write = (key: string, value: unknown) =>
+      client.patch(`/v1/dataContracts/${CONTRACT}`, [
+        { op: 'add', path: `/extension/${key}`, value },
+      ]);
+    for (const [key, value, message] of [
+      ['rank', 'x', 'Custom field rank has invalid JSON [$: string found, integer expected]'],
+      ['zones', ['mars'], "Values '[mars]' not supported for property zones"],
+      ['level', ['low', 'high'], 'Only one value allowed for non-multiSelect level property'],
+    ] as const) {
+      const answer = await write(key, value);
+      expect(answer.status).toBe(400);
+      expect((answer.body as { message: string }).message).toBe(message);
+    }
+    // An enum's values are stored sorted.
+    expect((await write('zones', ['us', 'eu'])).status).toBe(200);
+    expect(sandbox.store.contracts.get(CONTRACT)!.extension).toEqual({
+      tier: 'gold',
+      zones: ['eu', 'us'],
+    });
     await expect(
       startSandbox({
         profile: 'openmetadata',

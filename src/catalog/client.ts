@@ -19,6 +19,7 @@ import {
   SEARCH_ANSWER,
   type AnswerShape,
   type CatalogClientOptions,
+  type CustomProperty,
   type LiveContract,
   type Page,
   type PatchedContract,
@@ -29,6 +30,7 @@ import { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 
 export type {
   CatalogClientOptions,
+  CustomProperty,
   ChangeDescription,
   FieldChange,
   LiveContract,
@@ -154,20 +156,30 @@ export class CatalogClient {
   }
 
   /**
-   * The names of the custom properties OpenMetadata defines for `entityType`
-   * (`GET /v1/metadata/types/name/{entityType}?fields=customProperties`): the only keys an
-   * entity's `extension` may hold ("Unknown custom field", a 400, for any other).
+   * The custom properties OpenMetadata defines for `entityType`
+   * (`GET /v1/metadata/types/name/{entityType}?fields=customProperties`): each one's name, type
+   * (`string`, `integer`, `enum`, ...) and config (an enum's `{values, multiSelect}`). An entity's
+   * `extension` may hold only those ("Unknown custom field", a 400, for any other).
    */
-  async customProperties(entityType: string): Promise<string[]> {
+  async customProperties(entityType: string): Promise<CustomProperty[]> {
     const answer = await this.getJson<{ customProperties?: unknown }>(
       `/metadata/types/name/${pathSegment(entityType)}`,
       { fields: 'customProperties' },
       ENTITY_ANSWER,
     );
     const properties = Array.isArray(answer.customProperties) ? answer.customProperties : [];
-    return (properties as { name?: unknown }[]).flatMap((property) =>
-      typeof property?.name === 'string' ? [property.name] : [],
-    );
+    return (properties as Record<string, unknown>[]).flatMap((property) => {
+      if (typeof property?.name !== 'string') return [];
+      const type = (property.propertyType as { name?: unknown } | undefined)?.name;
+      const config = (property.customPropertyConfig as { config?: unknown } | undefined)?.config;
+      return [
+        {
+          name: property.name,
+          type: typeof type === 'string' ? type : 'unknown',
+          ...(config === undefined ? {} : { config }),
+        },
+      ];
+    });
   }
 
   /**

@@ -119,3 +119,12 @@ export interface CatalogClientOptions {
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
+
+/** A custom property a catalog defines for an entity type: its name, type and config. */
+export interface CustomProperty {
+  name: string;
+  /** `string`, `integer`, `number`, `markdown`, `enum`, `date-cp`, ...; `unknown` if unnamed. */
+  type: string;
+  /** An enum's `{values, multiSelect}`, a date's format, ...: as the catalog sends it. */
+  config?: unknown;
+}

@@ -5,9 +5,9 @@ import type { DesiredContract } from '../contract/model.js';
 import type { CatalogReader } from './catalog-reader.js';
 import type { LiveResult } from './create-plan.js';
 import {
+  changedExtensionKeys,
   customPropertyLookup,
   extensionFinding,
-  newExtensionKeys,
   type CustomProperties,
 } from './custom-properties.js';
 import {
@@ -55,7 +55,8 @@ export async function ruleFindings(
       ? await ownerRuleFinding(owners, rules.ownerRule)
       : {};
   const extension = await extensionFinding(
-    newExtensionKeys(contract.extension, read),
+    contract.extension,
+    changedExtensionKeys(contract.extension, read),
     rules.properties,
   );
   const error = ownersFinding.error ?? extension.error;

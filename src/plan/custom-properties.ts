@@ -1,24 +1,28 @@
 // OpenMetadata's custom properties: an entity's `extension` may hold only the custom properties
-// defined for its type (Settings › Custom Properties), and a create or PATCH of a data contract
-// with any other key is refused (400 "Unknown custom field <key>", `validateExtension` in
-// `EntityRepository`). The catalog says which it defines at
+// defined for its type (Settings › Custom Properties), each value of its property's type, and a
+// create or PATCH of a data contract breaking that is refused (400 "Unknown custom field <key>",
+// "Custom field <key> has invalid JSON ...", "Values '[x]' not supported for property <key>";
+// `validateExtension` and `validateEnumKeys` in `EntityRepository`). An enum's values are stored
+// sorted. The catalog says what it defines at
 // `GET /v1/metadata/types/name/dataContract?fields=customProperties`.
+import { isDeepStrictEqual } from 'node:util';
+import type { CustomProperty } from '../catalog/types.js';
 import { isPlainObject } from '../diff/json-value.js';
 import { AuthError } from '../errors.js';
 import type { CatalogReader } from './catalog-reader.js';
 import type { LiveResult } from './create-plan.js';
 
 /** The custom properties of data contracts, or why they could not be learnt. */
-export type CustomProperties = { names: string[] } | { unknown: string };
+export type CustomProperties = { properties: CustomProperty[] } | { unknown: string };
 
-/** Asks the catalog once a run, and only when some file sets a key its live contract lacks. */
+/** Asks the catalog once a run, and only when some file sets a value its live contract lacks. */
 export function customPropertyLookup(reader: CatalogReader): () => Promise<CustomProperties> {
   let asked: Promise<CustomProperties> | undefined;
   return () =>
     (asked ??= (async (): Promise<CustomProperties> => {
       if (reader.customProperties === undefined) return { unknown: 'this client cannot ask' };
       try {
-        return { names: await reader.customProperties('dataContract') };
+        return { properties: await reader.customProperties('dataContract') };
       } catch (error) {
         if (error instanceof AuthError) throw error;
         return { unknown: reader.redact(error instanceof Error ? error.message : String(error)) };
@@ -26,33 +30,96 @@ export function customPropertyLookup(reader: CatalogReader): () => Promise<Custo
     })());
 }
 
-/** The keys of a file's `extension` that its live contract does not hold already. */
-export function newExtensionKeys(extension: unknown, live: LiveResult): string[] {
+/**
+ * The keys of a file's `extension` whose values its live contract does not hold already: those
+ * a create or PATCH would send, and so the catalog would weigh.
+ */
+export function changedExtensionKeys(extension: unknown, live: LiveResult): string[] {
   if (!isPlainObject(extension)) return [];
   const held = live.kind === 'found' ? live.contract.extension : undefined;
-  return Object.keys(extension).filter((key) => !isPlainObject(held) || !(key in held));
+  return Object.keys(extension).filter(
+    (key) => !isPlainObject(held) || !isDeepStrictEqual(held[key], extension[key]),
+  );
+}
+
+/** JSON Schema types of the simple property types (`type/basic.json` of OpenMetadata). */
+const VALUE_TYPES: Record<string, 'string' | 'integer' | 'number'> = {
+  string: 'string',
+  markdown: 'string',
+  email: 'string',
+  duration: 'string',
+  sqlQuery: 'string',
+  'date-cp': 'string',
+  'dateTime-cp': 'string',
+  'time-cp': 'string',
+  integer: 'integer',
+  timestamp: 'integer',
+  number: 'number',
+};
+
+function holds(type: 'string' | 'integer' | 'number', value: unknown): boolean {
+  if (type === 'string') return typeof value === 'string';
+  return typeof value === 'number' && (type === 'number' || Number.isInteger(value));
+}
+
+/** What is wrong with `value` for `property`, as a sentence starting with its key; or nothing. */
+function valueProblem(property: CustomProperty, value: unknown): string | undefined {
+  const at = `extension.${property.name}`;
+  const type = VALUE_TYPES[property.type];
+  if (type !== undefined)
+    return holds(type, value)
+      ? undefined
+      : `${at} is ${JSON.stringify(value)}, but the catalog's custom property ${property.name} is of type ${property.type} (${type === 'string' ? 'a string' : type === 'integer' ? 'a whole number' : 'a number'}), and the catalog refuses any other value (400)`;
+  if (property.type !== 'enum') return undefined; // other types are left to the catalog
+  const config = isPlainObject(property.config) ? property.config : {};
+  const allowed = Array.isArray(config.values) ? (config.values as unknown[]).map(String) : [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+    return `${at} must be a list of ${property.name}'s values (${allowed.join(', ')}): the catalog's custom property ${property.name} is an enum`;
+  const values = value;
+  const others = values.filter((item) => !allowed.includes(item));
+  if (others.length > 0)
+    return `${at} holds ${others.join(', ')}, which the catalog's enum ${property.name} does not allow (400 "Values '[${others.join(', ')}]' not supported for property ${property.name}"): use ${allowed.join(', ')}`;
+  if (config.multiSelect !== true && values.length > 1)
+    return `${at} holds ${values.length} values, but the catalog's enum ${property.name} takes one (400 "Only one value allowed for non-multiSelect ${property.name} property")`;
+  const sorted = values.toSorted();
+  if (!isDeepStrictEqual(sorted, values))
+    return `${at} lists its values out of order: OpenMetadata keeps an enum's values sorted, so every plan would show them as a change; write [${sorted.join(', ')}]`;
+  return undefined;
 }
 
 /**
- * What the catalog's custom properties mean for the `keys` a file adds to `extension`: an error
- * naming those it does not define, or a note when it could not say.
+ * What the catalog's custom properties mean for the `keys` of `extension` a file would send: an
+ * error naming each key it does not define or whose value it would refuse (or store otherwise),
+ * or a note when it could not say.
  */
 export async function extensionFinding(
+  extension: unknown,
   keys: readonly string[],
   lookup: () => Promise<CustomProperties>,
 ): Promise<{ error?: string; note?: string }> {
-  if (keys.length === 0) return {};
+  if (keys.length === 0 || !isPlainObject(extension)) return {};
   const known = await lookup();
   if ('unknown' in known)
     return {
       note: `custom properties not checked: the catalog could not say which data contracts have (${known.unknown})`,
     };
-  const unknown = keys.filter((key) => !known.names.includes(key));
-  if (unknown.length === 0) return {};
-  const named = unknown.map((key) => `extension.${key}`);
-  const defined =
-    known.names.length === 0 ? 'it defines none' : `it defines ${known.names.join(', ')}`;
-  return {
-    error: `${named.join(' and ')} ${unknown.length === 1 ? 'is not a custom property' : 'are not custom properties'} of data contracts in this catalog, which refuses any other key (400 "Unknown custom field ${unknown[0]!}"; ${defined}): add ${unknown.length === 1 ? 'it' : 'them'} under Settings › Custom Properties › Data Contract first, or remove ${unknown.length === 1 ? 'it' : 'them'} from the file; nothing will be sent for this contract`,
-  };
+  const byName = new Map(known.properties.map((property) => [property.name, property]));
+  const unknown = keys.filter((key) => !byName.has(key));
+  const problems: string[] = [];
+  if (unknown.length > 0) {
+    const names = known.properties.map((property) => property.name);
+    const defined = names.length === 0 ? 'it defines none' : `it defines ${names.join(', ')}`;
+    const one = unknown.length === 1;
+    problems.push(
+      `${unknown.map((key) => `extension.${key}`).join(' and ')} ${one ? 'is not a custom property' : 'are not custom properties'} of data contracts in this catalog, which refuses any other key (400 "Unknown custom field ${unknown[0]!}"; ${defined}): add ${one ? 'it' : 'them'} under Settings › Custom Properties › Data Contract first, or remove ${one ? 'it' : 'them'} from the file`,
+    );
+  }
+  for (const key of keys) {
+    const property = byName.get(key);
+    const problem = property === undefined ? undefined : valueProblem(property, extension[key]);
+    if (problem !== undefined) problems.push(problem);
+  }
+  return problems.length === 0
+    ? {}
+    : { error: `${problems.join('; ')}; nothing will be sent for this contract` };
 }

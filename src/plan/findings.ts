@@ -72,7 +72,7 @@ export function findingPointer(message: string, file: ContractFile): string {
   if (reference !== null) return `/${reference[1]}/${reference[2]}`;
   if (message.startsWith('semantics')) return '/semantics';
   // A custom property the catalog lacks: at its key in `extension`.
-  const key = /^extension\.(\S+) (?:is not|and) /.exec(message)?.[1];
+  const key = /^extension\.(\S+) /.exec(message)?.[1];
   if (key !== undefined) {
     const extension = contract().extension as Record<string, unknown> | null | undefined;
     return extension?.[key] === undefined

@@ -7,9 +7,9 @@ import jsonpatch from 'fast-json-patch';
 import { requirePermission } from './auth.js';
 import { COMPUTED } from './change-description.js';
 import { nextVersionOf } from './versioning.js';
+import { checkCustomProperties } from './custom-properties.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
-  checkCustomProperties,
   checkOwnershipRule,
   checkStoredContract,
   resolveReferences,

@@ -11,7 +11,8 @@
 // and `*`; If-Match may list several, comma-separated, any one of which will do.
 import { createHash } from 'node:crypto';
 import { ApiError, type Json } from './http.js';
-import { rulesFor, typeAnswer } from './openmetadata.js';
+import { typeAnswer } from './custom-properties.js';
+import { rulesFor } from './openmetadata.js';
 import type { ContractResource, Seed } from './seed.js';
 
 /** The release the sandbox plays when none is given. */

@@ -66,7 +66,7 @@ export interface Seed {
   dataAssetRules?: { name: string; rule: string; enabled: boolean; [extra: string]: unknown }[];
   /**
    * OpenMetadata's custom properties (Settings › Custom Properties): `{name, entityType?,
-   * propertyType?, description?}`, of data contracts unless `entityType` says otherwise, of type
+   * propertyType?, description?, config?}`, of data contracts unless `entityType` says otherwise, of type
    * string unless `propertyType` does. An entity's `extension` may hold only those; none unless
    * given, as on a new server.
    */
@@ -75,6 +75,8 @@ export interface Seed {
     entityType?: string;
     propertyType?: string;
     description?: string;
+    /** An enum's `{values, multiSelect}`, as `customPropertyConfig.config`. */
+    config?: unknown;
   }[];
 }
 

@@ -10,8 +10,8 @@ import { parsePatchBody } from './java-json.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
 import { checkSeed, SeedError, type Seed } from './seed.js';
 import { Store } from './store.js';
+import { checkCustomProperties } from './custom-properties.js';
 import {
-  checkCustomProperties,
   checkStoredContract,
   inNameOrder,
   openMetadataSeed,
