@@ -1532,7 +1532,7 @@ schema:
     const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
     expect(apply.code, apply.out).toBe(1);
     expect(apply.out).toContain(
-      '✗ db.s.t.dataContract_c  failed: NOT_KEPT: the catalog answered 200 and kept nothing: read back, the contract (version 0.1) does not have the change.',
+      '✗ db.s.t.dataContract_c  failed: NOT_KEPT: the catalog answered 200 at the version the contract had and kept nothing: read back, the contract (version 0.1) does not have the change.',
     );
     expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
       version: 0.1,

@@ -207,7 +207,7 @@ async function droppedChange(
     fullyQualifiedName: change.fullyQualifiedName,
     httpStatus: null,
     errorType: 'NOT_KEPT',
-    message: `the catalog answered 200 and kept nothing: read back, the contract (version ${String(fresh.version)}) does not have the change. OpenMetadata drops a PATCH in which it counts no change (one only to a column's description or constraint, or to a list's order); make it together with a change it counts, to another field of this contract`,
+    message: `the catalog answered 200 at the version the contract had and kept nothing: read back, the contract (version ${String(fresh.version)}) does not have the change. OpenMetadata drops a PATCH in which it counts no change (one only to a column's description or constraint, or to a list's order); make it together with a change it counts, to another field of this contract`,
   };
 }
 
