@@ -1,5 +1,6 @@
-// The catalog reads a plan needs.
+// The catalog reads a plan needs, and the once-a-run asking of what the catalog holds.
 import type { CatalogClient } from '../catalog/client.js';
+import { AuthError } from '../errors.js';
 
 /** The catalog reads a plan needs: CatalogClient's, so tests may pass any object that has them. */
 export type CatalogReader = Pick<
@@ -17,3 +18,25 @@ export type CatalogReader = Pick<
       | 'customProperties'
     >
   >;
+
+/**
+ * `ask` of the catalog at most once a run, when first needed: its answer, or why there is none
+ * (`unknown`: the client cannot ask, or the catalog failed to answer). A token the catalog
+ * refuses stops the plan.
+ */
+export function askedOnce<T>(
+  reader: CatalogReader,
+  ask: (() => Promise<T>) | undefined,
+): () => Promise<T | { unknown: string }> {
+  let asked: Promise<T | { unknown: string }> | undefined;
+  return () =>
+    (asked ??= (async () => {
+      if (ask === undefined) return { unknown: 'this client cannot ask' };
+      try {
+        return await ask();
+      } catch (error) {
+        if (error instanceof AuthError) throw error;
+        return { unknown: reader.redact(error instanceof Error ? error.message : String(error)) };
+      }
+    })());
+}

@@ -8,8 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CustomProperty } from '../catalog/types.js';
 import { isPlainObject } from '../diff/json-value.js';
-import { AuthError } from '../errors.js';
-import type { CatalogReader } from './catalog-reader.js';
+import { askedOnce, type CatalogReader } from './catalog-reader.js';
 import type { LiveResult } from './create-plan.js';
 
 /** The custom properties of data contracts, or why they could not be learnt. */
@@ -17,17 +16,8 @@ export type CustomProperties = { properties: CustomProperty[] } | { unknown: str
 
 /** Asks the catalog once a run, and only when some file sets a value its live contract lacks. */
 export function customPropertyLookup(reader: CatalogReader): () => Promise<CustomProperties> {
-  let asked: Promise<CustomProperties> | undefined;
-  return () =>
-    (asked ??= (async (): Promise<CustomProperties> => {
-      if (reader.customProperties === undefined) return { unknown: 'this client cannot ask' };
-      try {
-        return { properties: await reader.customProperties('dataContract') };
-      } catch (error) {
-        if (error instanceof AuthError) throw error;
-        return { unknown: reader.redact(error instanceof Error ? error.message : String(error)) };
-      }
-    })());
+  const ask = reader.customProperties?.bind(reader);
+  return askedOnce(reader, ask && (async () => ({ properties: await ask('dataContract') })));
 }
 
 /**

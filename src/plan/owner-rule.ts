@@ -3,8 +3,7 @@
 // whose owners are two teams, or a team and users, is refused (400 "Rule [Multiple Users or Single
 // Team Ownership] validation failed") where the rule is in force for data contracts, which the
 // catalog says at `GET /v1/system/settings/entityRulesSettings/dataContract`.
-import { AuthError } from '../errors.js';
-import type { CatalogReader } from './catalog-reader.js';
+import { askedOnce, type CatalogReader } from './catalog-reader.js';
 
 /** The rule's JSON Logic operation, by which it is recognised whatever an admin named it. */
 const OPERATION = 'multipleUsersOrSingleTeamOwnership';
@@ -30,20 +29,15 @@ export type OwnerRule = { inForce: boolean; name?: string } | { unknown: string 
 
 /** Asks the catalog once a run, and only when some file's owners would break the rule. */
 export function ownerRuleLookup(reader: CatalogReader): () => Promise<OwnerRule> {
-  let asked: Promise<OwnerRule> | undefined;
-  return () =>
-    (asked ??= (async (): Promise<OwnerRule> => {
-      if (reader.entityRules === undefined) return { unknown: 'this client cannot ask' };
-      try {
-        const rule = (await reader.entityRules('dataContract')).find((entry) =>
-          entry.rule.includes(OPERATION),
-        );
+  const rules = reader.entityRules?.bind(reader);
+  return askedOnce(
+    reader,
+    rules &&
+      (async (): Promise<OwnerRule> => {
+        const rule = (await rules('dataContract')).find((entry) => entry.rule.includes(OPERATION));
         return rule === undefined ? { inForce: false } : { inForce: true, name: rule.name };
-      } catch (error) {
-        if (error instanceof AuthError) throw error;
-        return { unknown: reader.redact(error instanceof Error ? error.message : String(error)) };
-      }
-    })());
+      }),
+  );
 }
 
 /**

@@ -36,7 +36,11 @@ export function typeAnswer(name: string, properties: readonly CustomProperty[]):
   };
 }
 
-/** The JSON types of OpenMetadata's simple property types (`type/basic.json`). */
+/**
+ * The JSON types of OpenMetadata's simple property types (`type/basic.json`). The client has a
+ * table of its own: the sandbox shares no code with it, so a wrong reading cannot agree with
+ * itself.
+ */
 const VALUE_TYPES: Record<string, string> = {
   string: 'string',
   markdown: 'string',
