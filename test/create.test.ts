@@ -4,6 +4,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyCreate, type CatalogCreator } from '../src/apply/create.js';
+import type { PlannedChange } from '../src/plan/types.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { interfacePath, openSandbox, seed } from './helpers/sandbox.js';
@@ -444,6 +446,67 @@ describe('a lost answer after a POST', () => {
     );
     expect(sandbox.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
     expect([...sandbox.store.contracts.values()]).toHaveLength(1);
+  });
+});
+
+describe('a create the catalog answers without some of what was sent', () => {
+  // A server that builds the new contract without some fields (one of OpenMetadata's mappers
+  // left out terms of use, security and SLA) cannot run here: a creator that answers as it would.
+  const change: PlannedChange = {
+    file: 'contracts/c.yaml',
+    fullyQualifiedName: 'db.s.t.dataContract_c',
+    id: null,
+    liveVersion: null,
+    liveHash: null,
+    action: 'create',
+    patch: [],
+    breaking: [],
+    diff: [],
+    warnings: [],
+    notes: [],
+    error: null,
+    create: {
+      assetId: TABLE,
+      assetType: 'table',
+      assetFullyQualifiedName: 'db.s.t',
+      body: {
+        name: 'c',
+        entity: { id: TABLE, type: 'table' },
+        description: 'd',
+        termsOfUse: 'Terms.',
+        sla: { refreshFrequency: { interval: 1, unit: 'hour' } },
+      },
+    },
+  };
+  const creator = (answer: Record<string, unknown>): CatalogCreator =>
+    ({
+      redact: (text: string) => text,
+      createContract: () => Promise.resolve({ id: 'c1', version: 0.1, ...answer }),
+    }) as unknown as CatalogCreator;
+
+  it('is not reported created as planned: NOT_KEPT names what the catalog kept none of', async () => {
+    expect(
+      await applyCreate(
+        change,
+        creator({ description: 'd', termsOfUse: { content: 'Terms.' } }),
+        2,
+      ),
+    ).toEqual({
+      status: 'failed',
+      file: 'contracts/c.yaml',
+      fullyQualifiedName: 'db.s.t.dataContract_c',
+      httpStatus: null,
+      errorType: 'NOT_KEPT',
+      message:
+        'created (id c1, version 0.1), but the catalog kept no sla of what was sent: the next plan shows it as a change to apply',
+    });
+    expect(
+      await applyCreate(
+        change,
+        creator({ description: 'd', termsOfUse: { content: 'Terms.' }, sla: {} }),
+        2,
+      ),
+    ).toMatchObject({ status: 'applied', createdId: 'c1', newVersion: 0.1 });
   });
 });
 

@@ -2,6 +2,7 @@
 // the contract by name, and a saved plan is stale when its create now exists (or a deleted
 // contract keeps its name), its asset moved, or its asset now has a contract of another name.
 import type { LiveContract } from '../catalog/client.js';
+import { MANAGED_FIELDS } from '../contract/model.js';
 import { CatalogError, NetworkError, NotFoundError } from '../errors.js';
 import type { CatalogReader } from '../plan/catalog-reader.js';
 import { effectiveContractOf, ownContractName } from '../plan/create-blockers.js';
@@ -68,6 +69,16 @@ export async function movedCreates(plan: Plan, reader: CatalogReader): Promise<s
 }
 
 /**
+ * The managed fields a create sent that the created contract lacks: a server that builds the new
+ * contract without some of them (as one of OpenMetadata's mappers did with terms of use, security
+ * and SLA) answers 201 all the same.
+ */
+function droppedFields(body: Record<string, unknown>, contract: LiveContract): string[] {
+  const absent = (value: unknown) => value === undefined || value === null;
+  return MANAGED_FIELDS.filter((field) => !absent(body[field]) && absent(contract[field]));
+}
+
+/**
  * Creates a planned contract. After a lost answer the contract is read by name: there, it was
  * created; absent, the same POST is sent again (at most `attempts` times); unreadable, the outcome
  * is unknown. A POST is never sent again without that read.
@@ -79,16 +90,27 @@ export async function applyCreate(
 ): Promise<ContractResult> {
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
   const redact = catalog.redact.bind(catalog);
-  const created = (contract: LiveContract, confirmedByReread: boolean): ContractResult => ({
-    status: 'applied',
-    ...names,
-    oldVersion: null,
-    newVersion: typeof contract.version === 'number' ? contract.version : null,
-    changeDescription: null,
-    confirmedByReread,
-    replannedAt: null,
-    createdId: contract.id,
-  });
+  const created = (contract: LiveContract, confirmedByReread: boolean): ContractResult => {
+    const dropped = droppedFields(change.create!.body, contract);
+    if (dropped.length > 0)
+      return {
+        status: 'failed',
+        ...names,
+        httpStatus: null,
+        errorType: 'NOT_KEPT',
+        message: `created (id ${contract.id}, version ${String(contract.version)}), but the catalog kept no ${dropped.join(', ')} of what was sent: the next plan shows ${dropped.length === 1 ? 'it' : 'them'} as a change to apply`,
+      };
+    return {
+      status: 'applied',
+      ...names,
+      oldVersion: null,
+      newVersion: typeof contract.version === 'number' ? contract.version : null,
+      changeDescription: null,
+      confirmedByReread,
+      replannedAt: null,
+      createdId: contract.id,
+    };
+  };
   for (let lostAnswers = 1; ; lostAnswers++) {
     let failed: unknown;
     try {
