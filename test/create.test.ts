@@ -306,6 +306,27 @@ describe('what is not created', () => {
     expect(writes(sandbox)).toEqual([]);
   });
 
+  it("when the asset's contract in force cannot be read, plan says what that leaves unknown, and still plans the create", async () => {
+    const { sandbox, cwd, env } = await setup('spec', file(), {
+      faults: {
+        seed: 1,
+        rules: [
+          { method: 'GET', path: '/dataContracts/entity', kind: 'status', status: 500, rate: 1 },
+        ],
+      },
+    });
+    const plan = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+    expect(plan.code, plan.out + plan.err).toBe(2);
+    expect(plan.out).toContain(
+      'note: could not read the contract in force on table db.s.shipments (',
+    );
+    expect(plan.out).toContain(
+      '): if the asset already has a contract of another name, the catalog will refuse this one',
+    );
+    expect(plan.out).toContain('Plan: 1 to create, 0 to change, 0 unchanged, 0 errors.');
+    expect(sandbox.faults!.injected.status).toBe(1);
+  });
+
   it('a saved plan whose create someone else made meanwhile is stale: refused whole, nothing sent', async () => {
     const { sandbox, cwd, env } = await setup('spec', file());
     expect((await cli(['plan', '--out', 'plan.json'], { cwd, env })).code).toBe(0);

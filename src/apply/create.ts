@@ -57,7 +57,7 @@ export async function movedCreates(plan: Plan, reader: CatalogReader): Promise<s
       }
       // The catalog keeps one contract per asset: one made meanwhile under another name.
       const other = ownContractName(
-        await effectiveContractOf(reader, { id: assetId, type: assetType }),
+        (await effectiveContractOf(reader, { id: assetId, type: assetType })).contract,
       );
       if (other !== undefined)
         moved.push(

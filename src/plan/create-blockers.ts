@@ -15,18 +15,23 @@ export interface CreateTarget {
 }
 
 /**
- * The asset's effective contract (`GET /v1/dataContracts/entity`); null when it has none (404) or
- * when the catalog could not say (a refusal other than a bad token, or a failed request).
+ * The asset's effective contract (`GET /v1/dataContracts/entity`): null when it has none (404),
+ * and also when the catalog could not say (a refusal other than a bad token, or a failed
+ * request), which `unknown` then tells.
  */
 export async function effectiveContractOf(
   reader: CatalogReader,
   asset: Pick<CreateTarget, 'id' | 'type'>,
-): Promise<LiveContract | null> {
+): Promise<{ contract: LiveContract | null; unknown?: string }> {
   try {
-    return await reader.getEffectiveContract(asset.id, asset.type);
+    return { contract: await reader.getEffectiveContract(asset.id, asset.type) };
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    return null;
+    if (error instanceof NotFoundError) return { contract: null };
+    return {
+      contract: null,
+      unknown: reader.redact(error instanceof Error ? error.message : String(error)),
+    };
   }
 }
 

@@ -262,8 +262,12 @@ async function planInput(
     // another name would stand in the way.
     if (products.length === 1 || read.kind === 'missing') {
       const target = { id: lookup.asset.id, type, fullyQualifiedName };
-      // None (404): no contract in force either way; other failures only lose the note.
-      const effective = await effectiveContractOf(reader, target);
+      // None (404): no contract in force either way. Another failure is said, not guessed at.
+      const { contract: effective, unknown } = await effectiveContractOf(reader, target);
+      if (unknown !== undefined)
+        notes.push(
+          `could not read the contract in force on ${type} ${fullyQualifiedName} (${unknown}): ${read.kind === 'missing' ? 'if the asset already has a contract of another name, the catalog will refuse this one' : 'what it inherits from its data product is not shown'}`,
+        );
       if (effective !== null && products.length === 1)
         notes.push(
           ...inheritanceNotes(

@@ -7,6 +7,8 @@ export type FaultKind = 'status' | 'reset' | 'commit-drop';
 export interface FaultRule {
   /** Only requests with this method (GET, PATCH); all when absent. */
   method?: string;
+  /** Only requests whose path holds this (`/dataContracts/entity`); all when absent. */
+  path?: string;
   kind: FaultKind;
   /** For kind `status`: the status to answer. */
   status?: number;
@@ -53,11 +55,12 @@ export class FaultInjector {
     this.next = seededRandom(spec.seed);
   }
 
-  decide(method: string): FaultDecision {
+  decide(method: string, path = ''): FaultDecision {
     const [low, high] = this.spec.latencyMs ?? [0, 0];
     const latencyMs = high > 0 ? low + this.next() * (high - low) : 0;
     for (const rule of this.spec.rules) {
       if (rule.method !== undefined && rule.method !== method) continue;
+      if (rule.path !== undefined && !path.includes(rule.path)) continue;
       if (this.next() >= rule.rate) continue;
       this.injected[rule.kind] += 1;
       if (rule.kind === 'status') {

@@ -284,7 +284,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     record: RequestRecord,
   ): Promise<void> => {
     const admin = (request.url ?? '').startsWith('/sandbox/');
-    const fault = faults === null || admin ? null : faults.decide(request.method ?? 'GET');
+    const fault =
+      faults === null || admin ? null : faults.decide(request.method ?? 'GET', request.url);
     if (fault !== null && fault.latencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault?.kind === 'reset') {
