@@ -98,3 +98,8 @@ export function errorTypeForStatus(status: number): string {
       return status >= 500 ? 'SERVER_ERROR' : 'HTTP_ERROR';
   }
 }
+
+/** An error's message as text, through `redact` (which takes the catalog token out of it). */
+export function errorMessage(error: unknown, redact: (text: string) => string): string {
+  return redact(error instanceof Error ? error.message : String(error));
+}

@@ -24,6 +24,7 @@ import {
   InternalError,
   NetworkError,
   StalePlanError,
+  errorMessage,
 } from '../errors.js';
 import { hashContract } from '../plan/create-plan.js';
 import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
@@ -268,7 +269,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
       fresh = await catalog.getContractById(change.id!, CONTRACT_FIELDS);
     } catch (error) {
       if (!lost) return failure(change, failed, redact);
-      const why = redact(error instanceof Error ? error.message : String(error));
+      const why = errorMessage(error, redact);
       return {
         status: 'failed',
         ...names,

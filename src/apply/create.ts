@@ -3,7 +3,7 @@
 // contract keeps its name), its asset moved, or its asset now has a contract of another name.
 import type { LiveContract } from '../catalog/client.js';
 import { MANAGED_FIELDS } from '../contract/model.js';
-import { CatalogError, NetworkError, NotFoundError } from '../errors.js';
+import { CatalogError, NetworkError, NotFoundError, errorMessage } from '../errors.js';
 import type { CatalogReader } from '../plan/catalog-reader.js';
 import { effectiveContractOf, ownContractName } from '../plan/create-blockers.js';
 import { assetKey, lookupAssets } from '../plan/live-assets.js';
@@ -133,7 +133,7 @@ export async function applyCreate(
           ...names,
           httpStatus: null,
           errorType: 'OUTCOME_UNKNOWN',
-          message: `the answer to the POST was lost (${failureText(failed, redact)}) and reading the contract back failed (${redact(error instanceof Error ? error.message : String(error))}): it may or may not exist now; run plan to see`,
+          message: `the answer to the POST was lost (${failureText(failed, redact)}) and reading the contract back failed (${errorMessage(error, redact)}): it may or may not exist now; run plan to see`,
         };
       }
     }

@@ -1,6 +1,6 @@
 // What apply reports for each contract, and the failures that stop it.
 import type { ChangeDescription } from '../catalog/client.js';
-import { CatalogError, NetworkError } from '../errors.js';
+import { CatalogError, NetworkError, errorMessage } from '../errors.js';
 import type { PlannedChange } from '../plan/types.js';
 
 /** Statuses after which no further PATCH is sent. */
@@ -96,5 +96,5 @@ export function failure(
 
 export function failureText(error: unknown, redact: (text: string) => string): string {
   if (error instanceof CatalogError) return `${error.status} ${error.errorType}`;
-  return redact(error instanceof Error ? error.message : String(error));
+  return errorMessage(error, redact);
 }

@@ -1,7 +1,7 @@
 // The only code that speaks HTTP to the catalog: undici with a keep-alive pool (in a thread of its
 // own, connections.ts), timeouts, bounded concurrency, retries for reads, typed errors, and a
 // token that never leaves its origin.
-import { CatalogError, ConfigError, NetworkError, TimeoutError } from '../errors.js';
+import { CatalogError, ConfigError, NetworkError, TimeoutError, errorMessage } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
@@ -427,7 +427,7 @@ export class CatalogClient {
         `${where} failed: the catalog at ${catalogUrlText(this.baseUrl)} does not answer TLS (https); if it serves plain http, use ${catalogUrlText(this.baseUrl).replace(/^https:/, 'http:')}`,
         { cause: error },
       );
-    const reason = this.redact(error instanceof Error ? error.message : String(error));
+    const reason = errorMessage(error, (text) => this.redact(text));
     if (
       code === 'UND_ERR_CONNECT_TIMEOUT' ||
       code === 'UND_ERR_HEADERS_TIMEOUT' ||

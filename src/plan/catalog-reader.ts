@@ -1,6 +1,6 @@
 // The catalog reads a plan needs, and the once-a-run asking of what the catalog holds.
 import type { CatalogClient } from '../catalog/client.js';
-import { AuthError } from '../errors.js';
+import { AuthError, errorMessage } from '../errors.js';
 
 /** The catalog reads a plan needs: CatalogClient's, so tests may pass any object that has them. */
 export type CatalogReader = Pick<
@@ -36,7 +36,7 @@ export function askedOnce<T>(
         return await ask();
       } catch (error) {
         if (error instanceof AuthError) throw error;
-        return { unknown: reader.redact(error instanceof Error ? error.message : String(error)) };
+        return { unknown: errorMessage(error, reader.redact.bind(reader)) };
       }
     })());
 }

@@ -4,7 +4,7 @@
 // deleted softly keeps its name, so a new one of that name is refused too (OpenMetadata: 409
 // "Entity already exists"). A plan that said "create" there would only fail on apply.
 import type { LiveContract } from '../catalog/client.js';
-import { AuthError, NotFoundError } from '../errors.js';
+import { AuthError, NotFoundError, errorMessage } from '../errors.js';
 import type { CatalogReader } from './catalog-reader.js';
 
 /** The asset a contract would be created on. */
@@ -30,7 +30,7 @@ export async function effectiveContractOf(
     if (error instanceof NotFoundError) return { contract: null };
     return {
       contract: null,
-      unknown: reader.redact(error instanceof Error ? error.message : String(error)),
+      unknown: errorMessage(error, reader.redact.bind(reader)),
     };
   }
 }
@@ -73,7 +73,7 @@ async function deletedContractBlocker(
     if (error instanceof AuthError) throw error;
     if (error instanceof NotFoundError) return {};
     return {
-      unknown: `could not check whether a deleted contract holds the name ${fqn} (${reader.redact(error instanceof Error ? error.message : String(error))}); if one does, the catalog will refuse the create`,
+      unknown: `could not check whether a deleted contract holds the name ${fqn} (${errorMessage(error, reader.redact.bind(reader))}); if one does, the catalog will refuse the create`,
     };
   }
   if (deleted.deleted !== true) return {};

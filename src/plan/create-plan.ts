@@ -7,7 +7,7 @@ import { breakingChanges } from '../diff/breaking.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
 import type { JsonObject } from '../diff/json-value.js';
-import { applyToCopy, verifyPatch } from '../diff/verify.js';
+import { verifyPatch } from '../diff/verify.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
 import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
@@ -237,8 +237,8 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
     const sent =
       input.referenceIds === undefined ? changes : operationsWithIds(changes, input.referenceIds);
     const patch = guardPatch(contract, sent);
-    verifyPatch(contract, wanted, patch, codec.shapes);
-    const unkept = codec.unkept?.(contract, applyToCopy(contract, sent));
+    const patched = verifyPatch(contract, wanted, patch, codec.shapes);
+    const unkept = codec.unkept?.(contract, patched);
     if (unkept !== undefined && options.strict === true)
       return {
         ...base,

@@ -172,10 +172,9 @@ function unstorable(contract: DesiredContract): Unstorable[] {
   return found;
 }
 
-/** Each `{type, name}` reference as OpenMetadata resolves it on a write: by its FQN, the name. */
 /**
- * Users and teams as OpenMetadata answers them: with their fullyQualifiedName (their name), sorted
- * by name. They are relationships, read back in that order whatever order they were written in
+ * Users and teams as OpenMetadata resolves them on a write (by their fullyQualifiedName, which is
+ * their name) and answers them: sorted by name. They are relationships, read back in that order whatever order they were written in
  * (`EntityUtil.getEntityReferences`), so the order a file lists them in is not the catalog's.
  */
 function references(list: unknown): unknown {

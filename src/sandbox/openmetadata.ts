@@ -5,7 +5,7 @@
 import { Ajv } from 'ajv';
 import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
 import { entityOf, isEntityType, namedBy, type Directory } from './directory.js';
-import { ApiError } from './http.js';
+import { ApiError, compareText } from './http.js';
 import type { ContractResource, Seed, SeedAsset } from './seed.js';
 
 type Json = Record<string, unknown>;
@@ -191,13 +191,11 @@ export function inNameOrder(contract: Json): void {
     const list = contract[field];
     if (Array.isArray(list))
       contract[field] = (list as Json[]).toSorted(
-        (a, b) => order(String(a.name), String(b.name)) || order(String(a.type), String(b.type)),
+        (a, b) =>
+          compareText(String(a.name), String(b.name)) ||
+          compareText(String(a.type), String(b.type)),
       );
   }
-}
-
-function order(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
