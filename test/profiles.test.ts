@@ -989,6 +989,112 @@ describe('topics on OpenMetadata: checked against their message schema', () => {
   });
 });
 
+describe('sections OpenMetadata refuses for the asset type', () => {
+  const DASHBOARD = '6a000000-0000-4000-8000-0000000000f2';
+  const TOPIC = '6a000000-0000-4000-8000-0000000000f3';
+  const assetsSeed = () =>
+    seed({
+      users: [EDITOR],
+      assets: [
+        { id: DASHBOARD, entityType: 'dashboard', name: 'sales', fullyQualifiedName: 'bi.sales' },
+        {
+          id: TOPIC,
+          entityType: 'topic',
+          name: 'clicks',
+          fullyQualifiedName: 'kafka.clicks',
+          messageSchema: { schemaType: 'Avro', schemaFields: [{ name: 'id', dataType: 'STRING' }] },
+        },
+      ],
+      dataProducts: [],
+      dataContracts: [],
+      testCases: [{ fullyQualifiedName: 'kafka.clicks.id_is_unique' }],
+    });
+  const dashboardFile = `name: sales\nfullyQualifiedName: bi.sales.dataContract_sales\nentity: {type: dashboard, fullyQualifiedName: bi.sales}\nschema:\n  - {name: id, dataType: STRING}\n`;
+  const topicFile = (quality: boolean) =>
+    `name: clicks\nfullyQualifiedName: kafka.clicks.dataContract_clicks\nentity: {type: topic, fullyQualifiedName: kafka.clicks}\nschema:\n  - {name: id, dataType: STRING}\n${quality ? 'qualityExpectations:\n  - {fullyQualifiedName: kafka.clicks.id_is_unique}\n' : ''}`;
+
+  it('are located for openmetadata (a schema outside tables, topics, API endpoints and data models; quality expectations outside tables), stored by the spec', () => {
+    const cases: [string, string][] = [
+      [
+        dashboardFile,
+        '5:3 OpenMetadata keeps a schema only in contracts of table, topic, apiEndpoint, dashboardDataModel, not of a dashboard; remove schema',
+      ],
+      [
+        topicFile(true),
+        '7:3 OpenMetadata runs quality expectations only in contracts of a table, not of a topic; remove qualityExpectations',
+      ],
+    ];
+    for (const [text, expected] of cases) {
+      const parsed = parseContract(text, 'c.yaml');
+      if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
+      const problems = (codec: typeof openMetadataCodec) =>
+        storageProblems(parsed.value, codec.unstorable(parsed.value.contract)).map(
+          (p) => `${p.line}:${p.column} ${p.message}`,
+        );
+      expect(problems(openMetadataCodec)).toEqual([expected]);
+      expect(problems(specCodec)).toEqual([]);
+    }
+    const empty = parseContract(topicFile(false) + 'qualityExpectations: []\n', 'c.yaml');
+    if (!empty.ok) throw new Error(empty.problems[0]!.message);
+    expect(openMetadataCodec.unstorable(empty.value.contract)).toEqual([]);
+  });
+
+  it('openmetadata: exit 1 at the line, nothing sent; the sandbox refuses them as the server does, on create and on PATCH (400, nothing stored)', async () => {
+    const { sandbox, env, client } = await catalogOf('openmetadata', assetsSeed());
+    const cwd = await filesDir({
+      'contracts/sales.yaml': dashboardFile,
+      'contracts/clicks.yaml': topicFile(true),
+    });
+    const run = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toMatch(
+      /^::error file=contracts\/clicks\.yaml,line=7,col=3,.*OpenMetadata runs quality expectations only in contracts of a table, not of a topic/m,
+    );
+    expect(run.out).toMatch(
+      /^::error file=contracts\/sales\.yaml,line=5,col=3,.*OpenMetadata keeps a schema only in contracts of table, topic, apiEndpoint, dashboardDataModel, not of a dashboard/m,
+    );
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    // As the server answers: both refusals in one message.
+    const refused = await fetch(`${sandbox.url}/v1/dataContracts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'sales',
+        entity: { id: DASHBOARD, type: 'dashboard' },
+        schema: [{ name: 'id', dataType: 'STRING' }],
+        qualityExpectations: [{ fullyQualifiedName: 'kafka.clicks.id_is_unique' }],
+      }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      'Data contract validation failed for dashboard entity: Schema validation is not supported for dashboard entities. Only table, topic, apiEndpoint, and dashboardDataModel entities support schema validation; Quality expectations are not supported for dashboard entities. Only table entities support quality expectations',
+    );
+    // The topic's contract without them is created; a PATCH adding them is refused.
+    await writeFile(path.join(cwd, 'contracts/clicks.yaml'), topicFile(false));
+    await writeFile(
+      path.join(cwd, 'contracts/sales.yaml'),
+      dashboardFile.replace(/schema:[\s\S]*/, 'description: sales\n'),
+    );
+    const created = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(created.code, created.out + created.err).toBe(0);
+    expect(created.out).toContain('Apply complete: 2 created, 0 changed, 0 unchanged.');
+    const stored = [...sandbox.store.contracts.values()].find((c) => c.name === 'clicks')!;
+    const patched = await client.patch(`/v1/dataContracts/${stored.id}`, [
+      {
+        op: 'add',
+        path: '/qualityExpectations',
+        value: [{ fullyQualifiedName: 'kafka.clicks.id_is_unique' }],
+      },
+    ]);
+    expect(patched.status).toBe(400);
+    expect(patched.body.message).toMatch(
+      /^Data contract validation failed for topic entity: Quality expectations are not supported for topic entities/,
+    );
+    expect(sandbox.store.contracts.get(stored.id)!.version).toBe(0.1);
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
+  });
+});
+
 describe('a catalog whose field query returns only its first ten hits', () => {
   it('14 tables in one schema: plan finds every asset, none reported missing', async () => {
     const tables = Array.from({ length: 14 }, (_, i) => `t${String(i).padStart(2, '0')}`);

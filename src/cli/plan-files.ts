@@ -12,6 +12,8 @@ export interface PlanFilesOptions {
   paths: string[];
   /** Machine output on stdout: problems go to stderr instead. */
   json: boolean;
+  /** Problems as GitHub workflow commands (`plan --format github`). */
+  github?: boolean;
   strict: boolean;
   only: ReadonlySet<string> | undefined;
   /** Keep the live contracts of changed contracts (apply). */
@@ -47,7 +49,8 @@ export async function planFilesForCommand(
     io.stdout.write(
       `${JSON.stringify({ valid: false, fileCount: outcome.fileCount, problems: outcome.problems }, null, 2)}\n`,
     );
-  else io.stdout.write(renderProblems(outcome.problems, 'human'));
+  else
+    io.stdout.write(renderProblems(outcome.problems, options.github === true ? 'github' : 'human'));
   io.stderr.write(
     `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was sent to the catalog.\n`,
   );

@@ -53,6 +53,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
       {
         paths: options.paths,
         json: options.json,
+        ...(options.github === true ? { github: true } : {}),
         strict: options.strict,
         only,
         keepLive: false,

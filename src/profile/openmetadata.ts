@@ -151,6 +151,16 @@ function unstorable(contract: DesiredContract): Unstorable[] {
       pointer: '/schema',
       message: `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}, not of a ${contract.entity.type}; remove schema`,
     });
+  const expectations = contract.qualityExpectations;
+  if (
+    Array.isArray(expectations) &&
+    expectations.length > 0 &&
+    !vocabulary.qualityEntityTypes.includes(contract.entity.type)
+  )
+    found.push({
+      pointer: '/qualityExpectations',
+      message: `OpenMetadata runs quality expectations only in contracts of a ${vocabulary.qualityEntityTypes.join(', ')}, not of a ${contract.entity.type}; remove qualityExpectations`,
+    });
   schema.forEach((column, i) => {
     const type = column.dataType;
     if (typeof type !== 'string' || DATA_TYPES.has(type)) return;

@@ -167,9 +167,12 @@ const ajv = new Ajv({ allErrors: false, strict: false });
 ajv.addFormat('uuid', UUID);
 const validateContract = ajv.compile(CONTRACT_MODEL);
 
-/** Refuses (400, nothing stored) a contract OpenMetadata's schema would not accept. */
+/**
+ * Refuses (400, nothing stored) a contract OpenMetadata's schema would not accept, or one holding a
+ * section its entity type may not have.
+ */
 export function checkStoredContract(contract: Json): void {
-  if (validateContract(contract)) return;
+  if (validateContract(contract)) return checkEntityConstraints(contract);
   const error = validateContract.errors![0]!;
   const where = error.instancePath === '' ? 'the data contract' : error.instancePath;
   const allowed =
@@ -179,6 +182,35 @@ export function checkStoredContract(contract: Json): void {
         ? ` (${(error.params as { additionalProperty: string }).additionalProperty})`
         : '';
   throw new ApiError(400, `${where} ${error.message ?? 'is invalid'}${allowed}`);
+}
+
+/** The entity types whose contracts may hold a schema, and those that may hold quality expectations. */
+const SCHEMA_TYPES = new Set(['table', 'topic', 'apiEndpoint', 'dashboardDataModel']);
+const QUALITY_TYPES = new Set(['table']);
+
+const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+
+/**
+ * The sections OpenMetadata refuses for the contract's entity type, on create and on every PATCH
+ * (`DataContractRepository.validateEntitySpecificConstraints`, in `prepare`): a schema outside
+ * tables, topics, API endpoints and data models; quality expectations outside tables.
+ */
+function checkEntityConstraints(contract: Json): void {
+  const type = String((contract.entity as Json).type);
+  const violations: string[] = [];
+  if (nonEmpty(contract.schema) && !SCHEMA_TYPES.has(type))
+    violations.push(
+      `Schema validation is not supported for ${type} entities. Only table, topic, apiEndpoint, and dashboardDataModel entities support schema validation`,
+    );
+  if (nonEmpty(contract.qualityExpectations) && !QUALITY_TYPES.has(type))
+    violations.push(
+      `Quality expectations are not supported for ${type} entities. Only table entities support quality expectations`,
+    );
+  if (violations.length > 0)
+    throw new ApiError(
+      400,
+      `Data contract validation failed for ${type} entity: ${violations.join('; ')}`,
+    );
 }
 
 /**
