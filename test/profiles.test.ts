@@ -539,6 +539,20 @@ async function catalogOf(
   };
 }
 
+/** A create sent straight to the sandbox, as another client would send it: its status and message. */
+async function createDirectly(
+  sandbox: Sandbox,
+  env: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; message: string }> {
+  const answer = await fetch(`${sandbox.url}/v1/dataContracts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, message: ((await answer.json()) as { message: string }).message };
+}
+
 async function filesDir(files: Record<string, string>) {
   const dir = await tempDir(files);
   cleanups.push(() => dir.remove());
@@ -956,17 +970,13 @@ describe('topics on OpenMetadata: checked against their message schema', () => {
     const github = await cli(['plan', '--format', 'github'], { cwd, env });
     expect(github.out).toMatch(/^::error file=contracts\/clicks\.yaml,line=7,col=\d+,/m);
     // As the server would have answered.
-    const refused = await fetch(`${sandbox.url}/v1/dataContracts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'clicks',
-        entity: { id: TOPIC, type: 'topic' },
-        schema: [{ name: 'session_id', dataType: 'STRING' }],
-      }),
+    const refused = await createDirectly(sandbox, env, {
+      name: 'clicks',
+      entity: { id: TOPIC, type: 'topic' },
+      schema: [{ name: 'session_id', dataType: 'STRING' }],
     });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { message: string }).message).toBe(
+    expect(refused.message).toBe(
       'Schema validation failed. The following fields specified in the data contract do not exist in the topic: session_id',
     );
     // Named as the topic has them, the contract is created, and nothing is left to change.
@@ -1055,18 +1065,14 @@ describe('sections OpenMetadata refuses for the asset type', () => {
     );
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
     // As the server answers: both refusals in one message.
-    const refused = await fetch(`${sandbox.url}/v1/dataContracts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'sales',
-        entity: { id: DASHBOARD, type: 'dashboard' },
-        schema: [{ name: 'id', dataType: 'STRING' }],
-        qualityExpectations: [{ fullyQualifiedName: 'kafka.clicks.id_is_unique' }],
-      }),
+    const refused = await createDirectly(sandbox, env, {
+      name: 'sales',
+      entity: { id: DASHBOARD, type: 'dashboard' },
+      schema: [{ name: 'id', dataType: 'STRING' }],
+      qualityExpectations: [{ fullyQualifiedName: 'kafka.clicks.id_is_unique' }],
     });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { message: string }).message).toBe(
+    expect(refused.message).toBe(
       'Data contract validation failed for dashboard entity: Schema validation is not supported for dashboard entities. Only table, topic, apiEndpoint, and dashboardDataModel entities support schema validation; Quality expectations are not supported for dashboard entities. Only table entities support quality expectations',
     );
     // The topic's contract without them is created; a PATCH adding them is refused.
