@@ -1,7 +1,7 @@
 // Adopting and auditing against a real sandbox: import round trips, hostile FQNs, coverage while
 // tables come and go, live-asset warnings, and notes on inherited fields.
 import fc from 'fast-check';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -410,6 +410,55 @@ describe('live-asset checks and inherited fields in plan', () => {
     expect(change.warnings).toEqual([
       'column ghost_col is not among the columns of table db.s.orders in the catalog (the table has amount, which the file does not name: a rename?), and the catalog refuses (400) a contract that names it; any change to it will be refused until they agree',
     ]);
+  });
+
+  it('a file that leaves schema out keeps the live one, which the catalog checks on every PATCH: a column the asset lacks there is an error when something would be sent, a warning when nothing would', async () => {
+    const seeded = adoptSeed();
+    const orders = seeded.dataContracts.find((c) => c.name === 'orders')!;
+    orders.schema = [
+      { name: 'id', dataType: 'BIGINT' },
+      { name: 'ghost_col', dataType: 'INT' },
+    ];
+    orders.description = 'Orders.';
+    const { sandbox, client, env } = await catalog({ seed: seeded });
+    const lacking =
+      "column ghost_col of the live contract's schema, which this file leaves out, is not among the columns of table db.s.orders in the catalog (the table has amount, which the live contract does not name: a rename?), and the catalog refuses (400) any change to a contract that names it";
+    // The premise, as the server answers: a PATCH that does not touch the schema is refused.
+    const id = [...sandbox.store.contracts.values()].find((c) => c.name === 'orders')!.id;
+    const refused = await client.patch(`/v1/dataContracts/${id}`, [
+      { op: 'replace', path: '/description', value: 'Every order.' },
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/do not exist in the table: ghost_col$/);
+    const dir = await workspace({
+      'contracts/orders.yaml': ordersFile({ description: 'Every order.' }),
+    });
+    const plan = await cli(['plan', '--json'], { cwd: dir, env });
+    expect(plan.code).toBe(1);
+    const change = JSON.parse(plan.out).changes[0];
+    expect(change.action).toBe('error');
+    expect(change.error).toBe(
+      `${lacking}: add the column to the table first, or set schema in the file without it; nothing will be sent for this contract`,
+    );
+    const apply = await cli(['apply', '--auto-approve'], { cwd: dir, env });
+    expect(apply.code).toBe(1);
+    expect(sandbox.requests().filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    // Nothing to send: a warning only.
+    await writeFile(
+      path.join(dir, 'contracts/orders.yaml'),
+      ordersFile({ description: 'Orders.' }),
+    );
+    const noop = JSON.parse((await cli(['plan', '--json'], { cwd: dir, env })).out).changes[0];
+    expect(noop.action).toBe('noop');
+    expect(noop.warnings).toEqual([`${lacking}; nothing is sent while the file matches it`]);
+    // The file takes the schema over without the column: the change is applied and converges.
+    await writeFile(
+      path.join(dir, 'contracts/orders.yaml'),
+      ordersFile({ description: 'Every order.', schema: [{ name: 'id', dataType: 'BIGINT' }] }),
+    );
+    const applied = await cli(['apply', '--auto-approve'], { cwd: dir, env });
+    expect(applied.code, applied.out + applied.err).toBe(0);
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
   });
 
   it('says which fields are inherited from the data product, and when the file takes one over', async () => {

@@ -41,9 +41,10 @@ export interface PlanInput {
   assetId?: string;
   /**
    * Columns of the file the asset lacks (the catalog refuses any create or PATCH of such a
-   * contract with a 400), and the asset's columns the file does not name.
+   * contract with a 400), and the asset's columns the file does not name; `fromLive` when the file
+   * leaves `schema` out and they are the live contract's.
    */
-  lackingColumns?: { names: string[]; unnamed: string[] };
+  lackingColumns?: { names: string[]; unnamed: string[]; fromLive?: boolean };
   /**
    * The ids of the users, teams and test cases the file names (a catalog that stores references
    * by id), for what is sent; or why they could not all be found.
@@ -141,16 +142,27 @@ export interface PlanOptions {
 /** What a file's columns the asset lacks mean: as a warning (nothing sent), as an error (else). */
 function lackingColumnsTexts(
   file: ContractFile,
-  lacking: { names: string[]; unnamed: string[] },
+  lacking: NonNullable<PlanInput['lackingColumns']>,
 ): { warning: string; error: string } {
   const { type, fullyQualifiedName } = file.contract.entity;
   const one = lacking.names.length === 1;
   const them = one ? 'it' : 'them';
+  const namer = lacking.fromLive === true ? 'the live contract' : 'the file';
   const unnamed =
     lacking.unnamed.length === 0
       ? ''
-      : ` (the ${type} has ${lacking.unnamed.join(', ')}, which the file does not name: a rename?)`;
-  const text = `${one ? 'column' : 'columns'} ${lacking.names.join(', ')} ${one ? 'is' : 'are'} not among the columns of ${type} ${fullyQualifiedName} in the catalog${unnamed}, and the catalog refuses (400) a contract that names ${them}`;
+      : ` (the ${type} has ${lacking.unnamed.join(', ')}, which ${namer} does not name: a rename?)`;
+  const names = `${one ? 'column' : 'columns'} ${lacking.names.join(', ')}`;
+  const where = `${one ? 'is' : 'are'} not among the columns of ${type} ${fullyQualifiedName} in the catalog${unnamed}`;
+  if (lacking.fromLive === true) {
+    // The file leaves schema out: the live one stays, and the catalog checks it on every PATCH.
+    const text = `${names} of the live contract's schema, which this file leaves out, ${where}, and the catalog refuses (400) any change to a contract that names ${them}`;
+    return {
+      warning: `${text}; nothing is sent while the file matches it`,
+      error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or set schema in the file without ${them}; nothing will be sent for this contract`,
+    };
+  }
+  const text = `${names} ${where}, and the catalog refuses (400) a contract that names ${them}`;
   return {
     warning: `${text}; any change to it will be refused until they agree`,
     error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or remove ${them} from the file; nothing will be sent for this contract`,

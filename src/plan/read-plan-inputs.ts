@@ -74,13 +74,20 @@ function assetFields(document: AssetDocument, profile: Profile): AssetColumns | 
   return JSON.stringify((document.messageFields ?? []).map((name) => [name, '']));
 }
 
-/** Column findings: the names the asset lacks, and warnings for types that differ. */
+/**
+ * Column findings: the names the asset lacks, and warnings for types that differ. A file that
+ * leaves `schema` out keeps the live one, which the catalog checks on every PATCH all the same:
+ * then the names the asset lacks are the live schema's (`fromLive`), and types are not weighed.
+ */
 function columnFindings(
   file: ContractFile,
   columns: AssetColumns | undefined,
-): { lacking: string[]; unnamed: string[]; warnings: string[] } {
-  const schema = file.contract.schema;
-  const none = { lacking: [], unnamed: [], warnings: [] };
+  read: LiveResult,
+): { lacking: string[]; unnamed: string[]; warnings: string[]; fromLive: boolean } {
+  const own = file.contract.schema;
+  const fromLive = own === undefined && read.kind === 'found';
+  const schema = fromLive ? read.contract.schema : own;
+  const none = { lacking: [], unnamed: [], warnings: [], fromLive };
   if (!Array.isArray(schema) || columns === undefined) return none;
   const types = new Map(JSON.parse(columns) as [string, string][]);
   const { type, fullyQualifiedName } = file.identity.entity;
@@ -92,6 +99,7 @@ function columnFindings(
     const actual = types.get(column.name);
     if (actual === undefined) lacking.push(column.name);
     else if (
+      !fromLive &&
       actual !== '' &&
       actual !== column.dataType &&
       actual.toUpperCase() !== column.dataType.toUpperCase()
@@ -103,7 +111,7 @@ function columnFindings(
   }
   // The asset's columns the file does not name: where a rename the asset has not had may show.
   const unnamed = lacking.length === 0 ? [] : [...types.keys()].filter((name) => !named.has(name));
-  return { lacking, unnamed, warnings };
+  return { lacking, unnamed, warnings, fromLive };
 }
 
 const INHERITABLE = ['termsOfUse', 'security', 'sla'] as const;
@@ -253,10 +261,14 @@ async function planInput(
   } else if (lookup?.kind === 'unchecked') {
     notes.push(`live-asset check skipped: ${lookup.reason}`);
   } else if (lookup?.kind === 'found' && read.kind !== 'error') {
-    const columns = columnFindings(file, lookup.asset.columns);
+    const columns = columnFindings(file, lookup.asset.columns, read);
     warnings.push(...columns.warnings);
     if (columns.lacking.length > 0)
-      lackingColumns = { names: columns.lacking, unnamed: columns.unnamed };
+      lackingColumns = {
+        names: columns.lacking,
+        unnamed: columns.unnamed,
+        ...(columns.fromLive ? { fromLive: true } : {}),
+      };
     const products = lookup.asset.products;
     // Read for the inheritance notes, and for a contract to create: the asset's own contract of
     // another name would stand in the way.
