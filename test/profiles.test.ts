@@ -999,6 +999,97 @@ describe('topics on OpenMetadata: checked against their message schema', () => {
   });
 });
 
+describe("a table's nested columns", () => {
+  const STRUCT_TABLE = '6a000000-0000-4000-8000-0000000000f4';
+  const structSeed = () =>
+    seed({
+      users: [EDITOR],
+      assets: [
+        {
+          id: STRUCT_TABLE,
+          entityType: 'table',
+          name: 'people',
+          fullyQualifiedName: 'db.s.people',
+          columns: [
+            { name: 'id', dataType: 'BIGINT' },
+            {
+              name: 'address',
+              dataType: 'STRUCT',
+              children: [
+                { name: 'city', dataType: 'VARCHAR' },
+                {
+                  name: 'geo',
+                  dataType: 'STRUCT',
+                  children: [{ name: 'lat', dataType: 'DOUBLE' }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+      dataProducts: [],
+      dataContracts: [],
+    });
+  const peopleFile = (columns: string[]) =>
+    `name: people\nfullyQualifiedName: db.s.people.dataContract_people\nentity: {type: table, fullyQualifiedName: db.s.people}\nschema:\n${columns.map((c) => `  - {name: ${c}}\n`).join('')}`;
+  const typed = (name: string, dataType: string) => `${name}, dataType: ${dataType}`;
+
+  it('openmetadata: are named by their own names, at any depth, as the server checks them; one the table lacks is an error naming its top-level columns only', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', structSeed());
+    const cwd = await filesDir({
+      'contracts/people.yaml': peopleFile([
+        typed('id', 'BIGINT'),
+        typed('city', 'VARCHAR'),
+        typed('lat', 'INT'),
+        typed('zip', 'VARCHAR'),
+      ]),
+    });
+    const plan = await cli(['plan', '--json'], { cwd, env });
+    expect(plan.code).toBe(1);
+    const change = JSON.parse(plan.out).changes[0];
+    expect(change.error).toMatch(
+      /^column zip is not among the columns of table db\.s\.people in the catalog \(the table has address, which the file does not name: a rename\?\)/,
+    );
+    // A nested column's type is weighed as a top-level one's.
+    expect(change.warnings).toEqual([
+      'column lat is INT in the contract but DOUBLE in table db.s.people',
+    ]);
+    // As the server answers.
+    const refused = await createDirectly(sandbox, env, {
+      name: 'people',
+      entity: { id: STRUCT_TABLE, type: 'table' },
+      schema: [
+        { name: 'city', dataType: 'VARCHAR' },
+        { name: 'zip', dataType: 'VARCHAR' },
+      ],
+    });
+    expect(refused).toEqual({
+      status: 400,
+      message:
+        'Schema validation failed. The following fields specified in the data contract do not exist in the table: zip',
+    });
+    await writeFile(
+      path.join(cwd, 'contracts/people.yaml'),
+      peopleFile([typed('id', 'BIGINT'), typed('city', 'VARCHAR'), typed('lat', 'DOUBLE')]),
+    );
+    const created = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(created.code, created.out + created.err).toBe(0);
+    expect(created.out).toContain('Apply complete: 1 created, 0 changed, 0 unchanged.');
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
+  });
+
+  it("spec: only a table's own columns are named", async () => {
+    const { env } = await catalogOf('spec', structSeed());
+    const cwd = await filesDir({
+      'contracts/people.yaml': peopleFile([typed('id', 'BIGINT'), typed('city', 'VARCHAR')]),
+    });
+    const plan = JSON.parse((await cli(['plan', '--json'], { cwd, env })).out);
+    expect(plan.changes[0].error).toMatch(
+      /^column city is not among the columns of table db\.s\.people/,
+    );
+  });
+});
+
 describe('sections OpenMetadata refuses for the asset type', () => {
   const DASHBOARD = '6a000000-0000-4000-8000-0000000000f2';
   const TOPIC = '6a000000-0000-4000-8000-0000000000f3';

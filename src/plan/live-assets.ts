@@ -32,6 +32,8 @@ export interface AssetDocument {
   fullyQualifiedName: string;
   entityType?: string;
   columns?: { name?: unknown; dataType?: unknown }[];
+  /** The columns nested in `columns` (a struct's `children`, at any depth), when it has any. */
+  nestedColumns?: { name?: unknown; dataType?: unknown }[];
   /** The names of the fields of a topic's message schema, nested ones by their own names. */
   messageFields?: string[];
   dataProducts?: unknown[];
@@ -44,6 +46,20 @@ function fieldNames(fields: unknown, into: string[] = []): string[] {
   for (const field of fields as { name?: unknown; children?: unknown }[]) {
     if (typeof field?.name === 'string') into.push(field.name);
     fieldNames(field?.children, into);
+  }
+  return into;
+}
+
+/** The columns nested in `columns`, at any depth, each as its name and data type. */
+function nestedColumns(
+  columns: readonly { children?: unknown }[],
+  into: { name?: unknown; dataType?: unknown }[] = [],
+): { name?: unknown; dataType?: unknown }[] {
+  for (const column of columns) {
+    if (!Array.isArray(column?.children)) continue;
+    for (const child of column.children as { name?: unknown; dataType?: unknown }[])
+      into.push({ name: child?.name, dataType: child?.dataType });
+    nestedColumns(column.children as { children?: unknown }[], into);
   }
   return into;
 }
@@ -101,12 +117,16 @@ function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocumen
   const columns = Array.isArray(source.columns)
     ? source.columns.map((c) => ({ name: c.name, dataType: c.dataType }))
     : undefined;
+  const nested = Array.isArray(source.columns)
+    ? nestedColumns(source.columns as { children?: unknown }[])
+    : [];
   const messageSchema = source.messageSchema as { schemaFields?: unknown } | undefined;
   return {
     id: typeof source.id === 'string' ? source.id : id,
     fullyQualifiedName: source.fullyQualifiedName!,
     ...(typeof source.entityType === 'string' ? { entityType: source.entityType } : {}),
     ...(columns === undefined ? {} : { columns }),
+    ...(nested.length === 0 ? {} : { nestedColumns: nested }),
     ...(messageSchema === undefined
       ? {}
       : { messageFields: fieldNames(messageSchema?.schemaFields) }),

@@ -20,13 +20,8 @@ import { track, type ProgressHooks } from '../progress.js';
 import { lookUpReferences, referenceLookup, type ReferenceLookup } from './reference-ids.js';
 import { catalogRules, ruleFindings, type CatalogRules } from './catalog-rules.js';
 import { createBlocker, effectiveContractOf } from './create-blockers.js';
-import {
-  assetKey,
-  dataProductNames,
-  lookupAssets,
-  type AssetDocument,
-  type AssetLookup,
-} from './live-assets.js';
+import { assetKey, dataProductNames, lookupAssets, type AssetLookup } from './live-assets.js';
+import { assetFields, columnFindings, type AssetColumns } from './asset-columns.js';
 
 export { exactFieldValue, searchIndexFor } from './live-assets.js';
 
@@ -45,74 +40,6 @@ export interface ReadOptions {
 }
 
 type Found = LiveContract;
-
-/**
- * An asset's columns as the JSON text of its [name, data type] pairs ('' for no type): what the
- * checks need of a listed asset until its contract is read, as one flat string instead of
- * objects (and never a slice of the catalog's page).
- */
-type AssetColumns = string;
-
-function assetColumns(columns: NonNullable<AssetDocument['columns']>): AssetColumns {
-  return JSON.stringify(
-    columns
-      .filter((column) => typeof column.name === 'string')
-      .map((column) => [column.name, typeof column.dataType === 'string' ? column.dataType : '']),
-  );
-}
-
-/**
- * The fields of a found asset its contract's schema is checked against: its columns, or on
- * OpenMetadata, whose topic documents carry a message schema instead, a topic's message fields
- * (nested ones by their own names, as the server checks them).
- */
-function assetFields(document: AssetDocument, profile: Profile): AssetColumns | undefined {
-  if (document.columns !== undefined) return assetColumns(document.columns);
-  if (profile !== 'openmetadata' || document.entityType !== 'topic') return undefined;
-  // The server checks names alone (a message field's types are not a column's); a topic without
-  // a message schema has no fields, and the server refuses every one a contract names.
-  return JSON.stringify((document.messageFields ?? []).map((name) => [name, '']));
-}
-
-/**
- * Column findings: the names the asset lacks, and warnings for types that differ. A file that
- * leaves `schema` out keeps the live one, which the catalog checks on every PATCH all the same:
- * then the names the asset lacks are the live schema's (`fromLive`), and types are not weighed.
- */
-function columnFindings(
-  file: ContractFile,
-  columns: AssetColumns | undefined,
-  read: LiveResult,
-): { lacking: string[]; unnamed: string[]; warnings: string[]; fromLive: boolean } {
-  const own = file.contract.schema;
-  const fromLive = own === undefined && read.kind === 'found';
-  const schema = fromLive ? read.contract.schema : own;
-  const none = { lacking: [], unnamed: [], warnings: [], fromLive };
-  if (!Array.isArray(schema) || columns === undefined) return none;
-  const types = new Map(JSON.parse(columns) as [string, string][]);
-  const { type, fullyQualifiedName } = file.identity.entity;
-  const lacking: string[] = [];
-  const warnings: string[] = [];
-  const named = new Set<string>();
-  for (const column of schema as { name: string; dataType: string }[]) {
-    named.add(column.name);
-    const actual = types.get(column.name);
-    if (actual === undefined) lacking.push(column.name);
-    else if (
-      !fromLive &&
-      actual !== '' &&
-      actual !== column.dataType &&
-      actual.toUpperCase() !== column.dataType.toUpperCase()
-    ) {
-      warnings.push(
-        `column ${column.name} is ${column.dataType} in the contract but ${actual} in ${type} ${fullyQualifiedName}`,
-      );
-    }
-  }
-  // The asset's columns the file does not name: where a rename the asset has not had may show.
-  const unnamed = lacking.length === 0 ? [] : [...types.keys()].filter((name) => !named.has(name));
-  return { lacking, unnamed, warnings, fromLive };
-}
 
 const INHERITABLE = ['termsOfUse', 'security', 'sla'] as const;
 

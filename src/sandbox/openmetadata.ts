@@ -364,15 +364,16 @@ export function topicDocument(asset: SeedAsset): Json {
 }
 
 /**
- * The names a contract's schema may use for `asset`, as OpenMetadata checks them: a table's
- * columns; a topic's message fields, nested ones by their own names, and none when it has no
- * message schema (the server then refuses every field named). Undefined: not checked.
+ * The names a contract's schema may use for `asset`, as OpenMetadata checks them, nested ones by
+ * their own names: a table's columns (`buildColumnMap`, which takes each column's children); a
+ * topic's message fields, none when it has no message schema (the server then refuses every
+ * field named). Undefined: not checked.
  */
 export function schemaNamesOf(asset: SeedAsset): Set<string> | undefined {
-  if (asset.entityType !== 'topic')
-    return asset.columns === undefined ? undefined : new Set(asset.columns.map((c) => c.name));
+  const fields = asset.entityType === 'topic' ? messageFields(asset) : asset.columns;
+  if (fields === undefined && asset.entityType !== 'topic') return undefined;
   const names = new Set<string>();
-  eachField(messageFields(asset), (name) => names.add(name));
+  eachField(fields, (name) => names.add(name));
   return names;
 }
 

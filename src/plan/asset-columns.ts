@@ -1,0 +1,94 @@
+// An asset's columns as a plan checks a contract's schema against them: which the asset lacks
+// (the catalog refuses a contract naming one, on create and on every PATCH), and which differ in
+// type.
+import type { ContractFile } from '../contract/parse.js';
+import type { Profile } from '../profile/profile.js';
+import type { LiveResult } from './create-plan.js';
+import type { AssetDocument } from './live-assets.js';
+
+/**
+ * An asset's columns as the JSON text of its [name, data type] pairs ('' for no type), a nested
+ * column's with a third element, 1: what the checks need of a listed asset until its contract is
+ * read, as one flat string instead of objects (and never a slice of the catalog's page).
+ */
+export type AssetColumns = string;
+
+function assetColumns(
+  columns: NonNullable<AssetDocument['columns']>,
+  nested: AssetDocument['nestedColumns'] = [],
+): AssetColumns {
+  const pair = (column: { name?: unknown; dataType?: unknown }) => [
+    column.name,
+    typeof column.dataType === 'string' ? column.dataType : '',
+  ];
+  const named = (column: { name?: unknown }) => typeof column.name === 'string';
+  return JSON.stringify([
+    ...columns.filter(named).map(pair),
+    ...nested.filter(named).map((column) => [...pair(column), 1]),
+  ]);
+}
+
+/**
+ * The fields of a found asset its contract's schema is checked against: its columns (on
+ * OpenMetadata, nested ones too, by their own names, as `buildColumnMap` takes them), or on
+ * OpenMetadata, whose topic documents carry a message schema instead, a topic's message fields
+ * (nested ones by their own names, as the server checks them).
+ */
+export function assetFields(document: AssetDocument, profile: Profile): AssetColumns | undefined {
+  if (document.columns !== undefined)
+    return assetColumns(
+      document.columns,
+      profile === 'openmetadata' ? document.nestedColumns : undefined,
+    );
+  if (profile !== 'openmetadata' || document.entityType !== 'topic') return undefined;
+  // The server checks names alone (a message field's types are not a column's); a topic without
+  // a message schema has no fields, and the server refuses every one a contract names.
+  return JSON.stringify((document.messageFields ?? []).map((name) => [name, '']));
+}
+
+/**
+ * Column findings: the names the asset lacks, and warnings for types that differ. A file that
+ * leaves `schema` out keeps the live one, which the catalog checks on every PATCH all the same:
+ * then the names the asset lacks are the live schema's (`fromLive`), and types are not weighed.
+ */
+export function columnFindings(
+  file: ContractFile,
+  columns: AssetColumns | undefined,
+  read: LiveResult,
+): { lacking: string[]; unnamed: string[]; warnings: string[]; fromLive: boolean } {
+  const own = file.contract.schema;
+  const fromLive = own === undefined && read.kind === 'found';
+  const schema = fromLive ? read.contract.schema : own;
+  const none = { lacking: [], unnamed: [], warnings: [], fromLive };
+  if (!Array.isArray(schema) || columns === undefined) return none;
+  const pairs = JSON.parse(columns) as [string, string, 1?][];
+  const types = new Map(pairs.map(([name, dataType]) => [name, dataType]));
+  const { type, fullyQualifiedName } = file.identity.entity;
+  const lacking: string[] = [];
+  const warnings: string[] = [];
+  const named = new Set<string>();
+  for (const column of schema as { name: string; dataType: string }[]) {
+    named.add(column.name);
+    const actual = types.get(column.name);
+    if (actual === undefined) lacking.push(column.name);
+    else if (
+      !fromLive &&
+      actual !== '' &&
+      actual !== column.dataType &&
+      actual.toUpperCase() !== column.dataType.toUpperCase()
+    ) {
+      warnings.push(
+        `column ${column.name} is ${column.dataType} in the contract but ${actual} in ${type} ${fullyQualifiedName}`,
+      );
+    }
+  }
+  // The asset's columns the file does not name: where a rename the asset has not had may show.
+  // Top-level ones only: a struct's fields are named by their struct.
+  const unnamed =
+    lacking.length === 0
+      ? []
+      : pairs
+          .filter(([name, , nested]) => nested === undefined && !named.has(name))
+          .map(([name]) => name);
+  return { lacking, unnamed, warnings, fromLive };
+}
