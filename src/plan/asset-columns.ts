@@ -55,11 +55,18 @@ export function columnFindings(
   file: ContractFile,
   columns: AssetColumns | undefined,
   read: LiveResult,
-): { lacking: string[]; unnamed: string[]; warnings: string[]; fromLive: boolean } {
+): {
+  lacking: string[];
+  unnamed: string[];
+  warnings: string[];
+  fromLive: boolean;
+  /** Names the file gives that are the asset's nested columns only. */
+  nested: string[];
+} {
   const own = file.contract.schema;
   const fromLive = own === undefined && read.kind === 'found';
   const schema = fromLive ? read.contract.schema : own;
-  const none = { lacking: [], unnamed: [], warnings: [], fromLive };
+  const none = { lacking: [], unnamed: [], warnings: [], fromLive, nested: [] };
   if (!Array.isArray(schema) || columns === undefined) return none;
   const pairs = JSON.parse(columns) as [string, string, 1?][];
   const types = new Map(pairs.map(([name, dataType]) => [name, dataType]));
@@ -67,11 +74,17 @@ export function columnFindings(
   const lacking: string[] = [];
   const warnings: string[] = [];
   const named = new Set<string>();
+  const topLevel = new Set(pairs.filter((pair) => pair[2] === undefined).map(([name]) => name));
+  const nested: string[] = [];
   for (const column of schema as { name: string; dataType: string }[]) {
     named.add(column.name);
     const actual = types.get(column.name);
-    if (actual === undefined) lacking.push(column.name);
-    else if (
+    if (actual === undefined) {
+      lacking.push(column.name);
+      continue;
+    }
+    if (!fromLive && !topLevel.has(column.name)) nested.push(column.name);
+    if (
       !fromLive &&
       actual !== '' &&
       actual !== column.dataType &&
@@ -84,11 +97,16 @@ export function columnFindings(
   }
   // The asset's columns the file does not name: where a rename the asset has not had may show.
   // Top-level ones only: a struct's fields are named by their struct.
-  const unnamed =
-    lacking.length === 0
-      ? []
-      : pairs
-          .filter(([name, , nested]) => nested === undefined && !named.has(name))
-          .map(([name]) => name);
-  return { lacking, unnamed, warnings, fromLive };
+  const unnamed = lacking.length === 0 ? [] : [...topLevel].filter((name) => !named.has(name));
+  return { lacking, unnamed, warnings, fromLive, nested };
+}
+
+/**
+ * What a reviewer is told of a file naming a table's nested columns: OpenMetadata 1.13 takes them
+ * by their own names; a release that checks only a table's own columns (as 1.9 did) refuses them.
+ */
+export function nestedColumnsNote(file: ContractFile, names: readonly string[]): string {
+  const { type, fullyQualifiedName } = file.identity.entity;
+  const one = names.length === 1;
+  return `${one ? 'column' : 'columns'} ${names.join(', ')} ${one ? 'is a nested column' : 'are nested columns'} of ${type} ${fullyQualifiedName} (a struct's fields): OpenMetadata 1.13 takes ${one ? 'it' : 'them'} by ${one ? 'its own name' : 'their own names'}, but a release that checks only a ${type}'s own columns refuses (400) a contract that names ${one ? 'it' : 'them'}`;
 }

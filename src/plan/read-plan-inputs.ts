@@ -21,7 +21,12 @@ import { lookUpReferences, referenceLookup, type ReferenceLookup } from './refer
 import { catalogRules, ruleFindings, type CatalogRules } from './catalog-rules.js';
 import { createBlocker, effectiveContractOf } from './create-blockers.js';
 import { assetKey, dataProductNames, lookupAssets, type AssetLookup } from './live-assets.js';
-import { assetFields, columnFindings, type AssetColumns } from './asset-columns.js';
+import {
+  assetFields,
+  columnFindings,
+  nestedColumnsNote,
+  type AssetColumns,
+} from './asset-columns.js';
 
 export { exactFieldValue, searchIndexFor } from './live-assets.js';
 
@@ -190,6 +195,7 @@ async function planInput(
   } else if (lookup?.kind === 'found' && read.kind !== 'error') {
     const columns = columnFindings(file, lookup.asset.columns, read);
     warnings.push(...columns.warnings);
+    if (columns.nested.length > 0) notes.push(nestedColumnsNote(file, columns.nested));
     if (columns.lacking.length > 0)
       lackingColumns = {
         names: columns.lacking,
