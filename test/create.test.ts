@@ -8,7 +8,7 @@ import { applyCreate, type CatalogCreator } from '../src/apply/create.js';
 import type { PlannedChange } from '../src/plan/types.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
-import { interfacePath, openSandbox, seed } from './helpers/sandbox.js';
+import { interfacePath, openSandbox, postContract, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -61,15 +61,6 @@ async function setup(
 }
 
 /** `POST /v1/dataContracts` with `body`, as someone else would create a contract. */
-async function post(sandbox: Sandbox, env: { CATALOG_TOKEN: string }, body: unknown) {
-  const answer = await fetch(`${sandbox.url}/v1/dataContracts`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
-}
-
 /** Writes to the catalog interface (admin routes of the sandbox excluded). */
 const writes = (sandbox: Sandbox) =>
   sandbox
@@ -198,7 +189,7 @@ describe('a new file for an existing table', () => {
     const ops = await team('ops');
     expect(ops.teamType).toBe('Department');
     // What the server answers such a write.
-    const refused = await post(opened.sandbox, env, {
+    const refused = await postContract(opened.sandbox, env, {
       name: 'shipments',
       entity: { id: TABLE, type: 'table' },
       owners: [{ id: ops.id, type: 'team' }],
@@ -233,7 +224,7 @@ describe('a new file for an existing table', () => {
       'Multiple Users or Single Team Ownership',
     ]);
     // What the server answers such a write.
-    const refused = await post(sandbox, env, {
+    const refused = await postContract(sandbox, env, {
       name: 'shipments',
       entity: { id: TABLE, type: 'table' },
       owners: [
@@ -363,7 +354,8 @@ describe('what is not created', () => {
     it(`${profile}: a table whose own contract has another name: exit 1 at plan, the name to use, nothing sent`, async () => {
       const { sandbox, cwd, env } = await setup(profile, file());
       expect(
-        (await post(sandbox, env, { name: 'legacy', entity: { id: TABLE, type: 'table' } })).status,
+        (await postContract(sandbox, env, { name: 'legacy', entity: { id: TABLE, type: 'table' } }))
+          .status,
       ).toBe(201);
       sandbox.clearRequests();
       const run = await cli(['apply', '--auto-approve'], { cwd, env });
@@ -392,7 +384,7 @@ describe('what is not created', () => {
     };
     expect((await client.admin('POST', '/sandbox/dataContracts', deleted)).status).toBe(201);
     // The real server's answer to that create, had plan said "create".
-    const refused = await post(sandbox, env, {
+    const refused = await postContract(sandbox, env, {
       name: 'shipments',
       entity: { id: TABLE, type: 'table' },
     });
@@ -420,7 +412,8 @@ describe('what is not created', () => {
     const { sandbox, cwd, env } = await setup('spec', file());
     expect((await cli(['plan', '--out', 'plan.json'], { cwd, env })).code).toBe(0);
     expect(
-      (await post(sandbox, env, { name: 'legacy', entity: { id: TABLE, type: 'table' } })).status,
+      (await postContract(sandbox, env, { name: 'legacy', entity: { id: TABLE, type: 'table' } }))
+        .status,
     ).toBe(201);
     const run = await cli(['apply', 'plan.json'], { cwd, env });
     expect(run.code).toBe(1);
@@ -580,7 +573,7 @@ describe('the openmetadata sandbox creates as OpenMetadata does', () => {
         'name: ship::ments',
       ),
     );
-    const refused = await post(sandbox, env, {
+    const refused = await postContract(sandbox, env, {
       name: 'ship::ments',
       entity: { id: TABLE, type: 'table' },
     });

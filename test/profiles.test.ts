@@ -33,7 +33,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { fqnParts } from '../src/plan/live-assets.js';
 import { ownerBreakingRule, ownerRuleFinding, type OwnerRule } from '../src/plan/owner-rule.js';
-import { interfacePath, openSandbox, seed, type Client } from './helpers/sandbox.js';
+import { interfacePath, openSandbox, postContract, seed, type Client } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -539,20 +539,6 @@ async function catalogOf(
   };
 }
 
-/** A create sent straight to the sandbox, as another client would send it: its status and message. */
-async function createDirectly(
-  sandbox: Sandbox,
-  env: Record<string, string>,
-  body: unknown,
-): Promise<{ status: number; message: string }> {
-  const answer = await fetch(`${sandbox.url}/v1/dataContracts`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: answer.status, message: ((await answer.json()) as { message: string }).message };
-}
-
 async function filesDir(files: Record<string, string>) {
   const dir = await tempDir(files);
   cleanups.push(() => dir.remove());
@@ -970,13 +956,13 @@ describe('topics on OpenMetadata: checked against their message schema', () => {
     const github = await cli(['plan', '--format', 'github'], { cwd, env });
     expect(github.out).toMatch(/^::error file=contracts\/clicks\.yaml,line=7,col=\d+,/m);
     // As the server would have answered.
-    const refused = await createDirectly(sandbox, env, {
+    const refused = await postContract(sandbox, env, {
       name: 'clicks',
       entity: { id: TOPIC, type: 'topic' },
       schema: [{ name: 'session_id', dataType: 'STRING' }],
     });
     expect(refused.status).toBe(400);
-    expect(refused.message).toBe(
+    expect(refused.body.message).toBe(
       'Schema validation failed. The following fields specified in the data contract do not exist in the topic: session_id',
     );
     // Named as the topic has them, the contract is created, and nothing is left to change.
@@ -1055,7 +1041,7 @@ describe("a table's nested columns", () => {
       'column lat is INT in the contract but DOUBLE in table db.s.people',
     ]);
     // As the server answers.
-    const refused = await createDirectly(sandbox, env, {
+    const refused = await postContract(sandbox, env, {
       name: 'people',
       entity: { id: STRUCT_TABLE, type: 'table' },
       schema: [
@@ -1063,11 +1049,10 @@ describe("a table's nested columns", () => {
         { name: 'zip', dataType: 'VARCHAR' },
       ],
     });
-    expect(refused).toEqual({
-      status: 400,
-      message:
-        'Schema validation failed. The following fields specified in the data contract do not exist in the table: zip',
-    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      'Schema validation failed. The following fields specified in the data contract do not exist in the table: zip',
+    );
     await writeFile(
       path.join(cwd, 'contracts/people.yaml'),
       peopleFile([typed('id', 'BIGINT'), typed('city', 'VARCHAR'), typed('lat', 'DOUBLE')]),
@@ -1162,14 +1147,14 @@ describe('sections OpenMetadata refuses for the asset type', () => {
     );
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
     // As the server answers: both refusals in one message.
-    const refused = await createDirectly(sandbox, env, {
+    const refused = await postContract(sandbox, env, {
       name: 'sales',
       entity: { id: DASHBOARD, type: 'dashboard' },
       schema: [{ name: 'id', dataType: 'STRING' }],
       qualityExpectations: [{ fullyQualifiedName: 'kafka.clicks.id_is_unique' }],
     });
     expect(refused.status).toBe(400);
-    expect(refused.message).toBe(
+    expect(refused.body.message).toBe(
       'Data contract validation failed for dashboard entity: Schema validation is not supported for dashboard entities. Only table, topic, apiEndpoint, and dashboardDataModel entities support schema validation; Quality expectations are not supported for dashboard entities. Only table entities support quality expectations',
     );
     // The topic's contract without them is created; a PATCH adding them is refused.

@@ -101,3 +101,17 @@ export function editorSeed(assets: unknown[], dataContracts: unknown[]): Seed {
 export function interfacePath(path: string): string {
   return path.startsWith('/api/v1/') ? path.slice('/api'.length) : path;
 }
+
+/** A create sent straight to the sandbox, as another client would send it: its status and body. */
+export async function postContract(
+  sandbox: Sandbox,
+  env: { CATALOG_TOKEN: string },
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const answer = await fetch(`${sandbox.url}/v1/dataContracts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${env.CATALOG_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+}
