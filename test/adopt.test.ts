@@ -324,6 +324,16 @@ describe('live-asset checks and inherited fields in plan', () => {
         },
       ],
     });
+  /** The seed with the orders contract naming ghost_col, a column the table lacks. */
+  const ghostSeed = () => {
+    const seeded = adoptSeed();
+    const orders = seeded.dataContracts.find((c) => c.name === 'orders')!;
+    orders.schema = [
+      { name: 'id', dataType: 'BIGINT' },
+      { name: 'ghost_col', dataType: 'INT' },
+    ];
+    return { seeded, orders };
+  };
   const ordersFile = (extra: Record<string, unknown>) =>
     stringify({
       name: 'orders',
@@ -393,12 +403,7 @@ describe('live-asset checks and inherited fields in plan', () => {
   });
 
   it('a column the asset lacks in a contract that needs no change is a warning: nothing is sent', async () => {
-    const seeded = adoptSeed();
-    const orders = seeded.dataContracts.find((c) => c.name === 'orders')!;
-    orders.schema = [
-      { name: 'id', dataType: 'BIGINT' },
-      { name: 'ghost_col', dataType: 'INT' },
-    ];
+    const { seeded, orders } = ghostSeed();
     const { env } = await catalog({ seed: seeded });
     const dir = await workspace({
       'contracts/orders.yaml': ordersFile({ schema: orders.schema }),
@@ -413,12 +418,7 @@ describe('live-asset checks and inherited fields in plan', () => {
   });
 
   it('a file that leaves schema out keeps the live one, which the catalog checks on every PATCH: a column the asset lacks there is an error when something would be sent, a warning when nothing would', async () => {
-    const seeded = adoptSeed();
-    const orders = seeded.dataContracts.find((c) => c.name === 'orders')!;
-    orders.schema = [
-      { name: 'id', dataType: 'BIGINT' },
-      { name: 'ghost_col', dataType: 'INT' },
-    ];
+    const { seeded, orders } = ghostSeed();
     orders.description = 'Orders.';
     const { sandbox, client, env } = await catalog({ seed: seeded });
     const lacking =

@@ -7,8 +7,8 @@ import type { LiveResult } from './create-plan.js';
 import type { AssetDocument } from './live-assets.js';
 
 /**
- * An asset's columns as the JSON text of its [name, data type] pairs ('' for no type), a nested
- * column's with a third element, 1: what the checks need of a listed asset until its contract is
+ * An asset's columns as the JSON text of its [name, data type] pairs ('' for no type), its own
+ * first, then the nested ones, each with a third element, 1: what the checks need of a listed asset until its contract is
  * read, as one flat string instead of objects (and never a slice of the catalog's page).
  */
 export type AssetColumns = string;
@@ -63,9 +63,9 @@ export function columnFindings(
   /** Names the file gives that are the asset's nested columns only. */
   nested: string[];
 } {
-  const own = file.contract.schema;
-  const fromLive = own === undefined && read.kind === 'found';
-  const schema = fromLive ? read.contract.schema : own;
+  const fileSchema = file.contract.schema;
+  const fromLive = fileSchema === undefined && read.kind === 'found';
+  const schema = fromLive ? read.contract.schema : fileSchema;
   const none = { lacking: [], unnamed: [], warnings: [], fromLive, nested: [] };
   if (!Array.isArray(schema) || columns === undefined) return none;
   const pairs = JSON.parse(columns) as [string, string, 1?][];
@@ -74,7 +74,11 @@ export function columnFindings(
   const lacking: string[] = [];
   const warnings: string[] = [];
   const named = new Set<string>();
-  const topLevel = new Set(pairs.filter((pair) => pair[2] === undefined).map(([name]) => name));
+  // The asset's own columns come first (assetColumns): their names are a set of their own only
+  // when nested ones follow, which few assets have.
+  const firstNested = pairs.findIndex((pair) => pair[2] !== undefined);
+  const topLevel = firstNested === -1 ? pairs : pairs.slice(0, firstNested);
+  const topLevelNames = firstNested === -1 ? undefined : new Set(topLevel.map(([name]) => name));
   const nested: string[] = [];
   for (const column of schema as { name: string; dataType: string }[]) {
     named.add(column.name);
@@ -83,7 +87,8 @@ export function columnFindings(
       lacking.push(column.name);
       continue;
     }
-    if (!fromLive && !topLevel.has(column.name)) nested.push(column.name);
+    if (!fromLive && topLevelNames !== undefined && !topLevelNames.has(column.name))
+      nested.push(column.name);
     if (
       !fromLive &&
       actual !== '' &&
@@ -97,7 +102,8 @@ export function columnFindings(
   }
   // The asset's columns the file does not name: where a rename the asset has not had may show.
   // Top-level ones only: a struct's fields are named by their struct.
-  const unnamed = lacking.length === 0 ? [] : [...topLevel].filter((name) => !named.has(name));
+  const unnamed =
+    lacking.length === 0 ? [] : topLevel.filter(([name]) => !named.has(name)).map(([name]) => name);
   return { lacking, unnamed, warnings, fromLive, nested };
 }
 
