@@ -31,7 +31,7 @@ import {
 } from '../src/profile/references.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
-import { fqnParts } from '../src/plan/live-assets.js';
+import { fqnParts, searchIndexFor } from '../src/plan/live-assets.js';
 import { ownerBreakingRule, ownerRuleFinding, type OwnerRule } from '../src/plan/owner-rule.js';
 import { interfacePath, openSandbox, postContract, seed, type Client } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -981,6 +981,182 @@ describe('topics on OpenMetadata: checked against their message schema', () => {
     expect(run.out).toContain(
       'column event_id is not among the columns of topic kafka.clicks in the catalog, and the catalog refuses (400) a contract that names it',
     );
+    expect(postsAndPatches(sandbox)).toEqual([]);
+  });
+});
+
+describe('API endpoints and dashboard data models on OpenMetadata: found through their own indexes', () => {
+  const ENDPOINT = '6a000000-0000-4000-8000-0000000000f7';
+  const MODEL = '6a000000-0000-4000-8000-0000000000f8';
+  /** Assets as OpenMetadata stores them: an endpoint's request and response schemas, a model's columns. */
+  const assetsSeed = () =>
+    seed({
+      users: [EDITOR],
+      assets: [
+        {
+          id: ENDPOINT,
+          entityType: 'apiEndpoint',
+          name: 'getOrder',
+          fullyQualifiedName: 'shop.orders.getOrder',
+          requestSchema: {
+            schemaType: 'JSON',
+            schemaFields: [{ name: 'order_id', dataType: 'STRING' }],
+          },
+          responseSchema: {
+            schemaType: 'JSON',
+            schemaFields: [
+              { name: 'status', dataType: 'STRING' },
+              {
+                name: 'customer',
+                dataType: 'RECORD',
+                children: [{ name: 'email', dataType: 'STRING' }],
+              },
+            ],
+          },
+        },
+        {
+          id: MODEL,
+          entityType: 'dashboardDataModel',
+          name: 'revenue',
+          fullyQualifiedName: 'looker.model.revenue',
+          columns: [
+            { name: 'day', dataType: 'DATE' },
+            { name: 'amount', dataType: 'DECIMAL' },
+          ],
+        },
+      ],
+      dataProducts: [],
+      dataContracts: [],
+    });
+  const contractFile = (type: string, fqn: string, fields: [string, string][]) =>
+    `name: c\nfullyQualifiedName: ${fqn}.dataContract_c\nentity: {type: ${type}, fullyQualifiedName: ${fqn}}\nschema:\n${fields.map(([name, dataType]) => `  - {name: ${name}, dataType: ${dataType}}\n`).join('')}`;
+  const endpointFile = (fields: string[]) =>
+    contractFile(
+      'apiEndpoint',
+      'shop.orders.getOrder',
+      fields.map((name) => [name, 'STRING']),
+    );
+  const modelFile = (fields: [string, string][]) =>
+    contractFile('dashboardDataModel', 'looker.model.revenue', fields);
+  const postsAndPatches = (sandbox: Sandbox) =>
+    sandbox.requests().filter((r) => r.method === 'POST' || r.method === 'PATCH');
+  const fieldQuery = async (url: string, token: string, index: string, fqn: string) =>
+    fetch(
+      `${url}/v1/search/fieldQuery?fieldName=fullyQualifiedName&fieldValue=${fqn}&index=${index}`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+
+  it('the index holds the request and response schemas and their field names, never columns; the spec has no such index', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', assetsSeed());
+    const answer = await fieldQuery(
+      sandbox.url,
+      env.CATALOG_TOKEN,
+      'api_endpoint_search_index',
+      'shop.orders.getOrder',
+    );
+    const source = (
+      (await answer.json()) as { hits: { hits: { _source: Record<string, unknown> }[] } }
+    ).hits.hits[0]!._source;
+    expect(source.columns).toBeUndefined();
+    expect(source.request_field_names).toEqual(['order_id']);
+    expect(source.response_field_names).toEqual(['status', 'customer', 'customer.email']);
+    const spec = await catalogOf('spec', assetsSeed());
+    const refused = await fieldQuery(
+      spec.sandbox.url,
+      spec.env.CATALOG_TOKEN,
+      'api_endpoint_search_index',
+      'shop.orders.getOrder',
+    );
+    expect(refused.status).toBe(400);
+    // An index is looked up as a name, never as a property every object has.
+    const inherited = await fieldQuery(sandbox.url, env.CATALOG_TOKEN, 'constructor', 'x');
+    expect(inherited.status).toBe(400);
+  });
+
+  it("an endpoint's field neither schema has: exit 1 at its line, nothing sent; named as the endpoint has them, the contract is created", async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', assetsSeed());
+    const cwd = await filesDir({
+      'contracts/get-order.yaml': endpointFile(['order_id', 'email', 'total']),
+    });
+    const run = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain(
+      'column total is not among the columns of apiEndpoint shop.orders.getOrder in the catalog',
+    );
+    expect(run.out).toMatch(/^::error file=contracts\/get-order\.yaml,line=7,col=\d+,/m);
+    expect(postsAndPatches(sandbox)).toEqual([]);
+    // As the server would have answered.
+    const refused = await postContract(sandbox, env, {
+      name: 'c',
+      entity: { id: ENDPOINT, type: 'apiEndpoint' },
+      schema: [{ name: 'total', dataType: 'STRING' }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      'Schema validation failed. The following fields specified in the data contract do not exist in the apiEndpoint: total',
+    );
+    // A request field, a response field and a nested one, each by its own name.
+    await writeFile(
+      path.join(cwd, 'contracts/get-order.yaml'),
+      endpointFile(['order_id', 'status', 'email']),
+    );
+    const created = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(created.code, created.out + created.err).toBe(0);
+    expect(created.out).toContain('Apply complete: 1 created, 0 changed, 0 unchanged.');
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
+  });
+
+  it('a data model is checked by its columns and their types, and its contract is created', async () => {
+    const { sandbox, env } = await catalogOf('openmetadata', assetsSeed());
+    const cwd = await filesDir({
+      'contracts/revenue.yaml': modelFile([
+        ['day', 'DATE'],
+        ['amount', 'DECIMAL'],
+        ['region', 'STRING'],
+      ]),
+    });
+    const run = await cli(['plan'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain(
+      'column region is not among the columns of dashboardDataModel looker.model.revenue in the catalog',
+    );
+    expect(postsAndPatches(sandbox)).toEqual([]);
+    await writeFile(
+      path.join(cwd, 'contracts/revenue.yaml'),
+      modelFile([
+        ['day', 'DATE'],
+        ['amount', 'BIGINT'],
+      ]),
+    );
+    const typed = await cli(['plan'], { cwd, env });
+    expect(typed.out).toContain(
+      'column amount is BIGINT in the contract but DECIMAL in dashboardDataModel looker.model.revenue',
+    );
+    const created = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(created.code, created.out + created.err).toBe(0);
+    expect(created.out).toContain('Apply complete: 1 created, 0 changed, 0 unchanged.');
+  });
+
+  it("an entity type's index is looked up by name, per profile, never as a property every object has", () => {
+    expect(searchIndexFor('apiEndpoint', 'openmetadata')).toBe('api_endpoint_search_index');
+    expect(searchIndexFor('apiEndpoint', 'spec')).toBeUndefined();
+    expect(searchIndexFor('table', 'spec')).toBe('table_search_index');
+    expect(searchIndexFor('constructor', 'openmetadata')).toBeUndefined();
+    expect(searchIndexFor('toString', 'spec')).toBeUndefined();
+  });
+
+  it('against the specification, which lists no such index, the asset is not looked up and nothing is sent for it', async () => {
+    const { sandbox, env } = await catalogOf('spec', assetsSeed());
+    const cwd = await filesDir({ 'contracts/get-order.yaml': endpointFile(['order_id']) });
+    const run = await cli(['plan'], { cwd, env });
+    expect(run.out).toContain(
+      'live-asset check skipped: the catalog has no search index for apiEndpoint',
+    );
+    expect(
+      sandbox.requests().filter((r) => interfacePath(r.path) === '/v1/search/fieldQuery'),
+    ).toEqual([]);
     expect(postsAndPatches(sandbox)).toEqual([]);
   });
 });

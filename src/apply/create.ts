@@ -25,6 +25,7 @@ export async function movedCreates(plan: Plan, reader: CatalogReader): Promise<s
   if (creates.length === 0) return [];
   const assets = await lookupAssets(
     reader,
+    plan.catalogProfile,
     creates.map((change) => ({
       type: change.create!.assetType,
       fullyQualifiedName: change.create!.assetFullyQualifiedName,

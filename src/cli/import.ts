@@ -3,7 +3,7 @@
 // written, and nothing is written when any file exists (without --force) or any read fails.
 import { existsSync } from 'node:fs';
 import { codecFor } from '../profile/codec.js';
-import { resolveProfile } from '../profile/profile.js';
+import { resolveProfile, type Profile } from '../profile/profile.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,9 +37,10 @@ export function parseEntityArgument(value: string): { type: string; fullyQualifi
 
 async function contractOfEntity(
   client: CatalogClient,
+  profile: Profile,
   entity: { type: string; fullyQualifiedName: string },
 ): Promise<LiveContract> {
-  const lookup = (await lookupAssets(client, [entity])).get(
+  const lookup = (await lookupAssets(client, profile, [entity])).get(
     assetKey(entity.type, entity.fullyQualifiedName),
   );
   if (lookup?.kind !== 'found') {
@@ -103,7 +104,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       ),
       ...entities.map((entity) =>
         track(progress, `${entity.type}:${entity.fullyQualifiedName}`, () =>
-          contractOfEntity(client, entity),
+          contractOfEntity(client, codec.profile, entity),
         ),
       ),
     ]).finally(() => progress.clear());

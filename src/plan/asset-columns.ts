@@ -30,9 +30,10 @@ function assetColumns(
 
 /**
  * The fields of a found asset its contract's schema is checked against: its columns (on
- * OpenMetadata, nested ones too, by their own names, as `buildColumnMap` takes them), or on
- * OpenMetadata, whose topic documents carry a message schema instead, a topic's message fields
- * (nested ones by their own names, as the server checks them).
+ * OpenMetadata, nested ones too, by their own names, as `buildColumnMap` takes them). On
+ * OpenMetadata, whose topic and API endpoint documents carry schemas instead of columns: a
+ * topic's message fields, an API endpoint's request and response fields (nested ones by their own
+ * names, as the server checks them).
  */
 export function assetFields(document: AssetDocument, profile: Profile): AssetColumns | undefined {
   if (document.columns !== undefined)
@@ -40,10 +41,16 @@ export function assetFields(document: AssetDocument, profile: Profile): AssetCol
       document.columns,
       profile === 'openmetadata' ? document.nestedColumns : undefined,
     );
-  if (profile !== 'openmetadata' || document.entityType !== 'topic') return undefined;
-  // The server checks names alone (a message field's types are not a column's); a topic without
-  // a message schema has no fields, and the server refuses every one a contract names.
-  return JSON.stringify((document.messageFields ?? []).map((name) => [name, '']));
+  if (profile !== 'openmetadata') return undefined;
+  // The server checks names alone (a message field's types are not a column's); an asset without
+  // those schemas has no fields, and the server refuses every one a contract names.
+  const names =
+    document.entityType === 'topic'
+      ? document.messageFields
+      : document.entityType === 'apiEndpoint'
+        ? document.apiFields
+        : null;
+  return names === null ? undefined : JSON.stringify((names ?? []).map((name) => [name, '']));
 }
 
 /**

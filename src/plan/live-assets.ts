@@ -3,27 +3,51 @@
 // and FQN prefix, `warehouse.sales.public.*`, rather than one per asset), so live-asset checks cost
 // a handful of requests however many contracts there are.
 import { AuthError, CatalogError, NetworkError } from '../errors.js';
+import type { Profile } from '../profile/profile.js';
 import type { CatalogReader } from './catalog-reader.js';
 
-const SEARCH_INDEX_BY_TYPE: Record<string, string> = {
-  table: 'table_search_index',
-  topic: 'topic_search_index',
-  dashboard: 'dashboard_search_index',
-  pipeline: 'pipeline_search_index',
-  mlmodel: 'mlmodel_search_index',
-  container: 'container_search_index',
-  searchIndex: 'search_entity_search_index',
-  glossaryTerm: 'glossary_term_search_index',
-  dataProduct: 'data_product_search_index',
-  domain: 'domain_search_index',
-};
+/** The search indexes of the specification's list, by the entity type their documents hold. */
+const SPEC_INDEXES = new Map([
+  ['table', 'table_search_index'],
+  ['topic', 'topic_search_index'],
+  ['dashboard', 'dashboard_search_index'],
+  ['pipeline', 'pipeline_search_index'],
+  ['mlmodel', 'mlmodel_search_index'],
+  ['container', 'container_search_index'],
+  ['searchIndex', 'search_entity_search_index'],
+  ['glossaryTerm', 'glossary_term_search_index'],
+  ['dataProduct', 'data_product_search_index'],
+  ['domain', 'domain_search_index'],
+]);
 
-export function searchIndexFor(entityType: string): string | undefined {
-  return SEARCH_INDEX_BY_TYPE[entityType];
+/**
+ * OpenMetadata's indexes of the other entity types it takes contracts on (its `SearchUtil` data
+ * asset indexes): API endpoints and dashboard data models, whose contracts may hold a schema, and
+ * the rest. A release without one of them answers its query with an error, and the assets of
+ * that type are left unchecked with the server's message.
+ */
+const OPENMETADATA_INDEXES = new Map([
+  ...SPEC_INDEXES,
+  ['apiEndpoint', 'api_endpoint_search_index'],
+  ['apiCollection', 'api_collection_search_index'],
+  ['dashboardDataModel', 'dashboard_data_model_search_index'],
+  ['chart', 'chart_search_index'],
+  ['storedProcedure', 'stored_procedure_search_index'],
+  ['database', 'database_search_index'],
+  ['databaseSchema', 'database_schema_search_index'],
+  ['directory', 'directory_search_index'],
+  ['file', 'file_search_index'],
+  ['spreadsheet', 'spreadsheet_search_index'],
+  ['worksheet', 'worksheet_search_index'],
+]);
+
+/** The search index of an entity type on a catalog of `profile`, if it has one. */
+export function searchIndexFor(entityType: string, profile: Profile): string | undefined {
+  return (profile === 'openmetadata' ? OPENMETADATA_INDEXES : SPEC_INDEXES).get(entityType);
 }
 
 /** Escapes the wildcard characters of a field query value, so it matches only itself. */
-export function exactFieldValue(value: string): string {
+function exactFieldValue(value: string): string {
   return value.replace(/[\\*?]/g, (ch) => `\\${ch}`);
 }
 
@@ -36,6 +60,8 @@ export interface AssetDocument {
   nestedColumns?: { name?: unknown; dataType?: unknown }[];
   /** The names of the fields of a topic's message schema, nested ones by their own names. */
   messageFields?: string[];
+  /** The names of the fields of an API endpoint's request and response schemas, nested ones too. */
+  apiFields?: string[];
   dataProducts?: unknown[];
   [field: string]: unknown;
 }
@@ -121,6 +147,8 @@ function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocumen
     ? nestedColumns(source.columns as { children?: unknown }[])
     : [];
   const messageSchema = source.messageSchema as { schemaFields?: unknown } | undefined;
+  const request = source.requestSchema as { schemaFields?: unknown } | undefined;
+  const response = source.responseSchema as { schemaFields?: unknown } | undefined;
   return {
     id: typeof source.id === 'string' ? source.id : id,
     fullyQualifiedName: source.fullyQualifiedName!,
@@ -130,6 +158,11 @@ function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocumen
     ...(messageSchema === undefined
       ? {}
       : { messageFields: fieldNames(messageSchema?.schemaFields) }),
+    ...(request === undefined && response === undefined
+      ? {}
+      : {
+          apiFields: fieldNames(response?.schemaFields, fieldNames(request?.schemaFields)),
+        }),
     ...(Array.isArray(source.dataProducts) ? { dataProducts: source.dataProducts } : {}),
   };
 }
@@ -276,6 +309,7 @@ async function listDatabases(
  */
 export async function lookupAssets<Found = AssetDocument>(
   reader: CatalogReader,
+  profile: Profile,
   entities: readonly { type: string; fullyQualifiedName: string }[],
   keep: (asset: AssetDocument, key: string) => Found = (asset) => asset as Found,
 ): Promise<Map<string, AssetLookup<Found>>> {
@@ -287,6 +321,7 @@ export async function lookupAssets<Found = AssetDocument>(
   await Promise.all([
     searchAll(
       reader,
+      profile,
       entities.filter(
         (entity) => entity.type !== 'table' || !listableFqns.has(entity.fullyQualifiedName),
       ),
@@ -299,6 +334,7 @@ export async function lookupAssets<Found = AssetDocument>(
     }).then(() =>
       searchAll(
         reader,
+        profile,
         [...listableFqns]
           .filter((fqn) => !results.has(assetKey('table', fqn)))
           .map((fqn) => ({ type: 'table', fullyQualifiedName: fqn })),
@@ -313,6 +349,7 @@ export async function lookupAssets<Found = AssetDocument>(
 /** Looks `entities` up through the field query, into `results`. */
 async function searchAll<Found>(
   reader: CatalogReader,
+  profile: Profile,
   entities: readonly { type: string; fullyQualifiedName: string }[],
   keep: (asset: AssetDocument, key: string) => Found,
   results: Map<string, AssetLookup<Found>>,
@@ -322,7 +359,7 @@ async function searchAll<Found>(
     { index: string; type: string; prefix: string; fqns: Set<string> }
   >();
   for (const entity of entities) {
-    const index = searchIndexFor(entity.type);
+    const index = searchIndexFor(entity.type, profile);
     if (index === undefined) {
       results.set(assetKey(entity.type, entity.fullyQualifiedName), {
         kind: 'unchecked',

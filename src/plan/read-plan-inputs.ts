@@ -28,8 +28,6 @@ import {
   type AssetColumns,
 } from './asset-columns.js';
 
-export { exactFieldValue, searchIndexFor } from './live-assets.js';
-
 import type { CatalogReader } from './catalog-reader.js';
 
 export type { CatalogReader };
@@ -127,6 +125,7 @@ function checkAssets(
 ): Promise<Map<string, AssetLookup<CheckedAsset>>> {
   return lookupAssets(
     reader,
+    profile,
     files.map((file) => file.identity.entity),
     (asset): CheckedAsset => ({
       id: asset.id,

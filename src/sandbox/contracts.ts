@@ -13,9 +13,9 @@ import {
   checkOwnershipRule,
   checkStoredContract,
   resolveReferences,
-  schemaNamesOf,
   type SandboxProfile,
 } from './openmetadata.js';
+import { schemaNamesOf } from './asset-schemas.js';
 import type { OpenMetadataRelease } from './release.js';
 import type { Directory } from './directory.js';
 import { stringify } from 'lossless-json';

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
 import { entityOf, isEntityType, namedBy, type Directory } from './directory.js';
 import { ApiError, compareText } from './http.js';
-import type { ContractResource, Seed, SeedAsset } from './seed.js';
+import type { ContractResource, Seed } from './seed.js';
 
 type Json = Record<string, unknown>;
 
@@ -320,61 +320,6 @@ export function openMetadataSeed(seed: Seed): Seed {
       (contract) => toOpenMetadata(contract) as ContractResource,
     ),
   };
-}
-
-type MessageField = { name?: unknown; children?: unknown; [extra: string]: unknown };
-
-/**
- * A topic's message fields: its `messageSchema.schemaFields` as OpenMetadata stores them, or, for
- * a seed that gives it `columns` as the specification's search hits show them, those columns.
- */
-function messageFields(asset: SeedAsset): MessageField[] | undefined {
-  const schema = asset.messageSchema as { schemaFields?: unknown } | undefined;
-  if (Array.isArray(schema?.schemaFields)) return schema.schemaFields as MessageField[];
-  return asset.columns;
-}
-
-/** Calls `visit` with each named field of `list` and of the fields nested in it, and its parent's name. */
-function eachField(
-  list: unknown,
-  visit: (name: string, parent: string | undefined) => void,
-  parent?: string,
-): void {
-  if (!Array.isArray(list)) return;
-  for (const field of list as MessageField[]) {
-    if (typeof field.name !== 'string') continue;
-    visit(field.name, parent);
-    eachField(field.children, visit, field.name);
-  }
-}
-
-/**
- * A topic's search document as OpenMetadata indexes it (`TopicIndex`): its message schema, and
- * `fieldNames`, every field's name with its parents' (`payload.id`); never `columns`.
- */
-export function topicDocument(asset: SeedAsset): Json {
-  const { columns: _columns, ...document } = asset;
-  const fields = messageFields(asset);
-  if (fields === undefined || fields.length === 0) return document;
-  const fieldNames: string[] = [];
-  eachField(fields, (name, parent) =>
-    fieldNames.push(parent === undefined ? name : `${parent}.${name}`),
-  );
-  return { ...document, messageSchema: { schemaFields: fields }, fieldNames };
-}
-
-/**
- * The names a contract's schema may use for `asset`, as OpenMetadata checks them, nested ones by
- * their own names: a table's columns (`buildColumnMap`, which takes each column's children); a
- * topic's message fields, none when it has no message schema (the server then refuses every
- * field named). Undefined: not checked.
- */
-export function schemaNamesOf(asset: SeedAsset): Set<string> | undefined {
-  const fields = asset.entityType === 'topic' ? messageFields(asset) : asset.columns;
-  if (fields === undefined && asset.entityType !== 'topic') return undefined;
-  const names = new Set<string>();
-  eachField(fields, (name) => names.add(name));
-  return names;
 }
 
 type DataAssetRule = NonNullable<Seed['dataAssetRules']>[number];

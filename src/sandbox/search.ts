@@ -1,7 +1,8 @@
 // Search in the sandbox: the field query (4.5) and the general search (4.7), answered in a
 // search engine's raw shape from documents kept per version of the store.
 import { ApiError, compareText, JsonText, queryInteger, type Json } from './http.js';
-import { topicDocument, type SandboxProfile } from './openmetadata.js';
+import { apiEndpointDocument, topicDocument } from './asset-schemas.js';
+import type { SandboxProfile } from './openmetadata.js';
 import type { SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 import { requirePermission } from './auth.js';
@@ -9,22 +10,48 @@ import { requirePermission } from './auth.js';
 /** Hits the real server's field query answers, whatever from and size ask. */
 const OPENMETADATA_FIELD_QUERY_HITS = 10;
 
-/** Search indexes and the entity types their documents hold. */
-export const SEARCH_INDEXES: Record<string, readonly string[]> = {
-  table_search_index: ['table'],
-  topic_search_index: ['topic'],
-  dashboard_search_index: ['dashboard'],
-  pipeline_search_index: ['pipeline'],
-  mlmodel_search_index: ['mlmodel'],
-  container_search_index: ['container'],
-  search_entity_search_index: ['searchIndex'],
-  glossary_term_search_index: ['glossaryTerm'],
-  tag_search_index: ['tag'],
-  user_search_index: ['user'],
-  team_search_index: ['team'],
-  domain_search_index: ['domain'],
-  data_product_search_index: ['dataProduct'],
-};
+/** The specification's search indexes and the entity types their documents hold. */
+const SPEC_INDEXES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['table_search_index', ['table']],
+  ['topic_search_index', ['topic']],
+  ['dashboard_search_index', ['dashboard']],
+  ['pipeline_search_index', ['pipeline']],
+  ['mlmodel_search_index', ['mlmodel']],
+  ['container_search_index', ['container']],
+  ['search_entity_search_index', ['searchIndex']],
+  ['glossary_term_search_index', ['glossaryTerm']],
+  ['tag_search_index', ['tag']],
+  ['user_search_index', ['user']],
+  ['team_search_index', ['team']],
+  ['domain_search_index', ['domain']],
+  ['data_product_search_index', ['dataProduct']],
+]);
+
+/** OpenMetadata's indexes of the other entity types it takes contracts on (`SearchUtil`). */
+const OPENMETADATA_ASSET_INDEXES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['api_endpoint_search_index', ['apiEndpoint']],
+  ['api_collection_search_index', ['apiCollection']],
+  ['dashboard_data_model_search_index', ['dashboardDataModel']],
+  ['chart_search_index', ['chart']],
+  ['stored_procedure_search_index', ['storedProcedure']],
+  ['database_search_index', ['database']],
+  ['database_schema_search_index', ['databaseSchema']],
+  ['directory_search_index', ['directory']],
+  ['file_search_index', ['file']],
+  ['spreadsheet_search_index', ['spreadsheet']],
+  ['worksheet_search_index', ['worksheet']],
+]);
+
+const OPENMETADATA_INDEXES: ReadonlyMap<string, readonly string[]> = new Map([
+  ...SPEC_INDEXES,
+  ...OPENMETADATA_ASSET_INDEXES,
+]);
+
+/** The search indexes of a catalog of `profile`, and the entity types their documents hold. */
+export function searchIndexes(profile: SandboxProfile): ReadonlyMap<string, readonly string[]> {
+  return profile === 'openmetadata' ? OPENMETADATA_INDEXES : SPEC_INDEXES;
+}
+
 const ENTITY_INDEXES = new Set([
   'table_search_index',
   'topic_search_index',
@@ -33,6 +60,7 @@ const ENTITY_INDEXES = new Set([
   'mlmodel_search_index',
   'container_search_index',
   'search_entity_search_index',
+  ...OPENMETADATA_ASSET_INDEXES.keys(),
 ]);
 
 /** Field paths each index accepts in a field query (the spec's table, plus name and FQN). */
@@ -90,7 +118,7 @@ interface AssetIndex {
 
 /** Whether an index holds assets (kept in a cached index), not users or data products. */
 function isAssetIndex(index: string): boolean {
-  const types = SEARCH_INDEXES[index]!;
+  const types = OPENMETADATA_INDEXES.get(index)!;
   return !types.includes('user') && !types.includes('dataProduct');
 }
 
@@ -115,9 +143,11 @@ function literalPattern(pattern: string): { text: string; prefix: boolean } | nu
 }
 
 function searchSource(document: Json, profile: SandboxProfile): Json {
-  // OpenMetadata indexes a topic's message schema, not columns.
+  // OpenMetadata indexes a topic's message schema and an API endpoint's schemas, not columns.
   if (profile === 'openmetadata' && document.entityType === 'topic')
     return topicDocument(document as SeedAsset);
+  if (profile === 'openmetadata' && document.entityType === 'apiEndpoint')
+    return apiEndpointDocument(document as SeedAsset);
   const source: Json = { ...document };
   if (Array.isArray(source.columns)) {
     source.columns = (source.columns as Json[]).map((column) => ({
@@ -150,10 +180,11 @@ export class Search {
       if (value === null || value === '')
         throw new ApiError(400, `query param ${name} must not be null`);
     }
-    if (SEARCH_INDEXES[index!] === undefined) {
+    const indexes = searchIndexes(this.profile);
+    if (!indexes.has(index!)) {
       throw new ApiError(
         400,
-        `Invalid index '${index!}'; allowed indexes are ${Object.keys(SEARCH_INDEXES).join(', ')}`,
+        `Invalid index '${index!}'; allowed indexes are ${[...indexes.keys()].join(', ')}`,
       );
     }
     if (!fieldAllowed(fieldName!, index!))
@@ -187,7 +218,8 @@ export class Search {
     requirePermission(user, 'SearchEntities', 'ViewBasic');
     const q = query.get('q') ?? '*';
     const index = query.get('index') ?? 'table_search_index';
-    if (SEARCH_INDEXES[index] === undefined) throw new ApiError(400, `Invalid index '${index}'`);
+    if (!searchIndexes(this.profile).has(index))
+      throw new ApiError(400, `Invalid index '${index}'`);
     const from = queryInteger(query, 'from', 0, 0, MAX_RESULT_WINDOW);
     const size = queryInteger(query, 'size', 10, 0, MAX_RESULT_WINDOW);
     const pattern = wildcardRegExp(q.includes('*') || q.includes('?') ? q : `*${q}*`);
@@ -210,7 +242,7 @@ export class Search {
   }
 
   private documentsOf(index: string): Json[] {
-    const types = SEARCH_INDEXES[index]!;
+    const types = searchIndexes(this.profile).get(index)!;
     if (types.includes('user'))
       return [...this.store.users.values()].map((u) => ({
         id: u.name,
