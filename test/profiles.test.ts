@@ -1134,9 +1134,17 @@ describe('API endpoints and dashboard data models on OpenMetadata: found through
     expect(typed.out).toContain(
       'column amount is BIGINT in the contract but DECIMAL in dashboardDataModel looker.model.revenue',
     );
-    const created = await cli(['apply', '--auto-approve'], { cwd, env });
+    // A saved plan's create is checked against the asset again, through the same index.
+    expect((await cli(['plan', '--out', 'plan.json'], { cwd, env })).code).toBe(0);
+    const created = await cli(['apply', 'plan.json'], { cwd, env });
     expect(created.code, created.out + created.err).toBe(0);
     expect(created.out).toContain('Apply complete: 1 created, 0 changed, 0 unchanged.');
+    // And `import --entity` finds the model through it.
+    const imported = await cli(
+      ['import', '--entity', 'dashboardDataModel:looker.model.revenue', '--out', 'imported'],
+      { cwd, env },
+    );
+    expect(imported.code, imported.out + imported.err).toBe(0);
   });
 
   it("an entity type's index is looked up by name, per profile, never as a property every object has", () => {
