@@ -1365,6 +1365,55 @@ describe('sections OpenMetadata refuses for the asset type', () => {
     expect(sandbox.store.contracts.get(stored.id)!.version).toBe(0.1);
     expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
   });
+
+  it('a contract on an entity type OpenMetadata takes none on: located at entity.type, nothing sent; the sandbox refuses it alone, as the server does', async () => {
+    const GLOSSARY_TERM = '6a000000-0000-4000-8000-0000000000f9';
+    const { sandbox, env } = await catalogOf(
+      'openmetadata',
+      seed({
+        users: [EDITOR],
+        assets: [
+          {
+            id: GLOSSARY_TERM,
+            entityType: 'glossaryTerm',
+            name: 'revenue',
+            fullyQualifiedName: 'business.revenue',
+          },
+        ],
+        dataProducts: [],
+        dataContracts: [],
+      }),
+    );
+    const text = `name: revenue\nfullyQualifiedName: business.revenue.dataContract_revenue\nentity:\n  type: glossaryTerm\n  fullyQualifiedName: business.revenue\nschema:\n  - {name: id, dataType: STRING}\n`;
+    const parsed = parseContract(text, 'c.yaml');
+    if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
+    // The type alone is said: the server weighs the sections only of types it takes.
+    expect(
+      storageProblems(parsed.value, openMetadataCodec.unstorable(parsed.value.contract)).map(
+        (p) => `${p.line}:${p.column} ${p.message}`,
+      ),
+    ).toEqual([
+      `4:9 OpenMetadata takes data contracts only on table, storedProcedure, database, databaseSchema, dashboard, chart, dashboardDataModel, pipeline, topic, searchIndex, apiCollection, apiEndpoint, api, mlmodel, container, directory, file, spreadsheet, worksheet, dataProduct, not on a glossaryTerm`,
+    ]);
+    expect(specCodec.unstorable(parsed.value.contract)).toEqual([]);
+    const cwd = await filesDir({ 'contracts/revenue.yaml': text });
+    const run = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toMatch(
+      /^::error file=contracts\/revenue\.yaml,line=4,col=9,.*not on a glossaryTerm/m,
+    );
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    const refused = await postContract(sandbox, env, {
+      name: 'revenue',
+      entity: { id: GLOSSARY_TERM, type: 'glossaryTerm' },
+      schema: [{ name: 'id', dataType: 'STRING' }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      "Data contract validation failed for glossaryTerm entity: Entity type 'glossaryTerm' is not supported for data contracts",
+    );
+    expect(sandbox.store.contracts.size).toBe(0);
+  });
 });
 
 describe('a catalog whose field query returns only its first ten hits', () => {

@@ -119,6 +119,39 @@ function unstorableSla(sla: JsonObject): Unstorable[] {
   return problems;
 }
 
+/**
+ * What OpenMetadata refuses for the contract's entity type, on create and on every PATCH
+ * (`validateEntitySpecificConstraints`): a type it takes no contracts on; else a schema outside
+ * the types it checks schemas of, or quality expectations outside tables.
+ */
+function unstorableForType(contract: DesiredContract, schema: readonly JsonObject[]): Unstorable[] {
+  const type = contract.entity.type;
+  if (!vocabulary.contractEntityTypes.includes(type))
+    return [
+      {
+        pointer: '/entity/type',
+        message: `OpenMetadata takes data contracts only on ${vocabulary.contractEntityTypes.join(', ')}, not on a ${type}`,
+      },
+    ];
+  const found: Unstorable[] = [];
+  if (schema.length > 0 && !vocabulary.schemaEntityTypes.includes(type))
+    found.push({
+      pointer: '/schema',
+      message: `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}, not of a ${type}; remove schema`,
+    });
+  const expectations = contract.qualityExpectations;
+  if (
+    Array.isArray(expectations) &&
+    expectations.length > 0 &&
+    !vocabulary.qualityEntityTypes.includes(type)
+  )
+    found.push({
+      pointer: '/qualityExpectations',
+      message: `OpenMetadata runs quality expectations only in contracts of a ${vocabulary.qualityEntityTypes.join(', ')}, not of a ${type}; remove qualityExpectations`,
+    });
+  return found;
+}
+
 function unstorable(contract: DesiredContract): Unstorable[] {
   const found: Unstorable[] = [];
   // type/basic.json#/definitions/entityName: "::" is how OpenMetadata separates entity links.
@@ -146,21 +179,7 @@ function unstorable(contract: DesiredContract): Unstorable[] {
         'security has both accessPolicy and policies; OpenMetadata keeps policies only, so write the access policy as one entry of policies',
     });
   const schema = Array.isArray(contract.schema) ? (contract.schema as JsonObject[]) : [];
-  if (schema.length > 0 && !vocabulary.schemaEntityTypes.includes(contract.entity.type))
-    found.push({
-      pointer: '/schema',
-      message: `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}, not of a ${contract.entity.type}; remove schema`,
-    });
-  const expectations = contract.qualityExpectations;
-  if (
-    Array.isArray(expectations) &&
-    expectations.length > 0 &&
-    !vocabulary.qualityEntityTypes.includes(contract.entity.type)
-  )
-    found.push({
-      pointer: '/qualityExpectations',
-      message: `OpenMetadata runs quality expectations only in contracts of a ${vocabulary.qualityEntityTypes.join(', ')}, not of a ${contract.entity.type}; remove qualityExpectations`,
-    });
+  found.push(...unstorableForType(contract, schema));
   schema.forEach((column, i) => {
     const type = column.dataType;
     if (typeof type !== 'string' || DATA_TYPES.has(type)) return;

@@ -192,20 +192,25 @@ const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.leng
 
 /**
  * The sections OpenMetadata refuses for the contract's entity type, on create and on every PATCH
- * (`DataContractRepository.validateEntitySpecificConstraints`, in `prepare`): a schema outside
- * tables, topics, API endpoints and data models; quality expectations outside tables.
+ * (`DataContractRepository.validateEntitySpecificConstraints`, in `prepare`): any contract on an
+ * entity type it takes none on; else a schema outside tables, topics, API endpoints and data
+ * models, and quality expectations outside tables.
  */
 function checkEntityConstraints(contract: Json): void {
   const type = String((contract.entity as Json).type);
   const violations: string[] = [];
-  if (nonEmpty(contract.schema) && !SCHEMA_TYPES.has(type))
-    violations.push(
-      `Schema validation is not supported for ${type} entities. Only table, topic, apiEndpoint, and dashboardDataModel entities support schema validation`,
-    );
-  if (nonEmpty(contract.qualityExpectations) && !QUALITY_TYPES.has(type))
-    violations.push(
-      `Quality expectations are not supported for ${type} entities. Only table entities support quality expectations`,
-    );
+  if (!vocabulary.contractEntityTypes.includes(type)) {
+    violations.push(`Entity type '${type}' is not supported for data contracts`);
+  } else {
+    if (nonEmpty(contract.schema) && !SCHEMA_TYPES.has(type))
+      violations.push(
+        `Schema validation is not supported for ${type} entities. Only table, topic, apiEndpoint, and dashboardDataModel entities support schema validation`,
+      );
+    if (nonEmpty(contract.qualityExpectations) && !QUALITY_TYPES.has(type))
+      violations.push(
+        `Quality expectations are not supported for ${type} entities. Only table entities support quality expectations`,
+      );
+  }
   if (violations.length > 0)
     throw new ApiError(
       400,
