@@ -1368,6 +1368,7 @@ describe('sections OpenMetadata refuses for the asset type', () => {
 
   it('a contract on an entity type OpenMetadata takes none on: located at entity.type, nothing sent; the sandbox refuses it alone, as the server does', async () => {
     const GLOSSARY_TERM = '6a000000-0000-4000-8000-0000000000f9';
+    const METRIC = '6a000000-0000-4000-8000-0000000000fa';
     const { sandbox, env } = await catalogOf(
       'openmetadata',
       seed({
@@ -1379,6 +1380,7 @@ describe('sections OpenMetadata refuses for the asset type', () => {
             name: 'revenue',
             fullyQualifiedName: 'business.revenue',
           },
+          { id: METRIC, entityType: 'metric', name: 'arr', fullyQualifiedName: 'arr' },
         ],
         dataProducts: [],
         dataContracts: [],
@@ -1393,7 +1395,7 @@ describe('sections OpenMetadata refuses for the asset type', () => {
         (p) => `${p.line}:${p.column} ${p.message}`,
       ),
     ).toEqual([
-      `4:9 OpenMetadata takes data contracts only on table, storedProcedure, database, databaseSchema, dashboard, chart, dashboardDataModel, pipeline, topic, searchIndex, apiCollection, apiEndpoint, api, mlmodel, container, directory, file, spreadsheet, worksheet, dataProduct, not on a glossaryTerm`,
+      `4:9 OpenMetadata takes data contracts only on table, storedProcedure, database, databaseSchema, dashboard, chart, dashboardDataModel, pipeline, topic, searchIndex, apiCollection, apiEndpoint, api, mlmodel, container, directory, file, spreadsheet, worksheet, dataProduct, apiService, metric, not on a glossaryTerm`,
     ]);
     expect(specCodec.unstorable(parsed.value.contract)).toEqual([]);
     const cwd = await filesDir({ 'contracts/revenue.yaml': text });
@@ -1411,6 +1413,21 @@ describe('sections OpenMetadata refuses for the asset type', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe(
       "Data contract validation failed for glossaryTerm entity: Entity type 'glossaryTerm' is not supported for data contracts",
+    );
+    // A metric's contract: 2.1 takes it, so plan leaves it to the server; 1.13, played here, refuses it.
+    const metric = parseContract(
+      'name: arr\nfullyQualifiedName: arr.dataContract_arr\nentity: {type: metric, fullyQualifiedName: arr}\n',
+      'm.yaml',
+    );
+    if (!metric.ok) throw new Error(metric.problems[0]!.message);
+    expect(openMetadataCodec.unstorable(metric.value.contract)).toEqual([]);
+    const metricRefused = await postContract(sandbox, env, {
+      name: 'arr',
+      entity: { id: METRIC, type: 'metric' },
+    });
+    expect(metricRefused.status).toBe(400);
+    expect(metricRefused.body.message).toBe(
+      "Data contract validation failed for metric entity: Entity type 'metric' is not supported for data contracts",
     );
     expect(sandbox.store.contracts.size).toBe(0);
   });

@@ -39,6 +39,8 @@ const OPENMETADATA_INDEXES = new Map([
   ['file', 'file_search_index'],
   ['spreadsheet', 'spreadsheet_search_index'],
   ['worksheet', 'worksheet_search_index'],
+  ['metric', 'metric_search_index'],
+  ['apiService', 'api_service_search_index'],
 ]);
 
 /** The search index of an entity type on a catalog of `profile`, if it has one. */

@@ -120,17 +120,24 @@ function unstorableSla(sla: JsonObject): Unstorable[] {
 }
 
 /**
+ * The entity types a release takes contracts on: 1.13's, and those 2.1 adds (its API reference),
+ * so that plan refuses only what every release refuses; the lists grow from release to release
+ * (1.10's lacks api and the drive types), and an older server's refusal of a newer type is its own.
+ */
+const CONTRACT_ENTITY_TYPES = [...vocabulary.contractEntityTypes, 'apiService', 'metric'];
+
+/**
  * What OpenMetadata refuses for the contract's entity type, on create and on every PATCH
  * (`validateEntitySpecificConstraints`): a type it takes no contracts on; else a schema outside
  * the types it checks schemas of, or quality expectations outside tables.
  */
 function unstorableForType(contract: DesiredContract, schema: readonly JsonObject[]): Unstorable[] {
   const type = contract.entity.type;
-  if (!vocabulary.contractEntityTypes.includes(type))
+  if (!CONTRACT_ENTITY_TYPES.includes(type))
     return [
       {
         pointer: '/entity/type',
-        message: `OpenMetadata takes data contracts only on ${vocabulary.contractEntityTypes.join(', ')}, not on a ${type}`,
+        message: `OpenMetadata takes data contracts only on ${CONTRACT_ENTITY_TYPES.join(', ')}, not on a ${type}`,
       },
     ];
   const found: Unstorable[] = [];

@@ -40,6 +40,8 @@ const OPENMETADATA_ASSET_INDEXES: ReadonlyMap<string, readonly string[]> = new M
   ['file_search_index', ['file']],
   ['spreadsheet_search_index', ['spreadsheet']],
   ['worksheet_search_index', ['worksheet']],
+  ['metric_search_index', ['metric']],
+  ['api_service_search_index', ['apiService']],
 ]);
 
 const OPENMETADATA_INDEXES: ReadonlyMap<string, readonly string[]> = new Map([
