@@ -32,6 +32,7 @@ import {
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { fqnParts, searchIndexFor } from '../src/plan/live-assets.js';
+import { assetFields } from '../src/plan/asset-columns.js';
 import { ownerBreakingRule, ownerRuleFinding, type OwnerRule } from '../src/plan/owner-rule.js';
 import { interfacePath, openSandbox, postContract, seed, type Client } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -1145,6 +1146,30 @@ describe('API endpoints and dashboard data models on OpenMetadata: found through
       { cwd, env },
     );
     expect(imported.code, imported.out + imported.err).toBe(0);
+  });
+
+  it('an endpoint without schemas has no fields: every name is an error, nothing sent; a document that holds neither schema is not checked', async () => {
+    const bare = assetsSeed();
+    const endpoint = bare.assets.find((asset) => asset.id === ENDPOINT)!;
+    delete endpoint.requestSchema;
+    delete endpoint.responseSchema;
+    const { sandbox, env } = await catalogOf('openmetadata', bare);
+    const cwd = await filesDir({ 'contracts/get-order.yaml': endpointFile(['order_id']) });
+    const run = await cli(['plan'], { cwd, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain(
+      'column order_id is not among the columns of apiEndpoint shop.orders.getOrder in the catalog',
+    );
+    expect(postsAndPatches(sandbox)).toEqual([]);
+    // OpenMetadata writes both schemas into an endpoint's document, null when absent: one
+    // holding neither was indexed without them, and says nothing of the endpoint's fields.
+    const document = {
+      id: ENDPOINT,
+      fullyQualifiedName: 'shop.orders.getOrder',
+      entityType: 'apiEndpoint',
+    };
+    expect(assetFields(document, 'openmetadata')).toBeUndefined();
+    expect(assetFields({ ...document, apiFields: [] }, 'openmetadata')).toBe('[]');
   });
 
   it("an entity type's index is looked up by name, per profile, never as a property every object has", () => {

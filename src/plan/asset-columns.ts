@@ -43,14 +43,15 @@ export function assetFields(document: AssetDocument, profile: Profile): AssetCol
     );
   if (profile !== 'openmetadata') return undefined;
   // The server checks names alone (a message field's types are not a column's); an asset without
-  // those schemas has no fields, and the server refuses every one a contract names.
+  // those schemas has no fields, and the server refuses every one a contract names. An endpoint's
+  // document always holds both schemas, null when absent: one that holds neither is not checked.
   const names =
     document.entityType === 'topic'
-      ? document.messageFields
+      ? (document.messageFields ?? [])
       : document.entityType === 'apiEndpoint'
         ? document.apiFields
-        : null;
-  return names === null ? undefined : JSON.stringify((names ?? []).map((name) => [name, '']));
+        : undefined;
+  return names === undefined ? undefined : JSON.stringify(names.map((name) => [name, '']));
 }
 
 /**

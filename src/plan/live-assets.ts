@@ -62,7 +62,10 @@ export interface AssetDocument {
   nestedColumns?: { name?: unknown; dataType?: unknown }[];
   /** The names of the fields of a topic's message schema, nested ones by their own names. */
   messageFields?: string[];
-  /** The names of the fields of an API endpoint's request and response schemas, nested ones too. */
+  /**
+   * The names of the fields of an API endpoint's request and response schemas, nested ones too:
+   * none when both are null, undefined when the document holds neither (not indexed: unchecked).
+   */
   apiFields?: string[];
   dataProducts?: unknown[];
   [field: string]: unknown;
@@ -149,8 +152,8 @@ function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocumen
     ? nestedColumns(source.columns as { children?: unknown }[])
     : [];
   const messageSchema = source.messageSchema as { schemaFields?: unknown } | undefined;
-  const request = source.requestSchema as { schemaFields?: unknown } | undefined;
-  const response = source.responseSchema as { schemaFields?: unknown } | undefined;
+  const request = source.requestSchema as { schemaFields?: unknown } | null | undefined;
+  const response = source.responseSchema as { schemaFields?: unknown } | null | undefined;
   return {
     id: typeof source.id === 'string' ? source.id : id,
     fullyQualifiedName: source.fullyQualifiedName!,

@@ -55,7 +55,8 @@ function endpointSchemas(asset: SeedAsset): [string, unknown][] {
 
 /**
  * An API endpoint's search document as OpenMetadata indexes it (`APIEndpointIndex`): its request
- * and response schemas, and the names of each one's fields with their parents'; never `columns`.
+ * and response schemas (null when it has none), and the names of each one's fields with their
+ * parents'; never `columns`.
  */
 export function apiEndpointDocument(asset: SeedAsset): Json {
   const { columns: _columns, ...document } = asset;
@@ -68,7 +69,16 @@ export function apiEndpointDocument(asset: SeedAsset): Json {
     if (names.length > 0)
       named[`${key === 'requestSchema' ? 'request' : 'response'}_field_names`] = names;
   }
-  return { ...document, ...named };
+  // Both schemas are always in the document, null when the endpoint has none.
+  return { ...document, requestSchema: null, responseSchema: null, ...stored(asset), ...named };
+}
+
+/** The request and response schemas `asset` has. */
+function stored(asset: SeedAsset): Json {
+  const schemas: Json = {};
+  for (const key of ['requestSchema', 'responseSchema'] as const)
+    if (asset[key] !== undefined && asset[key] !== null) schemas[key] = asset[key];
+  return schemas;
 }
 
 /**
