@@ -60,25 +60,21 @@ function endpointSchemas(asset: SeedAsset): [string, unknown][] {
  */
 export function apiEndpointDocument(asset: SeedAsset): Json {
   const { columns: _columns, ...document } = asset;
-  const named: Json = {};
+  // Both schemas are always in the document, null when the endpoint has none.
+  const indexed: Json = {
+    ...document,
+    requestSchema: asset.requestSchema ?? null,
+    responseSchema: asset.responseSchema ?? null,
+  };
   for (const [key, fields] of endpointSchemas(asset)) {
     const names: string[] = [];
     eachField(fields, (name, parent) =>
       names.push(parent === undefined ? name : `${parent}.${name}`),
     );
     if (names.length > 0)
-      named[`${key === 'requestSchema' ? 'request' : 'response'}_field_names`] = names;
+      indexed[`${key === 'requestSchema' ? 'request' : 'response'}_field_names`] = names;
   }
-  // Both schemas are always in the document, null when the endpoint has none.
-  return { ...document, requestSchema: null, responseSchema: null, ...stored(asset), ...named };
-}
-
-/** The request and response schemas `asset` has. */
-function stored(asset: SeedAsset): Json {
-  const schemas: Json = {};
-  for (const key of ['requestSchema', 'responseSchema'] as const)
-    if (asset[key] !== undefined && asset[key] !== null) schemas[key] = asset[key];
-  return schemas;
+  return indexed;
 }
 
 /**
