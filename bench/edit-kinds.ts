@@ -126,12 +126,15 @@ export function editCases(size: number): EditCase[] {
       { op: 'move', from: '/schema/2', path: `/schema/${size - 2}` },
     ],
   );
+  // Another name is another column: it replaces the old one whole, so that nothing the catalog
+  // added to the old one (its fullyQualifiedName, tags) stays on it.
+  const renamed = { ...(base.schema as Column[])[mid]!, name: 'renamed_column' };
   add(
     'rename column',
     withSchema(base, (s) => {
-      s[mid] = { ...s[mid]!, name: 'renamed_column' };
+      s[mid] = renamed;
     }),
-    [{ op: 'replace', path: `/schema/${mid}/name`, value: 'renamed_column' }],
+    [{ op: 'replace', path: `/schema/${mid}`, value: renamed }],
   );
   const retyped = (base.schema as Column[])[mid]!.dataType === 'VARCHAR' ? 'TEXT' : 'VARCHAR';
   add(

@@ -98,6 +98,29 @@ describe('diffContract', () => {
     ]);
   });
 
+  it('replaces a renamed item whole, keeping nothing the server added to the old one', () => {
+    const ana = { type: 'user', name: 'ana', id: 'id-of-ana', href: 'http://x/ana' };
+    const ben = { type: 'user', name: 'ben' };
+    // Another owner in the same place: ana's id would name ana to a catalog that reads ids first.
+    expect(diffContract({ ...live, owners: [ana] }, { ...identity, owners: [ben] })).toEqual([
+      { op: 'replace', path: '/owners/0', value: ben },
+    ]);
+    // An item the server added nothing to is renamed in place, by its key alone.
+    expect(
+      diffContract(
+        { ...live, semantics: [{ name: 'a', description: 'd' }] },
+        { ...identity, semantics: [{ name: 'b', description: 'd' }] },
+      ),
+    ).toEqual([{ op: 'replace', path: '/semantics/0/name', value: 'b' }]);
+    // The same owner keeps what the server added to it.
+    expect(
+      diffContract(
+        { ...live, owners: [ana, ben] },
+        { ...identity, owners: [ben, { type: 'user', name: 'ana' }] },
+      ),
+    ).toEqual([{ op: 'move', from: '/owners/0', path: '/owners/1' }]);
+  });
+
   it('compares types exactly', () => {
     const ops = diffContract(
       { ...live, sla: { availability: '99.9' } },

@@ -8,9 +8,9 @@ import {
   type Shape,
 } from '../contract/model.js';
 import { escapeToken, isPlainObject, type JsonObject } from './json-value.js';
-import { alignKeyedArray } from './keyed-array.js';
+import { alignKeyedArray, itemKey } from './keyed-array.js';
 import type { ChangeOperation as Operation } from './operation.js';
-import { projectsTo, withServerProperties } from './project.js';
+import { hasServerProperties, projectsTo, withServerProperties } from './project.js';
 
 function opSize(op: Operation): number {
   return JSON.stringify(op).length;
@@ -99,7 +99,16 @@ function diffKeyedArray(
   }
   for (let j = 0; j < desired.length; j++) {
     const i = alignment.matchedLive[j]!;
-    if (i !== -1) diffValue(live[i], desired[j], shape.items, `${path}/${j}`, ops);
+    if (i === -1) continue;
+    // A renamed item (another key in the same place) is another column, owner or rule. When the
+    // server added properties to the old one (a reference's id, a column's fullyQualifiedName),
+    // which name the old entity, it is replaced whole by the desired one, keeping none of them.
+    if (
+      itemKey(live[i], keyFields) !== itemKey(desired[j], keyFields) &&
+      hasServerProperties(live[i], shape.items)
+    )
+      ops.push({ op: 'replace', path: `${path}/${j}`, value: desired[j] });
+    else diffValue(live[i], desired[j], shape.items, `${path}/${j}`, ops);
   }
   return true;
 }

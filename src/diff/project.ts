@@ -44,6 +44,13 @@ export function projectsTo(value: unknown, want: unknown, shape: Shape): boolean
   return jsonEqual(value, want);
 }
 
+/** Whether `value` holds properties `shape` does not declare: ones the server added. */
+export function hasServerProperties(value: unknown, shape: Shape): boolean {
+  if (shape.kind !== 'object' || !isPlainObject(value)) return false;
+  for (const key of Object.keys(value)) if (!shape.properties.has(key)) return true;
+  return false;
+}
+
 /** `desired` with the server-added properties of `live` kept, for replacing a whole object. */
 export function withServerProperties(live: unknown, desired: unknown, shape: Shape): unknown {
   if (shape.kind !== 'object' || !isPlainObject(live) || !isPlainObject(desired)) return desired;
