@@ -1,0 +1,278 @@
+// Convergence under the openmetadata profile: for generated pairs of contracts OpenMetadata can
+// store (one live in the catalog, one in a file), plan and apply against the sandbox serving
+// OpenMetadata's shapes, then plan again. The second plan must find nothing to change, and the
+// stored contract must hold what the file says, in OpenMetadata's shapes. OM_CONVERGENCE_RUNS
+// (default 25) sets the number of generated catalogs; a failure prints fast-check's seed.
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { applyPlan } from '../src/apply/apply-plan.js';
+import { CatalogClient } from '../src/catalog/client.js';
+import { FIELD_SHAPES, type DesiredContract } from '../src/contract/model.js';
+import { project } from '../src/diff/project.js';
+import { parseContract, type ContractFile } from '../src/contract/parse.js';
+import { openMetadataCodec } from '../src/profile/codec.js';
+import { assemblePlan } from '../src/plan/create-plan.js';
+import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { mintToken } from '../src/sandbox/auth.js';
+import { idFor } from '../src/sandbox/directory.js';
+import { startSandbox } from '../src/sandbox/server.js';
+import { catalogFromPairs } from './helpers/generated-catalog.js';
+import { wireArb } from './helpers/openmetadata-arbitraries.js';
+import { seed } from './helpers/sandbox.js';
+
+const RUNS = Number(process.env.OM_CONVERGENCE_RUNS ?? 25);
+const SECRET = 'openmetadata-convergence-secret';
+const USERS = ['ana', 'ben', 'chloé'];
+const TEAMS = ['data-eng', 'sales data'];
+const TEST_CASES = ['db.s.t.id.not_null', 'db.s.t.amount.positive', 'db.s.t.row_count'];
+
+const text = fc.string({ maxLength: 12 });
+const column = fc.record(
+  {
+    name: fc.constantFrom('id', 'amount', 'created_at', 'Name', 'pays d’origine', 'x'),
+    dataType: fc.constantFrom('BIGINT', 'VARCHAR', 'DECIMAL', 'TIMESTAMP', 'MEASURE HIDDEN'),
+    constraint: fc.constantFrom('NULL', 'NOT_NULL', 'UNIQUE', 'PRIMARY_KEY'),
+    description: text,
+    dataLength: fc.integer({ min: 0, max: 4000 }),
+    precision: fc.integer({ min: 0, max: 38 }),
+    scale: fc.integer({ min: 0, max: 10 }),
+  },
+  { requiredKeys: ['name', 'dataType'] },
+);
+const rule = fc.record({
+  name: fc.constantFrom('hasOwner', 'hasDescription', 'tiered', 'règle'),
+  description: text,
+  rule: fc.constantFrom(
+    '{"!!":[{"var":"owners"}]}',
+    '{"!!":[{"var":"description"}]}',
+    '{"==":[{"var":"tier"},"gold"]}',
+  ),
+  enabled: fc.boolean(),
+});
+const user = fc.constantFrom(...USERS).map((name) => ({ type: 'user', name }));
+const team = fc.constantFrom(...TEAMS).map((name) => ({ type: 'team', name }));
+/** Owners OpenMetadata takes: users, or one team. */
+const owners = fc.oneof(
+  fc.uniqueArray(user, { selector: (r) => r.name, maxLength: 3 }),
+  team.map((t) => [t]),
+);
+const reviewers = fc.uniqueArray(fc.oneof(user, team), {
+  selector: (r) => `${r.type}/${r.name}`,
+  maxLength: 3,
+});
+/** References as OpenMetadata stores them: with the id of the entity they name. */
+const withFqn = (refs: { type: string; name: string }[]) =>
+  refs.map((ref) => ({ id: idFor(ref.type, ref.name), ...ref, fullyQualifiedName: ref.name }));
+
+/** A contract in OpenMetadata's stored shapes; every field may be absent. */
+const contractArb = fc
+  .tuple(
+    wireArb,
+    fc.record(
+      {
+        description: text,
+        entityStatus: fc.constantFrom(
+          'Draft',
+          'In Review',
+          'Approved',
+          'Archived',
+          'Deprecated',
+          'Rejected',
+          'Unprocessed',
+        ),
+        schema: fc.uniqueArray(column, { selector: (c) => c.name, maxLength: 4 }),
+        semantics: fc.uniqueArray(rule, { selector: (r) => r.name, maxLength: 3 }),
+        owners: owners.map(withFqn),
+        reviewers: reviewers.map(withFqn),
+        qualityExpectations: fc.uniqueArray(
+          fc.constantFrom(...TEST_CASES).map((fullyQualifiedName) => ({
+            id: idFor('testCase', fullyQualifiedName),
+            type: 'testCase',
+            name: fullyQualifiedName.split('.').pop()!,
+            fullyQualifiedName,
+          })),
+          { selector: (r) => r.fullyQualifiedName, maxLength: 3 },
+        ),
+        extension: fc.record({ tier: fc.constantFrom('gold', 'silver') }),
+      },
+      { requiredKeys: [] },
+    ),
+  )
+  .map(([wire, rest]) => {
+    const { owners: _owners, qualityExpectations: _quality, ...kept } = wire;
+    return { ...kept, ...rest };
+  });
+
+/** What a real server adds to a stored contract's items, which no file states. */
+function withServerExtras(contract: Record<string, unknown>): Record<string, unknown> {
+  const list = (field: string) => (contract[field] as Record<string, unknown>[] | undefined) ?? [];
+  const out = { ...contract };
+  if (contract.schema !== undefined)
+    out.schema = list('schema').map((column, i) => ({
+      ...column,
+      fullyQualifiedName: `db.s.t.${String(column.name)}`,
+      ordinalPosition: i + 1,
+      tags: [{ tagFQN: 'PII.Sensitive', source: 'Classification', labelType: 'Manual' }],
+    }));
+  if (contract.semantics !== undefined)
+    out.semantics = list('semantics').map((rule) => ({ ...rule, provider: 'user' }));
+  for (const field of ['owners', 'reviewers'])
+    if (contract[field] !== undefined)
+      out[field] = list(field).map((ref) => ({
+        ...ref,
+        displayName: String(ref.name).toUpperCase(),
+        deleted: false,
+      }));
+  return out;
+}
+
+/** One generated contract: live (with the server's extras, or absent), and the file's. */
+const pairArb = fc.record({
+  live: contractArb,
+  extras: fc.boolean(),
+  absent: fc.boolean(),
+  wanted: contractArb,
+  // Fields the file sets to null (removes), where it does not set them otherwise.
+  nulls: fc.subarray(['description', 'schema', 'semantics', 'sla', 'security', 'reviewers']),
+});
+
+type Pair = typeof pairArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** A file's contract from a wire one: the codec's model, written as YAML and read back. */
+function fileOf(contract: DesiredContract, index: number): ContractFile {
+  const parsed = parseContract(stringify(contract), `contracts/c${index}.yaml`);
+  if (!parsed.ok) throw new Error(`generated file is invalid: ${parsed.problems[0]!.message}`);
+  const unstorable = openMetadataCodec.unstorable(parsed.value.contract);
+  if (unstorable.length > 0) throw new Error(`generated file: ${unstorable[0]!.message}`);
+  return parsed.value;
+}
+
+const sorted = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? [...(value as { type?: string; name?: string; fullyQualifiedName?: string }[])].sort(
+        (a, b) =>
+          JSON.stringify([a.type, a.name ?? a.fullyQualifiedName]) <
+          JSON.stringify([b.type, b.name ?? b.fullyQualifiedName])
+            ? -1
+            : 1,
+      )
+    : value;
+
+async function converges(pairs: Pair[]) {
+  const generated = catalogFromPairs(
+    pairs.map(({ live, extras, wanted, nulls }) => {
+      const model = openMetadataCodec.fromWire({ name: 'c', ...wanted }) as Record<string, unknown>;
+      for (const field of nulls) if (model[field] === undefined) model[field] = null;
+      return [
+        (extras ? withServerExtras(live) : live) as DesiredContract,
+        model as DesiredContract,
+      ];
+    }),
+    'db.s',
+  );
+  const { assets, desired } = generated;
+  // A contract the catalog lacks is created.
+  const contracts = generated.contracts.filter((_, i) => !pairs[i]!.absent);
+  const files = desired.map(fileOf);
+  const sandbox = await startSandbox({
+    profile: 'openmetadata',
+    secret: SECRET,
+    seed: seed({
+      users: [
+        {
+          name: 'alice',
+          permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+        },
+        ...USERS.map((name) => ({ name, permissions: [] })),
+      ],
+      teams: TEAMS.map((name) => ({ name })),
+      testCases: TEST_CASES.map((fullyQualifiedName) => ({ fullyQualifiedName })),
+      customProperties: [{ name: 'tier' }],
+      assets,
+      dataProducts: [],
+      dataContracts: contracts as never,
+    }),
+  });
+  const catalog = new CatalogClient({
+    baseUrl: sandbox.url,
+    token: await mintToken('alice', SECRET),
+  });
+  try {
+    const plan = async () => {
+      const planned = await planContracts(files, catalog, {
+        codec: openMetadataCodec,
+        keepLive: true,
+      });
+      return {
+        ...planned,
+        plan: assemblePlan(planned.changes, {
+          catalogUrl: sandbox.url,
+          catalogProfile: 'openmetadata',
+          gitCommit: null,
+          createdAt: new Date().toISOString(),
+        }),
+      };
+    };
+    const first = await plan();
+    const errors = first.plan.changes.filter((c) => c.error !== null).map((c) => c.error);
+    expect(errors).toEqual([]);
+    const report = await applyPlan(first.plan, catalog, {
+      codec: openMetadataCodec,
+      liveContracts: first.liveForUpdates,
+      desired: first.desired,
+      concurrency: 2,
+    });
+    expect(
+      report.results.filter((r) => r.status !== 'applied' && r.status !== 'unchanged'),
+    ).toEqual([]);
+    const second = await plan();
+    expect(
+      second.plan.changes
+        .filter((c) => c.action !== 'noop')
+        .map((c) => ({ fqn: c.fullyQualifiedName, diff: c.diff, error: c.error })),
+    ).toEqual([]);
+    // The stored contract holds each field the file sets, in the file's terms (beside what the
+    // server added).
+    for (const file of files) {
+      const stored = openMetadataCodec.fromWire(
+        sandbox.store.contractByFqn(file.contract.fullyQualifiedName)!,
+      ) as Record<string, unknown>;
+      for (const [field, value] of Object.entries(file.contract)) {
+        if (['name', 'fullyQualifiedName', 'entity'].includes(field)) continue;
+        const kept =
+          stored[field] === undefined
+            ? undefined
+            : project(stored[field], FIELD_SHAPES.get(field)!);
+        expect(sorted(kept), `${file.contract.fullyQualifiedName} ${field}`).toEqual(
+          value === null ? undefined : sorted(value),
+        );
+      }
+    }
+  } finally {
+    await catalog.close();
+    await sandbox.close();
+  }
+}
+
+describe('convergence under the openmetadata profile', () => {
+  it("an owner or reviewer replaced in place by another is sent with its own id, not the old one's", async () => {
+    const ref = (type: string, name: string) => withFqn([{ type, name }])[0]!;
+    await converges([
+      {
+        live: { owners: [ref('user', 'ana')], reviewers: [ref('team', 'data-eng')] },
+        extras: true,
+        absent: false,
+        wanted: { owners: [ref('user', 'ben')], reviewers: [ref('user', 'ana')] },
+        nulls: [],
+      },
+    ]);
+  });
+
+  it(`property: ${RUNS} generated catalogs converge in one apply, and the next plan finds nothing`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(pairArb, { minLength: 1, maxLength: 3 }), converges),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+});
