@@ -8,7 +8,7 @@ import { FIELD_SHAPES, MANAGED_FIELDS, type DesiredContract } from '../src/contr
 import { breakingChanges, diffContract, durationSeconds, verifyPatch } from '../src/diff/index.js';
 import { jsonEqual } from '../src/diff/json-value.js';
 import { longestIncreasingSubsequence } from '../src/diff/keyed-array.js';
-import { project } from '../src/diff/project.js';
+import { noItems, project } from '../src/diff/project.js';
 import {
   columnArb,
   managedFieldArbs,
@@ -38,16 +38,22 @@ function managedState(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of MANAGED_FIELDS) {
-    if (desired[field] === undefined) continue;
+    if (desired[field] === undefined || noItems(doc[field], FIELD_SHAPES.get(field)!)) continue;
     if (doc[field] !== undefined) out[field] = project(doc[field], FIELD_SHAPES.get(field)!);
   }
   return out;
 }
 
+/** The managed fields a file sets, an empty list being no list (as none is). */
 function wantedState(desired: DesiredContract): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of MANAGED_FIELDS)
-    if (desired[field] !== undefined && desired[field] !== null) out[field] = desired[field];
+    if (
+      desired[field] !== undefined &&
+      desired[field] !== null &&
+      !noItems(desired[field], FIELD_SHAPES.get(field)!)
+    )
+      out[field] = desired[field];
   return out;
 }
 
@@ -119,6 +125,16 @@ describe('diffContract', () => {
         { ...identity, owners: [ben, { type: 'user', name: 'ana' }] },
       ),
     ).toEqual([{ op: 'move', from: '/owners/0', path: '/owners/1' }]);
+  });
+
+  it('takes an empty list for no list, either way', () => {
+    const none = { ...live };
+    delete none.owners;
+    expect(diffContract({ ...live, owners: [] }, { ...identity, owners: null })).toEqual([]);
+    expect(diffContract(none, { ...identity, owners: [] })).toEqual([]);
+    expect(
+      diffContract({ ...live, owners: [{ type: 'team', name: 'a' }] }, { ...identity, owners: [] }),
+    ).toEqual([{ op: 'remove', path: '/owners/0' }]);
   });
 
   it('compares types exactly', () => {

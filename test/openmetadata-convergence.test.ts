@@ -8,14 +8,16 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
+import { CatalogError, NetworkError, StalePlanError } from '../src/errors.js';
 import { FIELD_SHAPES, type DesiredContract } from '../src/contract/model.js';
-import { project } from '../src/diff/project.js';
+import { noItems, project } from '../src/diff/project.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { mintToken } from '../src/sandbox/auth.js';
 import { idFor } from '../src/sandbox/directory.js';
+import { seededRandom, type FaultSpec } from '../src/sandbox/faults.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { wireArb } from './helpers/openmetadata-arbitraries.js';
@@ -159,7 +161,31 @@ const sorted = (value: unknown): unknown =>
       )
     : value;
 
-async function converges(pairs: Pair[]) {
+/** Faults a real catalog across a network shows: 5xx, 429, resets, a PATCH kept but its answer lost. */
+function faultsFor(seedValue: number): FaultSpec {
+  const next = seededRandom(seedValue);
+  const rate = (max: number): number => Math.round(next() * max * 100) / 100;
+  return {
+    seed: seedValue,
+    latencyMs: [0, 2],
+    retryAfterSeconds: 0,
+    rules: [
+      { method: 'GET', kind: 'status', status: 503, rate: rate(0.3) },
+      { kind: 'status', status: 429, rate: rate(0.1) },
+      { kind: 'reset', rate: rate(0.15) },
+      { method: 'PATCH', kind: 'commit-drop', rate: rate(0.35) },
+      { method: 'PATCH', kind: 'status', status: 502, rate: rate(0.2) },
+      { method: 'POST', kind: 'commit-drop', rate: rate(0.35) },
+    ],
+  };
+}
+
+/**
+ * Plans and applies `pairs` against the sandbox under the openmetadata profile; with `faults`,
+ * again and again (at most 6 times) while requests fail, then once more without faults. Then
+ * the next plan finds nothing and each stored contract holds what its file says.
+ */
+async function converges(pairs: Pair[], faults?: FaultSpec) {
   const generated = catalogFromPairs(
     pairs.map(({ live, extras, wanted, nulls }) => {
       const model = openMetadataCodec.fromWire({ name: 'c', ...wanted }) as Record<string, unknown>;
@@ -193,11 +219,32 @@ async function converges(pairs: Pair[]) {
       dataProducts: [],
       dataContracts: contracts as never,
     }),
+    ...(faults === undefined ? {} : { faults }),
   });
   const catalog = new CatalogClient({
     baseUrl: sandbox.url,
     token: await mintToken('alice', SECRET),
+    ...(faults === undefined ? {} : { retries: 3, retryBaseMs: 1, retryMaxMs: 5 }),
   });
+  /** The stored contract holds each field its file sets, in the file's terms (beside what the server added). */
+  const expectStored = (fqn: string) => {
+    const file = files.find((f) => f.contract.fullyQualifiedName === fqn)!;
+    const stored = openMetadataCodec.fromWire(sandbox.store.contractByFqn(fqn)!) as Record<
+      string,
+      unknown
+    >;
+    for (const [field, value] of Object.entries(file.contract)) {
+      if (['name', 'fullyQualifiedName', 'entity'].includes(field)) continue;
+      const shape = FIELD_SHAPES.get(field)!;
+      // No items wanted: none held, whether as an empty list or none.
+      if (noItems(value, shape)) {
+        expect(noItems(stored[field], shape), `${fqn} ${field}`).toBe(true);
+        continue;
+      }
+      const kept = stored[field] === undefined ? undefined : project(stored[field], shape);
+      expect(sorted(kept), `${fqn} ${field}`).toEqual(value === null ? undefined : sorted(value));
+    }
+  };
   try {
     const plan = async () => {
       const planned = await planContracts(files, catalog, {
@@ -214,17 +261,48 @@ async function converges(pairs: Pair[]) {
         }),
       };
     };
-    const first = await plan();
-    const errors = first.plan.changes.filter((c) => c.error !== null).map((c) => c.error);
-    expect(errors).toEqual([]);
-    const report = await applyPlan(first.plan, catalog, {
-      codec: openMetadataCodec,
-      liveContracts: first.liveForUpdates,
-      desired: first.desired,
-      concurrency: 2,
-    });
+    /** One plan and apply; null when a request failed on the way (under faults). */
+    const attempt = async () => {
+      try {
+        const first = await plan();
+        const errors = first.plan.changes.filter((c) => c.error !== null).map((c) => c.error);
+        // Under faults a read may fail past its retries: that contract cannot be planned now.
+        if (faults !== undefined && errors.length + first.plan.summary.missing > 0) return null;
+        expect(errors).toEqual([]);
+        return await applyPlan(first.plan, catalog, {
+          codec: openMetadataCodec,
+          liveContracts: first.liveForUpdates,
+          desired: first.desired,
+          concurrency: 2,
+        });
+      } catch (error) {
+        if (
+          faults !== undefined &&
+          (error instanceof NetworkError ||
+            error instanceof CatalogError ||
+            error instanceof StalePlanError)
+        )
+          return null;
+        throw error;
+      }
+    };
+    const settled = (report: Awaited<ReturnType<typeof attempt>>) =>
+      report !== null &&
+      report.stoppedBy === null &&
+      report.results.every((r) => r.status === 'applied' || r.status === 'unchanged');
+    let done = false;
+    for (let i = 0; faults !== undefined && i < 6 && !done; i++) {
+      const report = await attempt();
+      // A contract reported applied or unchanged is so, whatever failed around it.
+      for (const result of report?.results ?? [])
+        if (result.status === 'applied' || result.status === 'unchanged')
+          expectStored(result.fullyQualifiedName);
+      done = settled(report);
+    }
+    sandbox.setFaults(null);
+    const report = await attempt();
     expect(
-      report.results.filter((r) => r.status !== 'applied' && r.status !== 'unchanged'),
+      report!.results.filter((r) => r.status !== 'applied' && r.status !== 'unchanged'),
     ).toEqual([]);
     const second = await plan();
     expect(
@@ -232,23 +310,7 @@ async function converges(pairs: Pair[]) {
         .filter((c) => c.action !== 'noop')
         .map((c) => ({ fqn: c.fullyQualifiedName, diff: c.diff, error: c.error })),
     ).toEqual([]);
-    // The stored contract holds each field the file sets, in the file's terms (beside what the
-    // server added).
-    for (const file of files) {
-      const stored = openMetadataCodec.fromWire(
-        sandbox.store.contractByFqn(file.contract.fullyQualifiedName)!,
-      ) as Record<string, unknown>;
-      for (const [field, value] of Object.entries(file.contract)) {
-        if (['name', 'fullyQualifiedName', 'entity'].includes(field)) continue;
-        const kept =
-          stored[field] === undefined
-            ? undefined
-            : project(stored[field], FIELD_SHAPES.get(field)!);
-        expect(sorted(kept), `${file.contract.fullyQualifiedName} ${field}`).toEqual(
-          value === null ? undefined : sorted(value),
-        );
-      }
-    }
+    for (const file of files) expectStored(file.contract.fullyQualifiedName);
   } finally {
     await catalog.close();
     await sandbox.close();
@@ -269,10 +331,32 @@ describe('convergence under the openmetadata profile', () => {
     ]);
   });
 
+  it('an empty list, or null, in the file against a contract holding none is no change', async () => {
+    // OpenMetadata reads a contract without reviewers as `reviewers: []`, and drops a PATCH that
+    // only adds an empty list: one sent would fail as not kept, on every apply.
+    await converges([
+      { live: {}, extras: false, absent: false, wanted: { reviewers: [] }, nulls: [] },
+      { live: {}, extras: false, absent: false, wanted: {}, nulls: ['reviewers', 'schema'] },
+    ]);
+  });
+
   it(`property: ${RUNS} generated catalogs converge in one apply, and the next plan finds nothing`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(pairArb, { minLength: 1, maxLength: 3 }), converges),
+      fc.asyncProperty(fc.array(pairArb, { minLength: 1, maxLength: 3 }), (pairs) =>
+        converges(pairs),
+      ),
       { numRuns: RUNS },
     );
   }, 120_000);
+
+  it(`property: ${RUNS} generated catalogs converge under faults, and what is reported applied is`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(pairArb, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        (pairs, faultSeed) => converges(pairs, faultsFor(faultSeed)),
+      ),
+      { numRuns: RUNS },
+    );
+  }, 240_000);
 });

@@ -10,7 +10,7 @@ import {
 import { escapeToken, isPlainObject, type JsonObject } from './json-value.js';
 import { alignKeyedArray, itemKey } from './keyed-array.js';
 import type { ChangeOperation as Operation } from './operation.js';
-import { hasServerProperties, projectsTo, withServerProperties } from './project.js';
+import { hasServerProperties, noItems, projectsTo, withServerProperties } from './project.js';
 
 function opSize(op: Operation): number {
   return JSON.stringify(op).length;
@@ -131,12 +131,15 @@ export function diffContract(
     if (desiredValue === undefined) continue;
     const liveValue = liveContract[field];
     const path = `/${field}`;
+    const shape = shapes.get(field)!;
+    // An empty list is no list: "no owners" is what a catalog holding none says, whichever way.
+    if (noItems(desiredValue, shape) && noItems(liveValue, shape)) continue;
     if (desiredValue === null) {
       if (liveValue !== undefined) ops.push({ op: 'remove', path });
     } else if (liveValue === undefined) {
       ops.push({ op: 'add', path, value: desiredValue });
     } else {
-      diffValue(liveValue, desiredValue, shapes.get(field)!, path, ops);
+      diffValue(liveValue, desiredValue, shape, path, ops);
     }
   }
   return ops;

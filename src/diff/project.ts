@@ -63,3 +63,15 @@ export function withServerProperties(live: unknown, desired: unknown, shape: Sha
   }
   return merged ?? desired;
 }
+
+/**
+ * Whether `value`, a top-level field of `shape`, holds no items: a list field that is absent,
+ * null or empty. OpenMetadata answers `[]` for owners and reviewers a contract has none of, and
+ * counts no change between an empty list and none, so a PATCH between the two would be dropped.
+ */
+export function noItems(value: unknown, shape: Shape): boolean {
+  return (
+    shape.kind === 'array' &&
+    (value === undefined || value === null || (Array.isArray(value) && value.length === 0))
+  );
+}

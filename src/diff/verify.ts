@@ -12,7 +12,7 @@ import { InternalError } from '../errors.js';
 import { isPlainObject, jsonEqual, topMember, type JsonObject } from './json-value.js';
 import { itemKey } from './keyed-array.js';
 import type { Operation } from './operation.js';
-import { project, projectsTo } from './project.js';
+import { noItems, project, projectsTo } from './project.js';
 
 /** Applies `ops` to a deep copy of `live` with the rfc6902 library; throws on any failing op. */
 export function applyToCopy(live: Readonly<JsonObject>, ops: readonly Operation[]): JsonObject {
@@ -81,6 +81,8 @@ export function verifyPatch(
   for (const field of managed) {
     const want = desired[field];
     const shape = shapes.get(field)!;
+    // No items wanted and none there (an empty list is no list): nothing to check.
+    if (noItems(want, shape) && noItems(after[field], shape)) continue;
     if (want === null) {
       if (field in after)
         throw new InternalError(`patch leaves ${field} in place, but the file removes it`);

@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import type { LiveContract } from '../catalog/client.js';
 import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
 import { parseContract } from '../contract/parse.js';
-import { project } from '../diff/project.js';
+import { noItems, project } from '../diff/project.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 
 /** Longest file name stem written for an FQN. */
@@ -58,8 +58,11 @@ export function contractFileText(
   };
   for (const field of MANAGED_FIELDS) {
     const value = live[field];
-    if (value !== undefined && value !== null)
-      document[field] = project(value, FIELD_SHAPES.get(field)!);
+    const shape = FIELD_SHAPES.get(field)!;
+    // A list with no items (OpenMetadata answers `owners: []` for none) stays out of the file,
+    // like a field the contract does not have: written, it would forbid what others add later.
+    if (value !== undefined && value !== null && !noItems(value, shape))
+      document[field] = project(value, shape);
   }
   const leftOut: string[] = [];
   for (let attempt = 0; attempt < MANAGED_FIELDS.length + 1; attempt++) {

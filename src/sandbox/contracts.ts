@@ -13,6 +13,8 @@ import {
   checkOwnershipRule,
   checkStoredContract,
   resolveReferences,
+  withoutEmptyRelationships,
+  withRelationships,
   type SandboxProfile,
 } from './openmetadata.js';
 import { schemaNamesOf } from './asset-schemas.js';
@@ -55,8 +57,12 @@ const RESTORED_ON_PATCH = [
   'latestResult',
 ];
 
-function contractView(contract: ContractResource, fields: ReadonlySet<string>): Json {
-  const view: Json = { ...contract };
+function contractView(
+  contract: ContractResource,
+  fields: ReadonlySet<string>,
+  profile: SandboxProfile,
+): Json {
+  const view: Json = profile === 'openmetadata' ? withRelationships(contract) : { ...contract };
   for (const field of OPTIONAL_CONTRACT_FIELDS) if (!fields.has(field)) delete view[field];
   return view;
 }
@@ -115,7 +121,7 @@ export class Contracts {
         `dataContract instance for ${'id' in lookup ? lookup.id : lookup.fqn} not found`,
       );
     }
-    return contractView(contract, fields);
+    return contractView(contract, fields, this.profile);
   }
 
   // 4.3
@@ -137,7 +143,7 @@ export class Contracts {
         product?.contract === undefined ? undefined : this.store.contractByFqn(product.contract);
       if (contract === undefined || contract.deleted === true)
         throw new ApiError(404, `dataContract instance for dataProduct ${entityId} not found`);
-      return contractView({ ...contract, inherited: false }, fields);
+      return contractView({ ...contract, inherited: false }, fields, this.profile);
     }
     const asset = this.store.assets.get(entityId);
     if (asset === undefined || asset.entityType !== entityType || asset.deleted === true) {
@@ -166,7 +172,7 @@ export class Contracts {
         if (inherited[field] !== undefined) inherited[field] = markInherited(inherited[field]);
       if (Array.isArray(inherited.semantics))
         inherited.semantics = inherited.semantics.map(markInherited);
-      return contractView(inherited as ContractResource, fields);
+      return contractView(inherited as ContractResource, fields, this.profile);
     }
     const effective: Json = structuredClone(own);
     if (product !== undefined) {
@@ -183,7 +189,7 @@ export class Contracts {
         effective.semantics = [...productRules.map(markInherited), ...ownRules];
     }
     effective.inherited = false;
-    return contractView(effective as ContractResource, fields);
+    return contractView(effective as ContractResource, fields, this.profile);
   }
 
   /** The contract of the asset's one data product, when it is in force (Active; Approved on OpenMetadata). */
@@ -295,7 +301,10 @@ export class Contracts {
     }
     // One operation at a time on a copy, so a failure names its own index (fast-json-patch's
     // validator reports 0 for every operation) and nothing is kept unless all apply.
-    let patched = structuredClone(current) as Json;
+    // OpenMetadata patches the contract as it reads it, relationship lists and all.
+    let patched = structuredClone<Json>(
+      this.profile === 'openmetadata' ? withRelationships(current) : current,
+    );
     for (const [index, op] of effective.entries()) {
       checkSource(patched, op, index);
       if (this.profile === 'openmetadata' && op.op === 'test') {
@@ -324,10 +333,13 @@ export class Contracts {
       if (current[field] === undefined) delete patched[field];
       else patched[field] = current[field];
     }
+    if (this.profile === 'openmetadata') withoutEmptyRelationships(patched);
     this.checkPatchedContract(current, patched);
     const changed = !isDeepStrictEqual(stripComputed(current), stripComputed(patched));
+    // Answered as OpenMetadata answers a PATCH: with its relationship lists.
+    const shown = (c: Json) => (this.profile === 'openmetadata' ? withRelationships(c) : c);
     if (!changed) {
-      return {
+      return shown({
         ...current,
         changeDescription: {
           fieldsAdded: [],
@@ -335,7 +347,7 @@ export class Contracts {
           fieldsDeleted: [],
           previousVersion: current.version,
         },
-      };
+      });
     }
     const next = nextVersionOf(current, patched, {
       user: user.name,
@@ -344,7 +356,7 @@ export class Contracts {
       store: this.store,
     });
     if (next.stored) this.store.putContract(next.contract);
-    return next.contract;
+    return shown(next.contract);
   }
 
   private checkPatchedContract(before: ContractResource, after: Json): void {

@@ -369,3 +369,21 @@ export function checkOwnershipRule(contract: Json, rules?: DataAssetRule[]): voi
     `Rule [${rule.name}] validation failed: Entity does not satisfy the rule. Rule context: ${typeof rule.description === 'string' ? rule.description : ''}`,
   );
 }
+
+/** Kept as relationships by OpenMetadata: read as `[]` when there are none, stored as nothing. */
+const RELATIONSHIP_FIELDS = ['owners', 'reviewers'];
+
+/** `contract` as OpenMetadata reads it, each relationship list there (empty when it has none). */
+export function withRelationships(contract: Json): Json {
+  const out: Json = { ...contract };
+  for (const field of RELATIONSHIP_FIELDS) out[field] ??= [];
+  return out;
+}
+
+/** Drops from a patched contract the relationship lists it holds none of (null or empty). */
+export function withoutEmptyRelationships(contract: Json): void {
+  for (const field of RELATIONSHIP_FIELDS) {
+    const list = contract[field];
+    if (list === null || (Array.isArray(list) && list.length === 0)) delete contract[field];
+  }
+}
