@@ -1,6 +1,7 @@
 // The catalog client against local servers that misbehave on purpose: retries for reads only,
 // Retry-After honoured, bounded attempts, both error body shapes and non-JSON bodies understood,
 // FQNs sent as one path segment, and the User-Agent.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import {
   NotFoundError,
   TimeoutError,
 } from '../src/errors.js';
-import { etagOf, ifMatchFor } from '../src/catalog/etag.js';
+import { etagOf, ifMatchFor, RESPONSE_ETAG } from '../src/catalog/etag.js';
 import { patchText } from '../src/catalog/patch-text.js';
 import type { Operation } from '../src/diff/operation.js';
 import fc from 'fast-check';
@@ -179,7 +180,7 @@ describe('CatalogClient', () => {
     expect(server.seen[2]!.headers['if-match']).toBeUndefined();
   });
 
-  it('If-Match: the ETag as read under the spec; under OpenMetadata W/"<version>", the version as Java writes it; nothing without an ETag', async () => {
+  it('If-Match: the ETag as read under the spec; under OpenMetadata 1.x\'s ETag of version and updatedAt as read, else W/"<version>", the version as Java writes it; nothing without an ETag', async () => {
     const server = await serve((q, r) =>
       json(
         r,
@@ -197,6 +198,17 @@ describe('CatalogClient', () => {
     expect(ifMatchFor(one, 'openmetadata')).toBe('W/"1.0"');
     expect(ifMatchFor(none, 'openmetadata')).toBeUndefined();
     expect(ifMatchFor(none, 'spec')).toBeUndefined();
+    // OpenMetadata 1.x's strong ETag, a hash of "<version>-<updatedAt>", is sent as read: it
+    // moves with a change folded into the same version, which W/"<version>" does not see.
+    const hash = createHash('sha256').update('0.3-1700000000000').digest('hex').slice(0, 16);
+    const read = Object.assign(
+      { version: 0.3, updatedAt: 1_700_000_000_000 },
+      {
+        [RESPONSE_ETAG]: `"${hash}"`,
+      },
+    );
+    expect(ifMatchFor(read, 'openmetadata')).toBe(`"${hash}"`);
+    expect(ifMatchFor({ ...read, updatedAt: 1_700_000_000_001 }, 'openmetadata')).toBe('W/"0.3"');
   });
 
   it('percent-encodes the FQNs . and .., which would otherwise name other paths', async () => {

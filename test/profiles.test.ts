@@ -612,36 +612,88 @@ describe('a contract that moved during apply, planned again', () => {
 });
 
 describe('a change the catalog folded into the version the plan read', () => {
-  it('openmetadata: is still caught, since the guard tests each value the patch overwrites; nothing of it is lost', async () => {
+  // 1.x's strong ETag (of version and updatedAt) moves with it, and apply sends that; under 2.0,
+  // whose If-Match is W/"<version>", the guard's test of each value the patch overwrites sees it.
+  it.each(['1.13.0', '2.0.0'])(
+    'openmetadata %s: is still caught; nothing of it is lost',
+    async (release) => {
+      const { sandbox, ...opened } = await catalogOf(
+        'openmetadata',
+        oneTable('openmetadata', { description: 'Old.' }),
+        release,
+      );
+      const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
+      cleanups.push(() => client.close());
+      // alice changed the contract a moment ago: her session with the catalog is open.
+      await client.patchContract(CONTRACT, [
+        { op: 'replace', path: '/entityStatus', value: 'In Review' },
+      ]);
+      const { plan, liveForUpdates } = await planOne(
+        client,
+        sandbox.url,
+        `${head}entityStatus: In Review\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: Old terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+      );
+      expect(plan.changes[0]!.patch).toEqual([
+        { op: 'test', path: '/version', value: 0.2 },
+        { op: 'test', path: '/description', value: 'Old.' },
+        { op: 'replace', path: '/description', value: 'Mine.' },
+      ]);
+      // The same user (another job with the same token) changes the description after the plan
+      // read it: the catalog folds that into 0.2, so the version alone does not show it.
+      let raced = false;
+      const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
+        patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
+          if (!raced) {
+            raced = true;
+            const theirs = await client.patchContract(id, [
+              { op: 'replace', path: '/description', value: 'Theirs.' },
+            ]);
+            expect(theirs.version).toBe(0.2);
+          }
+          return client.patchContract(id, ops, options);
+        },
+      });
+      const report = await applyPlan(plan, racing, {
+        liveContracts: liveForUpdates,
+        codec: openMetadataCodec,
+      });
+      expect(report.results[0]).toMatchObject({ status: 'failed', errorType: 'CONFLICT' });
+      expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ description: 'Theirs.' });
+    },
+  );
+
+  it('openmetadata 1.13: an item the same user appended meanwhile refuses a PATCH that appends too, which no test op can guard', async () => {
     const { sandbox, ...opened } = await catalogOf(
       'openmetadata',
       oneTable('openmetadata', { description: 'Old.' }),
     );
     const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
     cleanups.push(() => client.close());
-    // alice changed the contract a moment ago: her session with the catalog is open.
-    await client.patchContract(CONTRACT, [
-      { op: 'replace', path: '/entityStatus', value: 'In Review' },
-    ]);
+    await client.patchContract(CONTRACT, [{ op: 'replace', path: '/description', value: 'Mine.' }]);
+    const rule = (name: string) =>
+      `  - { name: ${name}, description: D., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`;
     const { plan, liveForUpdates } = await planOne(
       client,
       sandbox.url,
-      `${head}entityStatus: In Review\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: Old terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+      `${head}semantics:\n${rule('hasOwner')}${rule('mine')}`,
     );
-    expect(plan.changes[0]!.patch).toEqual([
-      { op: 'test', path: '/version', value: 0.2 },
-      { op: 'test', path: '/description', value: 'Old.' },
-      { op: 'replace', path: '/description', value: 'Mine.' },
-    ]);
-    // The same user (another job with the same token) changes the description after the plan
-    // read it: the catalog folds that into 0.2, so W/"0.2", the If-Match apply sends, still holds.
+    expect(plan.changes[0]!.patch).toContainEqual(
+      expect.objectContaining({ path: '/semantics/-' }),
+    );
+    // Another job with the same token appends its own rule after the plan read the contract.
     let raced = false;
     const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
       patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
         if (!raced) {
           raced = true;
+          // A millisecond later at least: updatedAt, which the ETag hashes, is in milliseconds.
+          await new Promise((resolve) => setTimeout(resolve, 5));
           const theirs = await client.patchContract(id, [
-            { op: 'replace', path: '/description', value: 'Theirs.' },
+            {
+              op: 'add',
+              path: '/semantics/-',
+              value: { name: 'theirs', description: 'T.', rule: '{}', enabled: true },
+            },
           ]);
           expect(theirs.version).toBe(0.2);
         }
@@ -653,7 +705,10 @@ describe('a change the catalog folded into the version the plan read', () => {
       codec: openMetadataCodec,
     });
     expect(report.results[0]).toMatchObject({ status: 'failed', errorType: 'CONFLICT' });
-    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ description: 'Theirs.' });
+    const names = (sandbox.store.contracts.get(CONTRACT)!.semantics as { name: string }[]).map(
+      (r) => r.name,
+    );
+    expect(names).toEqual(['hasOwner', 'theirs']);
   });
 });
 

@@ -147,6 +147,11 @@ export function targetOf(
 }
 
 /** Whether `ops` (guards included) apply to `contract`: false when a guard no longer holds. */
+/** Whether `failed` is the catalog refusing the PATCH's If-Match. */
+function refusedEtag(failed: unknown): boolean {
+  return failed instanceof CatalogError && failed.status === 412;
+}
+
 function applies(contract: LiveContract, ops: readonly Operation[]): boolean {
   try {
     applyToCopy(contract, ops);
@@ -222,6 +227,8 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
   let replannedAt: number | null = null;
   let lostAnswers = 0;
   let etagRetried = false;
+  /** The hash of the contract the patch was made from (the plan's, or the one planned again). */
+  let baseHash = change.liveHash;
   for (;;) {
     let failed: unknown;
     try {
@@ -290,11 +297,17 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
       };
     }
     ifMatch = ifMatchFor(fresh, context.profile);
-    if (applies(fresh, operations)) {
+    // The guards' test ops still hold; for a refused If-Match, the contract must also be as the
+    // patch was made from (identity, version, managed fields), since a change the same user made
+    // is folded into the version and an item appended beside the patch's escapes every test op.
+    const unmoved =
+      applies(fresh, operations) &&
+      !(refusedEtag(failed) && baseHash !== null && hashContract(fresh) !== baseHash);
+    if (unmoved) {
       // The guards still hold, so the contract is as the patch expects and it did not land.
-      if (failed instanceof CatalogError && failed.status === 412) {
-        // Only the ETag moved (the contract was touched without a change the patch minds):
-        // once more, with If-Match from the contract just read.
+      if (refusedEtag(failed)) {
+        // Only the ETag moved (the contract was touched without a change the patch minds, such
+        // as a data-quality run's result): once more, with If-Match from the contract just read.
         if (etagRetried) return failure(change, failed, redact);
         etagRetried = true;
         continue;
@@ -343,6 +356,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
     verifyPatch(fresh, context.desired, operations, context.shapes);
     target = context.desired;
     replannedAt = fresh.version;
+    baseHash = hashContract(fresh);
   }
 }
 

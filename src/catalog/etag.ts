@@ -1,5 +1,6 @@
 // What a contract read through the client keeps of its answer, under a symbol so it never shows
 // in JSON: the answer's ETag. Apply sends If-Match from it.
+import { createHash } from 'node:crypto';
 import type { Profile } from '../profile/profile.js';
 import { javaVersion } from './patch-text.js';
 
@@ -14,16 +15,31 @@ export function etagOf(contract: unknown): string | undefined {
 }
 
 /**
+ * The strong ETag OpenMetadata 1.x gives a contract: the first 16 hex digits of a SHA-256 of
+ * "<version>-<updatedAt>", the version as Java writes a Double (EntityETag.generateETag).
+ */
+function versionEtag(version: number, updatedAt: number): string {
+  const hash = createHash('sha256').update(`${javaVersion(version)}-${updatedAt}`, 'utf8');
+  return `"${hash.digest('hex').slice(0, 16)}"`;
+}
+
+/**
  * The If-Match a PATCH of `contract` sends: nothing when it was read without an ETag. Under the
  * spec, the ETag as read. OpenMetadata weighs If-Match against the contract as it loads it for
- * the PATCH, and from 2.0 on the strong ETag of a read is a hash of that read's answer, which no
- * PATCH matches (open-metadata/OpenMetadata#30885); every release since ETags came takes the weak
- * validator `W/"<version>"`, its own clients' way, so that is what is sent, the version as Java
+ * the PATCH. Up to 1.x its strong ETag hashes the version and updatedAt, the same for a read and
+ * a PATCH, and moves with every change it stores, even one it folds into the same version (one
+ * user's changes within ten minutes): when the read's ETag is that hash, it is sent as read, so
+ * that a folded change by the same user (another job with the same token) is refused too. From
+ * 2.0 on the strong ETag of a read is a hash of that read's answer, which no PATCH matches
+ * (open-metadata/OpenMetadata#30885); every release since ETags came takes the weak validator
+ * `W/"<version>"`, its own clients' way, so that is what is sent then, the version as Java
  * writes it.
  */
 export function ifMatchFor(contract: unknown, profile: Profile): string | undefined {
   const etag = etagOf(contract);
   if (etag === undefined || profile !== 'openmetadata') return etag;
-  const version = (contract as { version?: unknown }).version;
-  return typeof version === 'number' ? `W/"${javaVersion(version)}"` : etag;
+  const { version, updatedAt } = contract as { version?: unknown; updatedAt?: unknown };
+  if (typeof version !== 'number') return etag;
+  if (typeof updatedAt === 'number' && etag === versionEtag(version, updatedAt)) return etag;
+  return `W/"${javaVersion(version)}"`;
 }
