@@ -1,7 +1,8 @@
 // Convergence under the openmetadata profile: for generated pairs of contracts OpenMetadata can
 // store (one live in the catalog, one in a file), plan and apply against the sandbox serving
 // OpenMetadata's shapes, then plan again. The second plan must find nothing to change, and the
-// stored contract must hold what the file says, in OpenMetadata's shapes. OM_CONVERGENCE_RUNS
+// stored contract must hold what the file says, in OpenMetadata's shapes; the same under faults,
+// retried until done; and a live contract written by import plans to nothing. OM_CONVERGENCE_RUNS
 // (default 25) sets the number of generated catalogs; a failure prints fast-check's seed.
 import fc from 'fast-check';
 import { stringify } from 'yaml';
@@ -15,10 +16,11 @@ import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { contractFileText } from '../src/import/import-contracts.js';
 import { mintToken } from '../src/sandbox/auth.js';
 import { idFor } from '../src/sandbox/directory.js';
 import { seededRandom, type FaultSpec } from '../src/sandbox/faults.js';
-import { startSandbox } from '../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { wireArb } from './helpers/openmetadata-arbitraries.js';
 import { seed } from './helpers/sandbox.js';
@@ -181,11 +183,14 @@ function faultsFor(seedValue: number): FaultSpec {
 }
 
 /**
- * Plans and applies `pairs` against the sandbox under the openmetadata profile; with `faults`,
- * again and again (at most 6 times) while requests fail, then once more without faults. Then
- * the next plan finds nothing and each stored contract holds what its file says.
+ * Runs `body` with a sandbox under the openmetadata profile holding `pairs`' live contracts (and
+ * their tables, users, teams and test cases), a client of it, and the pairs' files.
  */
-async function converges(pairs: Pair[], faults?: FaultSpec) {
+async function withCatalog(
+  pairs: Pair[],
+  faults: FaultSpec | undefined,
+  body: (sandbox: Sandbox, catalog: CatalogClient, files: ContractFile[]) => Promise<void>,
+): Promise<void> {
   const generated = catalogFromPairs(
     pairs.map(({ live, extras, wanted, nulls }) => {
       const model = openMetadataCodec.fromWire({ name: 'c', ...wanted }) as Record<string, unknown>;
@@ -226,26 +231,40 @@ async function converges(pairs: Pair[], faults?: FaultSpec) {
     token: await mintToken('alice', SECRET),
     ...(faults === undefined ? {} : { retries: 3, retryBaseMs: 1, retryMaxMs: 5 }),
   });
-  /** The stored contract holds each field its file sets, in the file's terms (beside what the server added). */
-  const expectStored = (fqn: string) => {
-    const file = files.find((f) => f.contract.fullyQualifiedName === fqn)!;
-    const stored = openMetadataCodec.fromWire(sandbox.store.contractByFqn(fqn)!) as Record<
-      string,
-      unknown
-    >;
-    for (const [field, value] of Object.entries(file.contract)) {
-      if (['name', 'fullyQualifiedName', 'entity'].includes(field)) continue;
-      const shape = FIELD_SHAPES.get(field)!;
-      // No items wanted: none held, whether as an empty list or none.
-      if (noItems(value, shape)) {
-        expect(noItems(stored[field], shape), `${fqn} ${field}`).toBe(true);
-        continue;
-      }
-      const kept = stored[field] === undefined ? undefined : project(stored[field], shape);
-      expect(sorted(kept), `${fqn} ${field}`).toEqual(value === null ? undefined : sorted(value));
-    }
-  };
   try {
+    await body(sandbox, catalog, files);
+  } finally {
+    await catalog.close();
+    await sandbox.close();
+  }
+}
+
+/**
+ * Plans and applies `pairs` against the sandbox under the openmetadata profile; with `faults`,
+ * again and again (at most 6 times) while requests fail, then once more without faults. Then
+ * the next plan finds nothing and each stored contract holds what its file says.
+ */
+async function converges(pairs: Pair[], faults?: FaultSpec): Promise<void> {
+  await withCatalog(pairs, faults, async (sandbox, catalog, files) => {
+    /** The stored contract holds each field its file sets, in the file's terms (beside what the server added). */
+    const expectStored = (fqn: string) => {
+      const file = files.find((f) => f.contract.fullyQualifiedName === fqn)!;
+      const stored = openMetadataCodec.fromWire(sandbox.store.contractByFqn(fqn)!) as Record<
+        string,
+        unknown
+      >;
+      for (const [field, value] of Object.entries(file.contract)) {
+        if (['name', 'fullyQualifiedName', 'entity'].includes(field)) continue;
+        const shape = FIELD_SHAPES.get(field)!;
+        // No items wanted: none held, whether as an empty list or none.
+        if (noItems(value, shape)) {
+          expect(noItems(stored[field], shape), `${fqn} ${field}`).toBe(true);
+          continue;
+        }
+        const kept = stored[field] === undefined ? undefined : project(stored[field], shape);
+        expect(sorted(kept), `${fqn} ${field}`).toEqual(value === null ? undefined : sorted(value));
+      }
+    };
     const plan = async () => {
       const planned = await planContracts(files, catalog, {
         codec: openMetadataCodec,
@@ -311,10 +330,7 @@ async function converges(pairs: Pair[], faults?: FaultSpec) {
         .map((c) => ({ fqn: c.fullyQualifiedName, diff: c.diff, error: c.error })),
     ).toEqual([]);
     for (const file of files) expectStored(file.contract.fullyQualifiedName);
-  } finally {
-    await catalog.close();
-    await sandbox.close();
-  }
+  });
 }
 
 describe('convergence under the openmetadata profile', () => {
@@ -345,6 +361,36 @@ describe('convergence under the openmetadata profile', () => {
       fc.asyncProperty(fc.array(pairArb, { minLength: 1, maxLength: 3 }), (pairs) =>
         converges(pairs),
       ),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+
+  it(`property: ${RUNS} imported contracts plan to nothing`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(pairArb, { minLength: 1, maxLength: 3 }), async (pairs) => {
+        const present = pairs.map((pair) => ({ ...pair, absent: false }));
+        await withCatalog(present, undefined, async (_sandbox, catalog, files) => {
+          const imported = await Promise.all(
+            files.map(async (file) => {
+              const live = await catalog.getContractByName(file.contract.fullyQualifiedName, [
+                'owners',
+                'reviewers',
+                'extension',
+              ]);
+              const { text } = contractFileText(live, 'schema.json', openMetadataCodec);
+              const parsed = parseContract(text, file.file);
+              if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
+              return parsed.value;
+            }),
+          );
+          const { changes } = await planContracts(imported, catalog, { codec: openMetadataCodec });
+          expect(
+            changes
+              .filter((c) => c.action !== 'noop')
+              .map((c) => ({ action: c.action, diff: c.diff, error: c.error })),
+          ).toEqual([]);
+        });
+      }),
       { numRuns: RUNS },
     );
   }, 120_000);
