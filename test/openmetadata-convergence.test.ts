@@ -2,8 +2,10 @@
 // store (one live in the catalog, one in a file), plan and apply against the sandbox serving
 // OpenMetadata's shapes, then plan again. The second plan must find nothing to change, and the
 // stored contract must hold what the file says, in OpenMetadata's shapes; the same under faults,
-// retried until done; and a live contract written by import plans to nothing. OM_CONVERGENCE_RUNS
-// (default 25) sets the number of generated catalogs; a failure prints fast-check's seed.
+// retried until done; a live contract written by import plans to nothing; and three appliers racing
+// within one user's session (whose changes OpenMetadata folds into one version) lose and double
+// nothing. OM_CONVERGENCE_RUNS (default 25) sets the number of runs of each property; a failure
+// prints fast-check's seed.
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -394,6 +396,106 @@ describe('convergence under the openmetadata profile', () => {
       { numRuns: RUNS },
     );
   }, 120_000);
+
+  it(`property: ${RUNS} races of three appliers within one user's session lose and double nothing`, async () => {
+    await fc.assert(
+      fc.asyncProperty(pairArb, contractArb, async (pair, other) => {
+        await withCatalog(
+          [{ ...pair, absent: false }],
+          undefined,
+          async (sandbox, catalog, files) => {
+            const mine = files[0]!;
+            const fqn = mine.contract.fullyQualifiedName;
+            const { id } = sandbox.store.contractByFqn(fqn)!;
+            // alice's session opens: her changes for the next ten minutes fold into its version,
+            // so that the version alone never shows one job's change to another with her token.
+            await catalog.patchContract(id, [{ op: 'add', path: '/description', value: 'open' }]);
+            // The other file names only the table's columns, so that the catalog refuses neither.
+            const table = sandbox.store.assets.values().next().value!;
+            const known = new Set((table.columns ?? []).map((column) => column.name));
+            const model = openMetadataCodec.fromWire({ name: 'c', ...other }) as Record<
+              string,
+              unknown
+            >;
+            if (Array.isArray(model.schema))
+              model.schema = (model.schema as { name: string }[]).filter((c) => known.has(c.name));
+            const theirs = fileOf(
+              {
+                ...model,
+                name: mine.contract.name,
+                fullyQualifiedName: fqn,
+                entity: mine.contract.entity,
+              },
+              1,
+            );
+            const planOf = async (file: ContractFile) =>
+              assemblePlan(
+                (await planContracts([file], catalog, { codec: openMetadataCodec })).changes,
+                {
+                  catalogUrl: sandbox.url,
+                  catalogProfile: 'openmetadata',
+                  gitCommit: null,
+                  createdAt: '',
+                },
+              );
+            const plans = [await planOf(mine), await planOf(theirs)];
+            expect(plans.flatMap((plan) => plan.changes.map((c) => c.error))).toEqual([null, null]);
+            const runs = [plans[0]!, plans[0]!, plans[1]!];
+            const token = await mintToken('alice', SECRET);
+            const clients = runs.map(() => new CatalogClient({ baseUrl: sandbox.url, token }));
+            try {
+              const outcomes = await Promise.all(
+                runs.map((plan, i) =>
+                  plan.summary.update === 0
+                    ? Promise.resolve('noop' as const)
+                    : applyPlan(plan, clients[i]!, { codec: openMetadataCodec }).then(
+                        (report) => report.results[0]!,
+                        (error: unknown) => {
+                          if (error instanceof StalePlanError) return 'stale' as const;
+                          throw error;
+                        },
+                      ),
+                ),
+              );
+              const applied = outcomes.flatMap((outcome, i) =>
+                typeof outcome === 'object' && outcome.status === 'applied' ? [i] : [],
+              );
+              if (runs.some((plan) => plan.summary.update > 0))
+                expect(applied, JSON.stringify(outcomes)).toHaveLength(1);
+              for (const outcome of outcomes)
+                if (typeof outcome === 'object' && outcome.status === 'failed')
+                  expect(outcome.errorType, outcome.message).toBe('CONFLICT');
+              // The contract is as the file of the one that applied says, with no item twice.
+              const winner = applied.length === 0 ? undefined : [mine, mine, theirs][applied[0]!]!;
+              const stored = sandbox.store.contractByFqn(fqn)!;
+              for (const field of [
+                'schema',
+                'semantics',
+                'owners',
+                'reviewers',
+                'qualityExpectations',
+              ]) {
+                const items = (stored[field] as Record<string, unknown>[] | undefined) ?? [];
+                const keys = items.map((item) =>
+                  JSON.stringify([item.type, item.name ?? item.fullyQualifiedName]),
+                );
+                expect(new Set(keys).size, `${field} repeats an item`).toBe(keys.length);
+              }
+              if (winner !== undefined) {
+                const { changes } = await planContracts([winner], catalog, {
+                  codec: openMetadataCodec,
+                });
+                expect(changes[0]!.action, JSON.stringify(changes[0]!.diff)).toBe('noop');
+              }
+            } finally {
+              await Promise.all(clients.map((client) => client.close()));
+            }
+          },
+        );
+      }),
+      { numRuns: RUNS },
+    );
+  }, 240_000);
 
   it(`property: ${RUNS} generated catalogs converge under faults, and what is reported applied is`, async () => {
     await fc.assert(
