@@ -110,6 +110,42 @@ const contractArb = fc
     return { ...kept, ...rest };
   });
 
+/** `contract` without what OpenMetadata refuses on `type`: a schema, quality expectations. */
+function storableOn(type: string, contract: Record<string, unknown>): Record<string, unknown> {
+  const { schema, qualityExpectations, ...rest } = contract;
+  return {
+    ...rest,
+    ...(SCHEMA_TYPES.has(type) && schema !== undefined ? { schema } : {}),
+    ...(type === 'table' && qualityExpectations !== undefined ? { qualityExpectations } : {}),
+  };
+}
+
+/** The types OpenMetadata checks a contract's schema on (validateEntitySpecificConstraints). */
+const SCHEMA_TYPES = new Set(['table', 'topic', 'apiEndpoint', 'dashboardDataModel']);
+
+/**
+ * Makes the `index`th asset of `generated` (a table) one of `type`, its columns where that type
+ * keeps its fields (a topic's message schema, an API endpoint's response schema), and its
+ * contract and file name the type.
+ */
+function asType(type: string, generated: ReturnType<typeof catalogFromPairs>, index: number) {
+  if (type === 'table') return;
+  const asset = generated.assets[index] as Record<string, unknown>;
+  const { columns, ...rest } = asset;
+  const fields = { schemaFields: columns };
+  generated.assets[index] = {
+    ...rest,
+    entityType: type,
+    ...(type === 'topic' ? { messageSchema: fields } : {}),
+    ...(type === 'apiEndpoint' ? { responseSchema: fields } : {}),
+    ...(type === 'dashboardDataModel' ? { columns } : {}),
+  };
+  const contract = generated.contracts[index] as { entity: Record<string, unknown> };
+  contract.entity = { ...contract.entity, type };
+  const file = generated.desired[index]!;
+  file.entity = { ...file.entity, type };
+}
+
 /** What a real server adds to a stored contract's items, which no file states. */
 function withServerExtras(contract: Record<string, unknown>): Record<string, unknown> {
   const list = (field: string) => (contract[field] as Record<string, unknown>[] | undefined) ?? [];
@@ -133,8 +169,22 @@ function withServerExtras(contract: Record<string, unknown>): Record<string, unk
   return out;
 }
 
-/** One generated contract: live (with the server's extras, or absent), and the file's. */
+/**
+ * One generated contract: its asset's type, live (with the server's extras, or absent), and the
+ * file's.
+ */
 const pairArb = fc.record({
+  // Tables, the types whose schema OpenMetadata checks by other fields, and types it takes
+  // contracts on without a schema.
+  entityType: fc.constantFrom(
+    'table',
+    'table',
+    'topic',
+    'apiEndpoint',
+    'dashboardDataModel',
+    'dashboard',
+    'pipeline',
+  ),
   live: contractArb,
   extras: fc.boolean(),
   absent: fc.boolean(),
@@ -194,16 +244,21 @@ async function withCatalog(
   body: (sandbox: Sandbox, catalog: CatalogClient, files: ContractFile[]) => Promise<void>,
 ): Promise<void> {
   const generated = catalogFromPairs(
-    pairs.map(({ live, extras, wanted, nulls }) => {
-      const model = openMetadataCodec.fromWire({ name: 'c', ...wanted }) as Record<string, unknown>;
+    pairs.map(({ entityType, live, extras, wanted, nulls }) => {
+      const model = openMetadataCodec.fromWire({
+        name: 'c',
+        ...storableOn(entityType, wanted),
+      }) as Record<string, unknown>;
       for (const field of nulls) if (model[field] === undefined) model[field] = null;
+      const stored = storableOn(entityType, live);
       return [
-        (extras ? withServerExtras(live) : live) as DesiredContract,
+        (extras ? withServerExtras(stored) : stored) as DesiredContract,
         model as DesiredContract,
       ];
     }),
     'db.s',
   );
+  pairs.forEach(({ entityType }, i) => asType(entityType, generated, i));
   const { assets, desired } = generated;
   // A contract the catalog lacks is created.
   const contracts = generated.contracts.filter((_, i) => !pairs[i]!.absent);
@@ -340,6 +395,7 @@ describe('convergence under the openmetadata profile', () => {
     const ref = (type: string, name: string) => withFqn([{ type, name }])[0]!;
     await converges([
       {
+        entityType: 'table',
         live: { owners: [ref('user', 'ana')], reviewers: [ref('team', 'data-eng')] },
         extras: true,
         absent: false,
@@ -353,8 +409,22 @@ describe('convergence under the openmetadata profile', () => {
     // OpenMetadata reads a contract without reviewers as `reviewers: []`, and drops a PATCH that
     // only adds an empty list: one sent would fail as not kept, on every apply.
     await converges([
-      { live: {}, extras: false, absent: false, wanted: { reviewers: [] }, nulls: [] },
-      { live: {}, extras: false, absent: false, wanted: {}, nulls: ['reviewers', 'schema'] },
+      {
+        entityType: 'table',
+        live: {},
+        extras: false,
+        absent: false,
+        wanted: { reviewers: [] },
+        nulls: [],
+      },
+      {
+        entityType: 'table',
+        live: {},
+        extras: false,
+        absent: false,
+        wanted: {},
+        nulls: ['reviewers', 'schema'],
+      },
     ]);
   });
 
@@ -410,13 +480,17 @@ describe('convergence under the openmetadata profile', () => {
             // alice's session opens: her changes for the next ten minutes fold into its version,
             // so that the version alone never shows one job's change to another with her token.
             await catalog.patchContract(id, [{ op: 'add', path: '/description', value: 'open' }]);
-            // The other file names only the table's columns, so that the catalog refuses neither.
-            const table = sandbox.store.assets.values().next().value!;
-            const known = new Set((table.columns ?? []).map((column) => column.name));
-            const model = openMetadataCodec.fromWire({ name: 'c', ...other }) as Record<
-              string,
-              unknown
-            >;
+            // The other file names only the asset's fields, so that the catalog refuses neither.
+            const asset = sandbox.store.assets.values().next().value!;
+            const schemaOf = (key: string) =>
+              (asset[key] as { schemaFields?: { name: string }[] } | undefined)?.schemaFields;
+            const fields =
+              asset.columns ?? schemaOf('messageSchema') ?? schemaOf('responseSchema') ?? [];
+            const known = new Set(fields.map((field) => field.name));
+            const model = openMetadataCodec.fromWire({
+              name: 'c',
+              ...storableOn(pair.entityType, other),
+            }) as Record<string, unknown>;
             if (Array.isArray(model.schema))
               model.schema = (model.schema as { name: string }[]).filter((c) => known.has(c.name));
             const theirs = fileOf(
