@@ -380,10 +380,12 @@ export function withRelationships(contract: Json): Json {
   return out;
 }
 
-/** Drops from a patched contract the relationship lists it holds none of (null or empty). */
-export function withoutEmptyRelationships(contract: Json): void {
+/** `contract` as OpenMetadata stores it: without the relationship lists it holds none of. */
+export function withoutEmptyRelationships(contract: Json): Json {
+  const out: Json = { ...contract };
   for (const field of RELATIONSHIP_FIELDS) {
-    const list = contract[field];
-    if (list === null || (Array.isArray(list) && list.length === 0)) delete contract[field];
+    const list = out[field];
+    if (list === null || (Array.isArray(list) && list.length === 0)) delete out[field];
   }
+  return out;
 }
