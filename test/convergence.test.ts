@@ -21,6 +21,7 @@ import { seededRandom, type FaultSpec } from '../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
+import { networkFaults } from './helpers/network-faults.js';
 import { seed as checkedSeed } from './helpers/sandbox.js';
 
 const RUNS = Number(process.env.SOAK_RUNS ?? 200);
@@ -50,20 +51,12 @@ function scenario(seed: number): Scenario {
       throw new Error(`generated contract is invalid: ${parsed.problems[0]!.message}`);
     return parsed.value;
   });
-  const rate = (max: number): number => Math.round(next() * max * 100) / 100;
-  const faults: FaultSpec = {
+  const faults = networkFaults(
     seed,
-    latencyMs: [0, Math.floor(next() * 3)],
-    retryAfterSeconds: 0,
-    rules: [
-      { method: 'GET', kind: 'status', status: 503, rate: rate(0.3) },
-      { kind: 'status', status: 429, rate: rate(0.1) },
-      { kind: 'reset', rate: rate(0.15) },
-      { method: 'PATCH', kind: 'commit-drop', rate: rate(0.35) },
-      { method: 'PATCH', kind: 'status', status: 502, rate: rate(0.2) },
-      { method: 'GET', kind: 'status', status: 504, rate: rate(0.1) },
-    ],
-  };
+    next,
+    [0, Math.floor(next() * 3)],
+    [[{ method: 'GET', kind: 'status', status: 504 }, 0.1]],
+  );
   return {
     files,
     seed: checkedSeed({

@@ -24,7 +24,9 @@ import { idFor } from '../src/sandbox/directory.js';
 import { seededRandom, type FaultSpec } from '../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
+import { networkFaults } from './helpers/network-faults.js';
 import { wireArb } from './helpers/openmetadata-arbitraries.js';
+import vocabulary from '../src/profile/openmetadata-vocabulary.json' with { type: 'json' };
 import { seed } from './helpers/sandbox.js';
 
 const RUNS = Number(process.env.OM_CONVERGENCE_RUNS ?? 25);
@@ -78,15 +80,7 @@ const contractArb = fc
     fc.record(
       {
         description: text,
-        entityStatus: fc.constantFrom(
-          'Draft',
-          'In Review',
-          'Approved',
-          'Archived',
-          'Deprecated',
-          'Rejected',
-          'Unprocessed',
-        ),
+        entityStatus: fc.constantFrom(...vocabulary.statuses),
         schema: fc.uniqueArray(column, { selector: (c) => c.name, maxLength: 4 }),
         semantics: fc.uniqueArray(rule, { selector: (r) => r.name, maxLength: 3 }),
         owners: owners.map(withFqn),
@@ -215,23 +209,14 @@ const sorted = (value: unknown): unknown =>
       )
     : value;
 
-/** Faults a real catalog across a network shows: 5xx, 429, resets, a PATCH kept but its answer lost. */
+/** Faults a real catalog across a network shows, and a create kept with its answer lost. */
 function faultsFor(seedValue: number): FaultSpec {
-  const next = seededRandom(seedValue);
-  const rate = (max: number): number => Math.round(next() * max * 100) / 100;
-  return {
-    seed: seedValue,
-    latencyMs: [0, 2],
-    retryAfterSeconds: 0,
-    rules: [
-      { method: 'GET', kind: 'status', status: 503, rate: rate(0.3) },
-      { kind: 'status', status: 429, rate: rate(0.1) },
-      { kind: 'reset', rate: rate(0.15) },
-      { method: 'PATCH', kind: 'commit-drop', rate: rate(0.35) },
-      { method: 'PATCH', kind: 'status', status: 502, rate: rate(0.2) },
-      { method: 'POST', kind: 'commit-drop', rate: rate(0.35) },
-    ],
-  };
+  return networkFaults(
+    seedValue,
+    seededRandom(seedValue),
+    [0, 2],
+    [[{ method: 'POST', kind: 'commit-drop' }, 0.35]],
+  );
 }
 
 /**

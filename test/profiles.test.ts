@@ -484,6 +484,30 @@ const head = `name: c\nfullyQualifiedName: db.s.t.dataContract_c\nentity: {type:
 const contractRequests = (sandbox: Sandbox) =>
   sandbox.requests().filter((r) => interfacePath(r.path).startsWith('/v1/dataContracts'));
 
+/**
+ * `client`, but another writer sends `theirs` (as the same user) just before its first PATCH,
+ * after apply read the contract; each PATCH it sends is kept in `sent`.
+ */
+function racedBy(
+  client: CatalogClient,
+  theirs: Operation[],
+  sent: Operation[][] = [],
+): CatalogClient {
+  let raced = false;
+  return Object.assign(Object.create(client) as CatalogClient, {
+    patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
+      if (!raced) {
+        raced = true;
+        // A millisecond later at least: updatedAt, which 1.x's ETag hashes, is in milliseconds.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await client.patchContract(id, theirs);
+      }
+      sent.push(ops);
+      return client.patchContract(id, ops, options);
+    },
+  });
+}
+
 /** Plans one contract file against the openmetadata sandbox, keeping what apply needs. */
 async function planOne(client: CatalogClient, catalogUrl: string, text: string) {
   const parsed = parseContract(text, 'contracts/c.yaml');
@@ -582,19 +606,11 @@ describe('a contract that moved during apply, planned again', () => {
     expect(plan.changes[0]!.patch).toContainEqual(added);
     // Another writer changes the contract after apply read it, before its PATCH.
     const sent: Operation[][] = [];
-    let raced = false;
-    const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
-      patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
-        if (!raced) {
-          raced = true;
-          await client.patchContract(id, [
-            { op: 'replace', path: '/entityStatus', value: 'Rejected' },
-          ]);
-        }
-        sent.push(ops);
-        return client.patchContract(id, ops, options);
-      },
-    });
+    const racing = racedBy(
+      client,
+      [{ op: 'replace', path: '/entityStatus', value: 'Rejected' }],
+      sent,
+    );
     const report = await applyPlan(plan, racing, {
       liveContracts: liveForUpdates,
       desired,
@@ -640,25 +656,16 @@ describe('a change the catalog folded into the version the plan read', () => {
       ]);
       // The same user (another job with the same token) changes the description after the plan
       // read it: the catalog folds that into 0.2, so the version alone does not show it.
-      let raced = false;
-      const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
-        patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
-          if (!raced) {
-            raced = true;
-            const theirs = await client.patchContract(id, [
-              { op: 'replace', path: '/description', value: 'Theirs.' },
-            ]);
-            expect(theirs.version).toBe(0.2);
-          }
-          return client.patchContract(id, ops, options);
-        },
-      });
+      const racing = racedBy(client, [{ op: 'replace', path: '/description', value: 'Theirs.' }]);
       const report = await applyPlan(plan, racing, {
         liveContracts: liveForUpdates,
         codec: openMetadataCodec,
       });
       expect(report.results[0]).toMatchObject({ status: 'failed', errorType: 'CONFLICT' });
-      expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ description: 'Theirs.' });
+      expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+        description: 'Theirs.',
+        version: 0.2,
+      });
     },
   );
 
@@ -681,25 +688,13 @@ describe('a change the catalog folded into the version the plan read', () => {
       expect.objectContaining({ path: '/semantics/-' }),
     );
     // Another job with the same token appends its own rule after the plan read the contract.
-    let raced = false;
-    const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
-      patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
-        if (!raced) {
-          raced = true;
-          // A millisecond later at least: updatedAt, which the ETag hashes, is in milliseconds.
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          const theirs = await client.patchContract(id, [
-            {
-              op: 'add',
-              path: '/semantics/-',
-              value: { name: 'theirs', description: 'T.', rule: '{}', enabled: true },
-            },
-          ]);
-          expect(theirs.version).toBe(0.2);
-        }
-        return client.patchContract(id, ops, options);
+    const racing = racedBy(client, [
+      {
+        op: 'add',
+        path: '/semantics/-',
+        value: { name: 'theirs', description: 'T.', rule: '{}', enabled: true },
       },
-    });
+    ]);
     const report = await applyPlan(plan, racing, {
       liveContracts: liveForUpdates,
       codec: openMetadataCodec,
@@ -709,6 +704,7 @@ describe('a change the catalog folded into the version the plan read', () => {
       (r) => r.name,
     );
     expect(names).toEqual(['hasOwner', 'theirs']);
+    expect(sandbox.store.contracts.get(CONTRACT)!.version).toBe(0.2);
   });
 });
 
