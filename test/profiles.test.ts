@@ -1378,6 +1378,52 @@ describe('sections OpenMetadata refuses for the asset type', () => {
     expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
   });
 
+  it('openmetadata: a live contract holding a schema its type may not have (stored before the rule), which the file leaves out, is an error while a change would be sent; schema: null removes it', async () => {
+    const { sandbox, env } = await catalogOf(
+      'openmetadata',
+      seed({
+        users: [EDITOR],
+        assets: assetsSeed().assets,
+        dataProducts: [],
+        // A catalog may hold what a rule now refuses: its seed is taken as stored.
+        dataContracts: [
+          {
+            id: CONTRACT,
+            name: 'sales',
+            fullyQualifiedName: 'bi.sales.dataContract_sales',
+            entity: { id: DASHBOARD, type: 'dashboard', fullyQualifiedName: 'bi.sales' },
+            version: 0.1,
+            schema: [{ name: 'id', dataType: 'STRING' }],
+          },
+        ],
+      }),
+    );
+    const head = dashboardFile.replace(/schema:[\s\S]*/, '');
+    const cwd = await filesDir({ 'contracts/sales.yaml': `${head}description: Sales.\n` });
+    // The catalog refuses any PATCH of it, as the real server does on every PATCH.
+    const run = await cli(['plan', '--json'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.out).changes[0].error).toMatch(
+      /^the live contract holds schema \(stored before the catalog's rule; this file leaves it out\), but OpenMetadata keeps a schema only in contracts of table, topic, apiEndpoint, dashboardDataModel, not of a dashboard, and checks that on every PATCH: .* set schema: null in the file to remove it with this change/,
+    );
+    // Nothing to change: a warning only.
+    await writeFile(path.join(cwd, 'contracts/sales.yaml'), head);
+    const quiet = await cli(['plan', '--json', '--detailed-exitcode'], { cwd, env });
+    expect(quiet.code).toBe(0);
+    expect(JSON.parse(quiet.out).changes[0].warnings[0]).toMatch(
+      /nothing is sent while the file matches it$/,
+    );
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    await writeFile(
+      path.join(cwd, 'contracts/sales.yaml'),
+      `${head}description: Sales.\nschema: null\n`,
+    );
+    const applied = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(applied.code, applied.out + applied.err).toBe(0);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ description: 'Sales.' });
+    expect(sandbox.store.contracts.get(CONTRACT)!.schema).toBeUndefined();
+  });
+
   it('a contract on an entity type OpenMetadata takes none on: located at entity.type, nothing sent; the sandbox refuses it alone, as the server does', async () => {
     const GLOSSARY_TERM = '6a000000-0000-4000-8000-0000000000f9';
     const METRIC = '6a000000-0000-4000-8000-0000000000fa';

@@ -177,8 +177,39 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
   return plannedChange(planChecked(input, options));
 }
 
+/**
+ * What the live contract holds that the catalog refuses for its asset's type and the file leaves
+ * as it is, as a warning (nothing sent) and an error (else); undefined when there is none.
+ */
+function refusedLiveTexts(
+  input: PlanInput,
+  codec: PlanOptions['codec'],
+): { warning: string; error: string } | undefined {
+  if (input.live.kind !== 'found' || codec?.refusedLive === undefined) return undefined;
+  const refused = codec.refusedLive(input.live.contract, input.file.contract);
+  if (refused.length === 0) return undefined;
+  const { type } = input.file.contract.entity;
+  const fields = refused.map((r) => r.field);
+  const them = fields.length === 1 ? 'it' : 'them';
+  const text = `the live contract holds ${fields.join(' and ')} (stored before the catalog's rule; this file leaves ${them} out), but ${refused.map((r) => r.why).join(', and ')}, not of a ${type}, and checks that on every PATCH: it refuses (400) any change to this contract while ${them === 'it' ? 'it is' : 'they are'} there`;
+  return {
+    warning: `${text}; nothing is sent while the file matches it`,
+    error: `${text}: set ${fields.map((f) => `${f}: null`).join(' and ')} in the file to remove ${them} with this change; nothing will be sent for this contract`,
+  };
+}
+
 function planChecked(input: PlanInput, options: PlanOptions): PlannedChange {
-  const change = planFromLive(input, options);
+  const planned = planFromLive(input, options);
+  const refused =
+    planned.action === 'update' || planned.action === 'noop'
+      ? refusedLiveTexts(input, options.codec)
+      : undefined;
+  if (refused !== undefined && (planned.action === 'update' || options.strict === true))
+    return { ...planned, action: 'error', patch: [], breaking: [], diff: [], error: refused.error };
+  const change =
+    refused === undefined
+      ? planned
+      : { ...planned, warnings: [...planned.warnings, refused.warning] };
   const lacking = input.lackingColumns;
   if (lacking === undefined || change.action === 'error' || change.action === 'missing')
     return change;

@@ -27,6 +27,12 @@ export interface Codec {
    * answer and not keep, as a sentence; undefined when it keeps all of it.
    */
   unkept?(live: JsonObject, patched: JsonObject): string | undefined;
+  /**
+   * The fields of `live` (the wire's shape) this catalog refuses in a contract of its asset's
+   * type, which it checks on every PATCH, and which `desired` leaves as they are (sets no value
+   * for them), each with why: a contract stored before the rule can then take no change.
+   */
+  refusedLive?(live: JsonObject, desired: DesiredContract): { field: string; why: string }[];
   /** The desired contract in the catalog's wire shape; only for a file without problems. */
   toWire(desired: DesiredContract): DesiredContract;
   /** A live contract with its managed fields in the file's model. */

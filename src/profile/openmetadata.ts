@@ -319,6 +319,33 @@ function createBody(
   return { name: desired.name, entity: { id: asset.id, type: asset.type }, ...wire };
 }
 
+/**
+ * A schema or quality expectations that `live` holds on a type OpenMetadata refuses them for
+ * (validateEntitySpecificConstraints, run on every PATCH), where `desired` leaves them as they
+ * are: the contract was stored before the rule, and takes no change until they go.
+ */
+function refusedLive(
+  live: JsonObject,
+  desired: DesiredContract,
+): { field: string; why: string }[] {
+  const type = (live.entity as { type?: unknown } | undefined)?.type;
+  if (typeof type !== 'string') return [];
+  const held = (field: string) =>
+    desired[field] === undefined && Array.isArray(live[field]) && live[field].length > 0;
+  const refused: { field: string; why: string }[] = [];
+  if (held('schema') && !vocabulary.schemaEntityTypes.includes(type))
+    refused.push({
+      field: 'schema',
+      why: `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}`,
+    });
+  if (held('qualityExpectations') && !vocabulary.qualityEntityTypes.includes(type))
+    refused.push({
+      field: 'qualityExpectations',
+      why: `OpenMetadata runs quality expectations only in contracts of a ${vocabulary.qualityEntityTypes.join(', ')}`,
+    });
+  return refused;
+}
+
 export const openMetadataCodec: Codec = {
   profile: 'openmetadata',
   referencesById: true,
@@ -326,6 +353,7 @@ export const openMetadataCodec: Codec = {
   statuses: STATUSES,
   unstorable,
   unkept: unkeptChange,
+  refusedLive,
   toWire,
   fromWire,
   createBody,

@@ -12,7 +12,7 @@ import { checkSeed, SeedError, type Seed } from './seed.js';
 import { Store } from './store.js';
 import { checkCustomProperties } from './custom-properties.js';
 import {
-  checkStoredContract,
+  checkStoredShape,
   inNameOrder,
   openMetadataSeed,
   type SandboxProfile,
@@ -127,7 +127,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     for (const contract of seed.dataContracts) {
       inNameOrder(contract);
       try {
-        checkStoredContract(contract);
+        checkStoredShape(contract);
         checkCustomProperties(contract, seed.customProperties ?? []);
       } catch (error) {
         throw new Error(
