@@ -3,7 +3,7 @@
 // the refusals over HTTP against the sandbox in both profiles.
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -1418,7 +1418,23 @@ describe('sections OpenMetadata refuses for the asset type', () => {
       path.join(cwd, 'contracts/sales.yaml'),
       `${head}description: Sales.\nschema: null\n`,
     );
-    const applied = await cli(['apply', '--auto-approve'], { cwd, env });
+    // import leaves the schema out, says why, and writes a file that plans to nothing.
+    const imported = await cli(
+      ['import', '--fqn', 'bi.sales.dataContract_sales', '--out', 'imported'],
+      { cwd, env },
+    );
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.err).toMatch(
+      /left out schema \(OpenMetadata keeps a schema only in contracts of .*, not of a dashboard; remove schema\); the field stays unmanaged/,
+    );
+    const written = await readFile(
+      path.join(cwd, 'imported/bi.sales.dataContract_sales.yaml'),
+      'utf8',
+    );
+    expect(written).not.toMatch(/^schema:/m);
+    const again = await cli(['plan', '--detailed-exitcode', 'imported'], { cwd, env });
+    expect(again.code, again.out + again.err).toBe(0);
+    const applied = await cli(['apply', '--auto-approve', 'contracts'], { cwd, env });
     expect(applied.code, applied.out + applied.err).toBe(0);
     expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ description: 'Sales.' });
     expect(sandbox.store.contracts.get(CONTRACT)!.schema).toBeUndefined();

@@ -68,20 +68,28 @@ export function contractFileText(
   for (let attempt = 0; attempt < MANAGED_FIELDS.length + 1; attempt++) {
     const text = `# yaml-language-server: $schema=${schemaPath}\n${stringify(document, { lineWidth: 0 })}`;
     const parsed = parseContract(text, 'imported.yaml');
-    if (parsed.ok) return { text, leftOut };
-    // Live values the file format cannot hold (newer server statuses, lowercase types, ...) stay
-    // unmanaged: the field is left out of the file, and said so.
+    // Live values the file format cannot hold (newer server statuses, lowercase types, ...), or
+    // that the catalog would refuse in a change (a schema in a dashboard's contract, stored before
+    // OpenMetadata's rule), stay unmanaged: the field is left out of the file, and said so.
+    const problems = parsed.ok
+      ? codec.unstorable(parsed.value.contract).map((found) => ({
+          field: found.pointer.split('/')[1]!,
+          message: found.message,
+        }))
+      : parsed.problems.map((problem) => ({
+          field: problem.path.split(/[.[]/)[0]!,
+          message: problem.message,
+        }));
     const fields = new Set(
-      parsed.problems
-        .map((problem) => problem.path.split(/[.[]/)[0]!)
-        .filter((field) => MANAGED_FIELDS.includes(field)),
+      problems.map((problem) => problem.field).filter((field) => MANAGED_FIELDS.includes(field)),
     );
+    if (parsed.ok && fields.size === 0) return { text, leftOut };
     if (fields.size === 0)
       throw new Error(
-        `the live contract cannot be written as a contract file: ${parsed.problems.map((p) => p.message).join('; ')}`,
+        `the live contract cannot be written as a contract file: ${problems.map((p) => p.message).join('; ')}`,
       );
     for (const field of fields) {
-      const reason = parsed.problems.find((problem) => problem.path.startsWith(field))!.message;
+      const reason = problems.find((problem) => problem.field === field)!.message;
       leftOut.push(`${field} (${reason})`);
       delete document[field];
     }
