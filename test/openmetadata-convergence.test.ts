@@ -109,13 +109,10 @@ function storableOn(type: string, contract: Record<string, unknown>): Record<str
   const { schema, qualityExpectations, ...rest } = contract;
   return {
     ...rest,
-    ...(SCHEMA_TYPES.has(type) && schema !== undefined ? { schema } : {}),
+    ...(vocabulary.schemaEntityTypes.includes(type) && schema !== undefined ? { schema } : {}),
     ...(type === 'table' && qualityExpectations !== undefined ? { qualityExpectations } : {}),
   };
 }
-
-/** The types OpenMetadata checks a contract's schema on (validateEntitySpecificConstraints). */
-const SCHEMA_TYPES = new Set(['table', 'topic', 'apiEndpoint', 'dashboardDataModel']);
 
 /**
  * Makes the `index`th asset of `generated` (a table) one of `type`, its columns where that type

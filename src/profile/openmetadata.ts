@@ -127,11 +127,35 @@ function unstorableSla(sla: JsonObject): Unstorable[] {
 const CONTRACT_ENTITY_TYPES = [...vocabulary.contractEntityTypes, 'apiService', 'metric'];
 
 /**
- * What OpenMetadata refuses for the contract's entity type, on create and on every PATCH
- * (`validateEntitySpecificConstraints`): a type it takes no contracts on; else a schema outside
- * the types it checks schemas of, or quality expectations outside tables.
+ * The sections OpenMetadata refuses in a contract of `type` (validateEntitySpecificConstraints,
+ * on create and on every PATCH) among those `holds`: a schema outside the types it checks
+ * schemas of, quality expectations outside tables; each with why.
  */
-function unstorableForType(contract: DesiredContract, schema: readonly JsonObject[]): Unstorable[] {
+function sectionsRefusedOn(
+  type: string,
+  holds: (field: 'schema' | 'qualityExpectations') => boolean,
+): { field: string; why: string }[] {
+  const refused: { field: string; why: string }[] = [];
+  if (holds('schema') && !vocabulary.schemaEntityTypes.includes(type))
+    refused.push({
+      field: 'schema',
+      why: `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}`,
+    });
+  if (holds('qualityExpectations') && !vocabulary.qualityEntityTypes.includes(type))
+    refused.push({
+      field: 'qualityExpectations',
+      why: `OpenMetadata runs quality expectations only in contracts of a ${vocabulary.qualityEntityTypes.join(', ')}`,
+    });
+  return refused;
+}
+
+const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+
+/**
+ * What OpenMetadata refuses for the contract's entity type, on create and on every PATCH: a type
+ * it takes no contracts on; else the sections it refuses on that type (sectionsRefusedOn).
+ */
+function unstorableForType(contract: DesiredContract): Unstorable[] {
   const type = contract.entity.type;
   if (!CONTRACT_ENTITY_TYPES.includes(type))
     return [
@@ -140,23 +164,10 @@ function unstorableForType(contract: DesiredContract, schema: readonly JsonObjec
         message: `OpenMetadata takes data contracts only on ${CONTRACT_ENTITY_TYPES.join(', ')}, not on a ${type}`,
       },
     ];
-  const found: Unstorable[] = [];
-  if (schema.length > 0 && !vocabulary.schemaEntityTypes.includes(type))
-    found.push({
-      pointer: '/schema',
-      message: `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}, not of a ${type}; remove schema`,
-    });
-  const expectations = contract.qualityExpectations;
-  if (
-    Array.isArray(expectations) &&
-    expectations.length > 0 &&
-    !vocabulary.qualityEntityTypes.includes(type)
-  )
-    found.push({
-      pointer: '/qualityExpectations',
-      message: `OpenMetadata runs quality expectations only in contracts of a ${vocabulary.qualityEntityTypes.join(', ')}, not of a ${type}; remove qualityExpectations`,
-    });
-  return found;
+  return sectionsRefusedOn(type, (field) => nonEmpty(contract[field])).map(({ field, why }) => ({
+    pointer: `/${field}`,
+    message: `${why}, not of a ${type}; remove ${field}`,
+  }));
 }
 
 function unstorable(contract: DesiredContract): Unstorable[] {
@@ -186,7 +197,7 @@ function unstorable(contract: DesiredContract): Unstorable[] {
         'security has both accessPolicy and policies; OpenMetadata keeps policies only, so write the access policy as one entry of policies',
     });
   const schema = Array.isArray(contract.schema) ? (contract.schema as JsonObject[]) : [];
-  found.push(...unstorableForType(contract, schema));
+  found.push(...unstorableForType(contract));
   schema.forEach((column, i) => {
     const type = column.dataType;
     if (typeof type !== 'string' || DATA_TYPES.has(type)) return;
@@ -321,29 +332,13 @@ function createBody(
 
 /**
  * A schema or quality expectations that `live` holds on a type OpenMetadata refuses them for
- * (validateEntitySpecificConstraints, run on every PATCH), where `desired` leaves them as they
- * are: the contract was stored before the rule, and takes no change until they go.
+ * (checked on every PATCH), where `desired` leaves them as they are: the contract was stored
+ * before the rule, and takes no change until they go.
  */
-function refusedLive(
-  live: JsonObject,
-  desired: DesiredContract,
-): { field: string; why: string }[] {
+function refusedLive(live: JsonObject, desired: DesiredContract): { field: string; why: string }[] {
   const type = (live.entity as { type?: unknown } | undefined)?.type;
   if (typeof type !== 'string') return [];
-  const held = (field: string) =>
-    desired[field] === undefined && Array.isArray(live[field]) && live[field].length > 0;
-  const refused: { field: string; why: string }[] = [];
-  if (held('schema') && !vocabulary.schemaEntityTypes.includes(type))
-    refused.push({
-      field: 'schema',
-      why: `OpenMetadata keeps a schema only in contracts of ${vocabulary.schemaEntityTypes.join(', ')}`,
-    });
-  if (held('qualityExpectations') && !vocabulary.qualityEntityTypes.includes(type))
-    refused.push({
-      field: 'qualityExpectations',
-      why: `OpenMetadata runs quality expectations only in contracts of a ${vocabulary.qualityEntityTypes.join(', ')}`,
-    });
-  return refused;
+  return sectionsRefusedOn(type, (field) => desired[field] === undefined && nonEmpty(live[field]));
 }
 
 export const openMetadataCodec: Codec = {

@@ -194,10 +194,6 @@ export function checkStoredShape(contract: Json): void {
   throw new ApiError(400, `${where} ${error.message ?? 'is invalid'}${allowed}`);
 }
 
-/** The entity types whose contracts may hold a schema, and those that may hold quality expectations. */
-const SCHEMA_TYPES = new Set(['table', 'topic', 'apiEndpoint', 'dashboardDataModel']);
-const QUALITY_TYPES = new Set(['table']);
-
 const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
 
 /**
@@ -212,11 +208,11 @@ function checkEntityConstraints(contract: Json): void {
   if (!vocabulary.contractEntityTypes.includes(type)) {
     violations.push(`Entity type '${type}' is not supported for data contracts`);
   } else {
-    if (nonEmpty(contract.schema) && !SCHEMA_TYPES.has(type))
+    if (nonEmpty(contract.schema) && !vocabulary.schemaEntityTypes.includes(type))
       violations.push(
         `Schema validation is not supported for ${type} entities. Only table, topic, apiEndpoint, and dashboardDataModel entities support schema validation`,
       );
-    if (nonEmpty(contract.qualityExpectations) && !QUALITY_TYPES.has(type))
+    if (nonEmpty(contract.qualityExpectations) && !vocabulary.qualityEntityTypes.includes(type))
       violations.push(
         `Quality expectations are not supported for ${type} entities. Only table entities support quality expectations`,
       );
