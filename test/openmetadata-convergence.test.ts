@@ -60,15 +60,11 @@ const rule = fc.record({
 });
 const user = fc.constantFrom(...USERS).map((name) => ({ type: 'user', name }));
 const team = fc.constantFrom(...TEAMS).map((name) => ({ type: 'team', name }));
-/** Owners OpenMetadata takes: users, or one team. */
-const owners = fc.oneof(
+/** Owners and reviewers OpenMetadata takes: users, or one team. */
+const usersOrOneTeam = fc.oneof(
   fc.uniqueArray(user, { selector: (r) => r.name, maxLength: 3 }),
   team.map((t) => [t]),
 );
-const reviewers = fc.uniqueArray(fc.oneof(user, team), {
-  selector: (r) => `${r.type}/${r.name}`,
-  maxLength: 3,
-});
 /** References as OpenMetadata stores them: with the id of the entity they name. */
 const withFqn = (refs: { type: string; name: string }[]) =>
   refs.map((ref) => ({ id: idFor(ref.type, ref.name), ...ref, fullyQualifiedName: ref.name }));
@@ -83,8 +79,8 @@ const contractArb = fc
         entityStatus: fc.constantFrom(...vocabulary.statuses),
         schema: fc.uniqueArray(column, { selector: (c) => c.name, maxLength: 4 }),
         semantics: fc.uniqueArray(rule, { selector: (r) => r.name, maxLength: 3 }),
-        owners: owners.map(withFqn),
-        reviewers: reviewers.map(withFqn),
+        owners: usersOrOneTeam.map(withFqn),
+        reviewers: usersOrOneTeam.map(withFqn),
         qualityExpectations: fc.uniqueArray(
           fc.constantFrom(...TEST_CASES).map((fullyQualifiedName) => ({
             id: idFor('testCase', fullyQualifiedName),

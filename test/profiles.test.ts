@@ -1404,7 +1404,7 @@ describe('sections OpenMetadata refuses for the asset type', () => {
     const run = await cli(['plan', '--json'], { cwd, env });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.out).changes[0].error).toMatch(
-      /^the live contract holds schema \(stored before the catalog's rule; this file leaves it out\), but OpenMetadata keeps a schema only in contracts of table, topic, apiEndpoint, dashboardDataModel, not of a dashboard, and checks that on every PATCH: .* set schema: null in the file to remove it with this change/,
+      /^the live contract holds schema that the catalog refuses on every PATCH \(OpenMetadata keeps a schema only in contracts of table, topic, apiEndpoint, dashboardDataModel, not of a dashboard \(it was stored before that rule\)\), and this file leaves it out: .* To change the contract, set schema: null in the file to remove it with this change; nothing will be sent for this contract$/,
     );
     // Nothing to change: a warning only.
     await writeFile(path.join(cwd, 'contracts/sales.yaml'), head);

@@ -178,8 +178,8 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
 }
 
 /**
- * What the live contract holds that the catalog refuses for its asset's type and the file leaves
- * as it is, as a warning (nothing sent) and an error (else); undefined when there is none.
+ * What the live contract holds that the catalog refuses on every PATCH and the file leaves as it
+ * is, as a warning (nothing sent) and an error (else); undefined when there is none.
  */
 function refusedLiveTexts(
   input: PlanInput,
@@ -188,13 +188,12 @@ function refusedLiveTexts(
   if (input.live.kind !== 'found' || codec?.refusedLive === undefined) return undefined;
   const refused = codec.refusedLive(input.live.contract, input.file.contract);
   if (refused.length === 0) return undefined;
-  const { type } = input.file.contract.entity;
   const fields = refused.map((r) => r.field);
   const them = fields.length === 1 ? 'it' : 'them';
-  const text = `the live contract holds ${fields.join(' and ')} (stored before the catalog's rule; this file leaves ${them} out), but ${refused.map((r) => r.why).join(', and ')}, not of a ${type}, and checks that on every PATCH: it refuses (400) any change to this contract while ${them === 'it' ? 'it is' : 'they are'} there`;
+  const text = `the live contract holds ${fields.join(' and ')} that the catalog refuses on every PATCH (${refused.map((r) => r.why).join('; and ')}), and this file leaves ${them} out: the catalog refuses (400) any change to this contract while ${them === 'it' ? 'it is' : 'they are'} there`;
   return {
     warning: `${text}; nothing is sent while the file matches it`,
-    error: `${text}: set ${fields.map((f) => `${f}: null`).join(' and ')} in the file to remove ${them} with this change; nothing will be sent for this contract`,
+    error: `${text}. To change the contract, ${refused.map((r) => r.mend).join(', and ')}; nothing will be sent for this contract`,
   };
 }
 

@@ -14,6 +14,15 @@ export interface Unstorable {
   message: string;
 }
 
+/** A field of a live contract the catalog refuses on every PATCH (Codec.refusedLive). */
+export interface RefusedLive {
+  field: string;
+  /** Why the catalog refuses it, as a clause. */
+  why: string;
+  /** What the file can say to remove or replace it with the change, as a clause. */
+  mend: string;
+}
+
 export interface Codec {
   readonly profile: Profile;
   /** Declared shapes of the managed fields on the wire (server-added properties are ignored). */
@@ -28,11 +37,11 @@ export interface Codec {
    */
   unkept?(live: JsonObject, patched: JsonObject): string | undefined;
   /**
-   * The fields of `live` (the wire's shape) this catalog refuses in a contract of its asset's
-   * type, which it checks on every PATCH, and which `desired` leaves as they are (sets no value
-   * for them), each with why: a contract stored before the rule can then take no change.
+   * The fields of `live` (the wire's shape) this catalog refuses as they are, which it checks on
+   * every PATCH, and which `desired` leaves as they are (sets no value for them): the contract can
+   * then take no change. Each with why, and how a file mends it with the change.
    */
-  refusedLive?(live: JsonObject, desired: DesiredContract): { field: string; why: string }[];
+  refusedLive?(live: JsonObject, desired: DesiredContract): RefusedLive[];
   /** The desired contract in the catalog's wire shape; only for a file without problems. */
   toWire(desired: DesiredContract): DesiredContract;
   /** A live contract with its managed fields in the file's model. */

@@ -4,7 +4,7 @@
 import { MANAGED_FIELDS, shapesFromSchema, type DesiredContract } from '../contract/model.js';
 import { closest } from '../contract/schema.js';
 import { isPlainObject, type JsonObject } from '../diff/json-value.js';
-import { setFields, type Codec, type Unstorable } from './codec-types.js';
+import { setFields, type Codec, type RefusedLive, type Unstorable } from './codec-types.js';
 import { durationText, toUnits, type DurationUnit } from './durations.js';
 import { REFERENCE_FIELDS, referencesWithIds, type ReferenceIds } from './references.js';
 import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
@@ -170,6 +170,33 @@ function unstorableForType(contract: DesiredContract): Unstorable[] {
   }));
 }
 
+/**
+ * Why OpenMetadata refuses `list` as a contract's reviewers, and at which item; undefined when it
+ * takes it. Reviewers are users, or one team alone (`validateReviewers`, which the updater runs on
+ * every PUT and PATCH whether or not the reviewers change; a create does not check it).
+ */
+function reviewersRefused(list: unknown): { index: number; why: string } | undefined {
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const items = list as JsonObject[];
+  const named = (item: JsonObject) => `${String(item.type)} ${String(item.name)}`;
+  if (items.every((item) => item.type === 'team'))
+    return items.length === 1
+      ? undefined
+      : {
+          index: 1,
+          why: `OpenMetadata takes as reviewers one team alone, or users, and these are ${items.length} teams (${items.map(named).join(', ')}): "Only one team can be assigned as reviewer."`,
+        };
+  if (items.every((item) => item.type === 'user')) return undefined;
+  const index = Math.max(
+    1,
+    items.findIndex((item) => item.type !== items[0]!.type),
+  );
+  return {
+    index,
+    why: `OpenMetadata takes as reviewers users, or one team alone, and these mix ${named(items[index]!)} with ${named(items[0]!)}: "Invalid Reviewer Type. Only one team or multiple users can be assigned as reviewer."`,
+  };
+}
+
 function unstorable(contract: DesiredContract): Unstorable[] {
   const found: Unstorable[] = [];
   // type/basic.json#/definitions/entityName: "::" is how OpenMetadata separates entity links.
@@ -207,6 +234,12 @@ function unstorable(contract: DesiredContract): Unstorable[] {
       message: `schema[${i}].dataType ${type} is not one of OpenMetadata's data types${guess === undefined ? '' : `; did you mean ${guess}?`}`,
     });
   });
+  const reviewers = reviewersRefused(contract.reviewers);
+  if (reviewers !== undefined)
+    found.push({
+      pointer: `/reviewers/${reviewers.index}`,
+      message: `${reviewers.why}; it refuses such reviewers on any change to the contract: list users only, or one team`,
+    });
   const rules = Array.isArray(contract.semantics) ? (contract.semantics as JsonObject[]) : [];
   rules.forEach((rule, i) => {
     const missing = ['description', 'rule', 'enabled'].filter((key) => rule[key] === undefined);
@@ -331,14 +364,32 @@ function createBody(
 }
 
 /**
- * A schema or quality expectations that `live` holds on a type OpenMetadata refuses them for
- * (checked on every PATCH), where `desired` leaves them as they are: the contract was stored
- * before the rule, and takes no change until they go.
+ * What `live` holds that OpenMetadata refuses on every PATCH, where `desired` leaves it as it is: a
+ * schema or quality expectations on a type it refuses them for (stored before the rule), reviewers
+ * that are neither users nor one team (which a create does not check). The contract takes no change
+ * until they go.
  */
-function refusedLive(live: JsonObject, desired: DesiredContract): { field: string; why: string }[] {
+function refusedLive(live: JsonObject, desired: DesiredContract): RefusedLive[] {
+  const refused: RefusedLive[] = [];
   const type = (live.entity as { type?: unknown } | undefined)?.type;
-  if (typeof type !== 'string') return [];
-  return sectionsRefusedOn(type, (field) => desired[field] === undefined && nonEmpty(live[field]));
+  if (typeof type === 'string')
+    for (const { field, why } of sectionsRefusedOn(
+      type,
+      (name) => desired[name] === undefined && nonEmpty(live[name]),
+    ))
+      refused.push({
+        field,
+        why: `${why}, not of a ${type} (it was stored before that rule)`,
+        mend: `set ${field}: null in the file to remove it with this change`,
+      });
+  const reviewers = desired.reviewers === undefined ? reviewersRefused(live.reviewers) : undefined;
+  if (reviewers !== undefined)
+    refused.push({
+      field: 'reviewers',
+      why: reviewers.why,
+      mend: 'write reviewers in the file, users only or one team (or reviewers: null), to replace them with this change',
+    });
+  return refused;
 }
 
 export const openMetadataCodec: Codec = {

@@ -11,6 +11,7 @@ import { checkCustomProperties } from './custom-properties.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
   checkOwnershipRule,
+  checkReviewerTypes,
   checkStoredContract,
   resolveReferences,
   withoutEmptyRelationships,
@@ -338,6 +339,8 @@ export class Contracts {
       this.profile === 'openmetadata' ? withoutEmptyRelationships(c) : c;
     patched = stored(patched);
     this.checkPatchedContract(current, patched);
+    // Checked by OpenMetadata's updater, on every PATCH; a create does not check it.
+    if (this.profile === 'openmetadata') checkReviewerTypes(patched);
     const changed = !isDeepStrictEqual(stripComputed(stored(current)), stripComputed(patched));
     // Answered as OpenMetadata answers a PATCH: with its relationship lists.
     const shown = (c: Json) => (this.profile === 'openmetadata' ? withRelationships(c) : c);

@@ -376,6 +376,22 @@ export function checkOwnershipRule(contract: Json, rules?: DataAssetRule[]): voi
   );
 }
 
+/**
+ * OpenMetadata's rule for reviewers, `validateReviewers`, which its updater runs on every PATCH
+ * whether or not they change (a create does not): users, or one team alone.
+ */
+export function checkReviewerTypes(contract: Json): void {
+  const reviewers = Array.isArray(contract.reviewers) ? (contract.reviewers as Json[]) : [];
+  const teams = reviewers.filter((reviewer) => reviewer.type === 'team').length;
+  if (teams === reviewers.length && teams > 1)
+    throw new ApiError(400, 'Only one team can be assigned as reviewer.');
+  if (teams < reviewers.length && !reviewers.every((reviewer) => reviewer.type === 'user'))
+    throw new ApiError(
+      400,
+      'Invalid Reviewer Type. Only one team or multiple users can be assigned as reviewer.',
+    );
+}
+
 /** Kept as relationships by OpenMetadata: read as `[]` when there are none, stored as nothing. */
 const RELATIONSHIP_FIELDS = ['owners', 'reviewers'];
 

@@ -1,0 +1,216 @@
+// OpenMetadata takes as a contract's reviewers users, or one team alone: its updater checks that
+// (`validateReviewers`) on every PATCH, whether or not the reviewers change, while a create does
+// not. So a file's other lists are refused before anything is sent, and a live contract holding
+// one (created so) is an error while a change would be sent, until the file replaces them.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { idFor } from '../src/sandbox/directory.js';
+import { openMetadataCodec } from '../src/profile/codec.js';
+import type { DesiredContract } from '../src/contract/model.js';
+import { cli } from './helpers/cli.js';
+import { EDITOR, openSandbox, postContract, seed } from './helpers/sandbox.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const TABLE = '6a000000-0000-4000-8000-0000000000a1';
+const CONTRACT = '6c000000-0000-4000-8000-0000000000a1';
+const ref = (type: string, name: string) => ({
+  id: idFor(type, name),
+  type,
+  name,
+  fullyQualifiedName: name,
+});
+const MIXED = [ref('team', 'data-eng'), ref('user', 'bob')];
+const FQN = 'db.s.t.dataContract_c';
+const head = `name: c\nfullyQualifiedName: ${FQN}\nentity: {type: table, fullyQualifiedName: db.s.t}\n`;
+
+/** A sandbox under the openmetadata profile: one table, with a contract holding `reviewers`. */
+async function catalog(reviewers?: unknown[]) {
+  const opened = await openSandbox({
+    profile: 'openmetadata',
+    seed: seed({
+      users: [EDITOR, { name: 'bob', permissions: [] }, { name: 'carol', permissions: [] }],
+      teams: [{ name: 'data-eng' }, { name: 'finance' }],
+      assets: [
+        {
+          id: TABLE,
+          entityType: 'table',
+          name: 't',
+          fullyQualifiedName: 'db.s.t',
+          columns: [{ name: 'id', dataType: 'BIGINT' }],
+        },
+      ],
+      dataProducts: [],
+      dataContracts:
+        reviewers === undefined
+          ? []
+          : [
+              {
+                id: CONTRACT,
+                name: 'c',
+                fullyQualifiedName: FQN,
+                entity: { id: TABLE, type: 'table', fullyQualifiedName: 'db.s.t' },
+                version: 0.1,
+                description: 'Old.',
+                reviewers,
+              },
+            ],
+    }),
+  });
+  cleanups.push(() => opened.sandbox.close());
+  const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+  const writes = () => opened.sandbox.requests().filter((r) => r.method !== 'GET');
+  return { ...opened, env, writes };
+}
+
+async function filesDir(files: Record<string, string>) {
+  const dir = await tempDir(files);
+  cleanups.push(() => dir.remove());
+  return dir.dir;
+}
+
+describe('reviewers under the openmetadata profile', () => {
+  it('the codec takes users, or one team; it refuses a mix, or two teams, at the item that breaks the rule', () => {
+    const contract = (reviewers: { type: string; name: string }[]) =>
+      ({
+        name: 'c',
+        fullyQualifiedName: FQN,
+        entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+        reviewers,
+      }) as DesiredContract;
+    const user = (name: string) => ({ type: 'user', name });
+    const team = (name: string) => ({ type: 'team', name });
+    for (const fine of [[], [user('a')], [user('a'), user('b')], [team('x')]])
+      expect(openMetadataCodec.unstorable(contract(fine))).toEqual([]);
+    expect(openMetadataCodec.unstorable(contract([user('a'), user('b'), team('x')]))).toEqual([
+      {
+        pointer: '/reviewers/2',
+        message: expect.stringMatching(
+          /^OpenMetadata takes as reviewers users, or one team alone, and these mix team x with user a: "Invalid Reviewer Type\. Only one team or multiple users can be assigned as reviewer\."; it refuses such reviewers on any change to the contract: list users only, or one team$/,
+        ),
+      },
+    ]);
+    expect(openMetadataCodec.unstorable(contract([team('x'), team('y')]))).toEqual([
+      {
+        pointer: '/reviewers/1',
+        message: expect.stringContaining(
+          'these are 2 teams (team x, team y): "Only one team can be assigned as reviewer."',
+        ),
+      },
+    ]);
+  });
+
+  it('the sandbox takes a create with any reviewers, as the server does, and then refuses every PATCH until they are users or one team', async () => {
+    const { sandbox, client, env } = await catalog();
+    const created = await postContract(sandbox, env, {
+      name: 'c',
+      entity: { id: TABLE, type: 'table' },
+      reviewers: MIXED,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const describe = await client.patch(`/v1/dataContracts/${id}`, [
+      { op: 'add', path: '/description', value: 'New.' },
+    ]);
+    expect(describe.status).toBe(400);
+    expect(describe.body.message).toBe(
+      'Invalid Reviewer Type. Only one team or multiple users can be assigned as reviewer.',
+    );
+    const teams = await client.patch(`/v1/dataContracts/${id}`, [
+      {
+        op: 'replace',
+        path: '/reviewers',
+        value: [ref('team', 'data-eng'), ref('team', 'finance')],
+      },
+    ]);
+    expect(teams.status).toBe(400);
+    expect(teams.body.message).toBe('Only one team can be assigned as reviewer.');
+    expect(sandbox.store.contracts.get(id)!.version).toBe(0.1);
+    // Read back sorted by name, as OpenMetadata answers relationships: bob, then data-eng.
+    const mended = await client.patch(`/v1/dataContracts/${id}`, [
+      { op: 'remove', path: '/reviewers/1' },
+      { op: 'add', path: '/description', value: 'New.' },
+    ]);
+    expect(mended.status, JSON.stringify(mended.body)).toBe(200);
+    expect(sandbox.store.contracts.get(id)).toMatchObject({
+      description: 'New.',
+      reviewers: [ref('user', 'bob')],
+    });
+  });
+
+  it('a file whose reviewers mix users and a team is a problem at that reviewer, and nothing is read or sent', async () => {
+    const { sandbox, env } = await catalog([ref('user', 'bob')]);
+    const cwd = await filesDir({
+      'contracts/c.yaml': `${head}description: New.\nreviewers:\n  - {type: user, name: bob}\n  - {type: team, name: data-eng}\n`,
+    });
+    const run = await cli(['plan'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.out + run.err).toMatch(
+      /contracts\/c\.yaml:7:5 OpenMetadata takes as reviewers users, or one team alone, and these mix team data-eng with user bob: .*list users only, or one team/,
+    );
+    expect(sandbox.requests().filter((r) => r.path.startsWith('/api/v1/dataContracts'))).toEqual(
+      [],
+    );
+  });
+
+  it('a live contract holding such reviewers, which the file leaves out, is an error while a change would be sent and a warning while none would; the file mends it by naming reviewers', async () => {
+    const { sandbox, env, writes } = await catalog(MIXED);
+    const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: New.\n` });
+    const planned = await cli(['plan', '--json'], { cwd, env });
+    expect(planned.code).toBe(1);
+    expect(JSON.parse(planned.out).changes[0].error).toMatch(
+      /^the live contract holds reviewers that the catalog refuses on every PATCH \(OpenMetadata takes as reviewers users, or one team alone, and these mix team data-eng with user bob: .*\), and this file leaves it out: the catalog refuses \(400\) any change to this contract while it is there\. To change the contract, write reviewers in the file, users only or one team \(or reviewers: null\), to replace them with this change; nothing will be sent for this contract$/,
+    );
+    const applied = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(applied.code).toBe(1);
+    expect(writes()).toEqual([]);
+
+    await writeFile(path.join(cwd, 'contracts/c.yaml'), `${head}description: Old.\n`);
+    const quiet = await cli(['plan', '--json', '--detailed-exitcode'], { cwd, env });
+    expect(quiet.code, quiet.out + quiet.err).toBe(0);
+    expect(JSON.parse(quiet.out).changes[0].warnings).toEqual([
+      expect.stringMatching(/while it is there; nothing is sent while the file matches it$/),
+    ]);
+
+    await writeFile(
+      path.join(cwd, 'contracts/c.yaml'),
+      `${head}description: New.\nreviewers:\n  - {type: user, name: bob}\n  - {type: user, name: carol}\n`,
+    );
+    const mended = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(mended.code, mended.out + mended.err).toBe(0);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+      description: 'New.',
+      reviewers: [ref('user', 'bob'), ref('user', 'carol')],
+    });
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
+  });
+
+  it('reviewers: null removes them with the change; import leaves them out, says why, and writes a file that plans to nothing', async () => {
+    const { sandbox, env } = await catalog(MIXED);
+    const cwd = await filesDir({});
+    const imported = await cli(['import', '--fqn', FQN, '--out', 'contracts'], { cwd, env });
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.err).toMatch(
+      /left out reviewers \(OpenMetadata takes as reviewers users, or one team alone.*\); the field stays unmanaged/,
+    );
+    const file = path.join(cwd, `contracts/${FQN}.yaml`);
+    const written = await readFile(file, 'utf8');
+    expect(written).not.toMatch(/^reviewers:/m);
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd, env })).code).toBe(0);
+
+    await writeFile(
+      file,
+      written.replace('description: Old.', 'description: New.\nreviewers: null'),
+    );
+    const applied = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(applied.code, applied.out + applied.err).toBe(0);
+    const stored = sandbox.store.contracts.get(CONTRACT)!;
+    expect(stored.description).toBe('New.');
+    expect(stored.reviewers).toBeUndefined();
+  });
+});
