@@ -11,9 +11,11 @@ import {
   type CustomProperties,
 } from './custom-properties.js';
 import {
+  heldOwnersFinding,
   ownerBreakingRule,
   ownerRuleFinding,
   ownerRuleLookup,
+  type HeldOwnersFinding,
   type OwnerRule,
 } from './owner-rule.js';
 
@@ -41,19 +43,25 @@ function holdsOwners(read: LiveResult, owners: unknown): boolean {
 /**
  * What the catalog's rules mean for `contract`, sent over `read`: an error the catalog would
  * answer with a 400 (nothing will be sent), a warning where it could not say whether a rule is in
- * force, a note where it could not say what it defines. What the live contract already holds is
- * not weighed again.
+ * force, a note where it could not say what it defines; and, apart, what the rule on owners means
+ * for the owners the live contract holds and the file keeps, which matters only when a change is
+ * sent (`heldOwners`).
  */
 export async function ruleFindings(
   contract: DesiredContract,
   read: LiveResult,
   rules: CatalogRules,
-): Promise<{ error?: string; warning?: string; note?: string }> {
+): Promise<{ error?: string; warning?: string; note?: string; heldOwners?: HeldOwnersFinding }> {
   const owners = contract.owners;
+  const kept = owners === undefined || holdsOwners(read, owners);
   const ownersFinding =
-    ownerBreakingRule(owners) !== -1 && !holdsOwners(read, owners)
+    !kept && ownerBreakingRule(owners) !== -1
       ? await ownerRuleFinding(owners, rules.ownerRule)
       : {};
+  const heldOwners =
+    kept && read.kind === 'found'
+      ? await heldOwnersFinding(read.contract.owners, rules.ownerRule)
+      : undefined;
   const extension = await extensionFinding(
     contract.extension,
     changedExtensionKeys(contract.extension, read),
@@ -64,5 +72,6 @@ export async function ruleFindings(
     ...(error === undefined ? {} : { error }),
     ...(ownersFinding.warning === undefined ? {} : { warning: ownersFinding.warning }),
     ...(extension.note === undefined ? {} : { note: extension.note }),
+    ...(heldOwners === undefined ? {} : { heldOwners }),
   };
 }

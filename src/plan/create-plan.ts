@@ -13,6 +13,7 @@ import type { Profile } from '../profile/profile.js';
 import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
 import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
+import type { HeldOwnersFinding } from './owner-rule.js';
 import {
   PLAN_FORMAT_VERSION,
   plannedChange,
@@ -56,6 +57,8 @@ export interface PlanInput {
    * contract has another name, or a deleted contract keeps this one's.
    */
   createBlocked?: string;
+  /** What the catalog's rule on owners means for the owners the live contract holds and keeps. */
+  heldOwners?: HeldOwnersFinding;
 }
 
 export interface PlanMeta {
@@ -197,18 +200,43 @@ function refusedLiveTexts(
   };
 }
 
+/**
+ * What the live contract holds that the catalog refuses on every change (refusedLiveTexts, the
+ * rule on owners it keeps), for a contract planned as `action`: the error that stops a change from
+ * being sent, or the warnings of one that sends nothing (errors under --strict).
+ */
+function heldRefusals(
+  input: PlanInput,
+  options: PlanOptions,
+  action: 'update' | 'noop',
+): { error?: string; warnings: string[] } {
+  const refusals: { error: string; warning: string | undefined }[] = [];
+  const refused = refusedLiveTexts(input, options.codec);
+  if (refused !== undefined) refusals.push(refused);
+  const owners = input.heldOwners;
+  if (owners?.changed.error !== undefined)
+    refusals.push({ error: owners.changed.error, warning: owners.unchanged });
+  // A change would be sent (or --strict): the first refusal is the contract's error.
+  if (refusals.length > 0 && (action === 'update' || options.strict === true))
+    return { error: refusals[0]!.error, warnings: [] };
+  const warnings = refusals.flatMap((refusal) => refusal.warning ?? []);
+  if (action === 'update' && owners?.changed.warning !== undefined)
+    warnings.push(owners.changed.warning);
+  return { warnings };
+}
+
 function planChecked(input: PlanInput, options: PlanOptions): PlannedChange {
   const planned = planFromLive(input, options);
-  const refused =
+  const held =
     planned.action === 'update' || planned.action === 'noop'
-      ? refusedLiveTexts(input, options.codec)
-      : undefined;
-  if (refused !== undefined && (planned.action === 'update' || options.strict === true))
-    return { ...planned, action: 'error', patch: [], breaking: [], diff: [], error: refused.error };
+      ? heldRefusals(input, options, planned.action)
+      : { warnings: [] };
+  if (held.error !== undefined)
+    return { ...planned, action: 'error', patch: [], breaking: [], diff: [], error: held.error };
   const change =
-    refused === undefined
+    held.warnings.length === 0
       ? planned
-      : { ...planned, warnings: [...planned.warnings, refused.warning] };
+      : { ...planned, warnings: [...planned.warnings, ...held.warnings] };
   const lacking = input.lackingColumns;
   if (lacking === undefined || change.action === 'error' || change.action === 'missing')
     return change;

@@ -41,8 +41,9 @@ export function ownerRuleLookup(reader: CatalogReader): () => Promise<OwnerRule>
 }
 
 /**
- * What the rule means for `owners`: an error when the catalog holds it for data contracts, a
- * warning when it could not say (the rule is on by default), nothing when it keeps the rule off.
+ * What the rule means for `owners`, which a file sets and the live contract does not hold: an
+ * error when the catalog holds it for data contracts, a warning when it could not say (the rule
+ * is on by default), nothing when it keeps the rule off.
  */
 export async function ownerRuleFinding(
   owners: unknown,
@@ -60,5 +61,45 @@ export async function ownerRuleFinding(
   if (!rule.inForce) return {};
   return {
     error: `${what}, which this catalog's data asset rule "${rule.name ?? 'Multiple Users or Single Team Ownership'}" refuses (400): name one team, or users only (or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules); nothing will be sent for this contract`,
+  };
+}
+
+/** What the rule means for owners a contract holds and keeps: said when a change is sent, or not. */
+export interface HeldOwnersFinding {
+  /** When a change would be sent: the catalog refuses it (error), or may (warning). */
+  changed: { error?: string; warning?: string };
+  /** When nothing would be sent. */
+  unchanged?: string;
+}
+
+/**
+ * What the rule means for the owners the live contract holds and the file keeps (it leaves
+ * `owners` out, or names the same ones). The catalog weighs its rules on every PATCH
+ * (`RuleEngine.evaluateUpdate`: a change that leaves a rule broken and mends none is refused), so
+ * while they break the rule the contract takes no change; undefined when they keep it.
+ */
+export async function heldOwnersFinding(
+  owners: unknown,
+  lookup: () => Promise<OwnerRule>,
+): Promise<HeldOwnersFinding | undefined> {
+  if (ownerBreakingRule(owners) === -1) return undefined;
+  const list = (owners as { type?: unknown; name?: unknown }[])
+    .map((owner) => `${String(owner.type)} ${String(owner.name)}`)
+    .join(', ');
+  const what = `the live contract's owners (${list}), which this file keeps, are more than one team or a team beside users`;
+  const rule = await lookup();
+  if ('unknown' in rule)
+    return {
+      changed: {
+        warning: `${what}: OpenMetadata's data asset rule "Multiple Users or Single Team Ownership", on by default, refuses (400) any change that leaves them so; the catalog could not say whether it is on (${rule.unknown})`,
+      },
+    };
+  if (!rule.inForce) return undefined;
+  const refusal = `${what}, and this catalog's data asset rule "${rule.name ?? 'Multiple Users or Single Team Ownership'}" refuses (400) any change that leaves them so`;
+  return {
+    changed: {
+      error: `${refusal}: name one team, or users only, in the file's owners to mend them with this change (or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules); nothing will be sent for this contract`,
+    },
+    unchanged: `${refusal}; nothing is sent while the file matches the contract`,
   };
 }

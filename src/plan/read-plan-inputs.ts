@@ -259,6 +259,7 @@ async function planInput(
     ...(assetId === undefined ? {} : { assetId }),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),
     ...(createBlocked === undefined ? {} : { createBlocked }),
+    ...(ruled.heldOwners === undefined ? {} : { heldOwners: ruled.heldOwners }),
   };
 }
 

@@ -1,7 +1,9 @@
-// OpenMetadata takes as a contract's reviewers users, or one team alone: its updater checks that
-// (`validateReviewers`) on every PATCH, whether or not the reviewers change, while a create does
-// not. So a file's other lists are refused before anything is sent, and a live contract holding
-// one (created so) is an error while a change would be sent, until the file replaces them.
+// What OpenMetadata checks on every PATCH of a contract, whether or not the PATCH touches it, and
+// a create does not always: its reviewers are users, or one team alone (`validateReviewers`, run
+// by the updater); its owners keep the data asset rules in force (`RuleEngine.evaluateUpdate`: a
+// change that leaves a rule broken and mends none is refused). A file that breaks them is refused
+// before anything is sent; a live contract that breaks them (created so, or before the rule) is an
+// error while a change would be sent, until the file mends them with the change.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,8 +31,8 @@ const MIXED = [ref('team', 'data-eng'), ref('user', 'bob')];
 const FQN = 'db.s.t.dataContract_c';
 const head = `name: c\nfullyQualifiedName: ${FQN}\nentity: {type: table, fullyQualifiedName: db.s.t}\n`;
 
-/** A sandbox under the openmetadata profile: one table, with a contract holding `reviewers`. */
-async function catalog(reviewers?: unknown[]) {
+/** A sandbox under the openmetadata profile: one table, and a contract holding `held` when given. */
+async function catalog(held?: Record<string, unknown>) {
   const opened = await openSandbox({
     profile: 'openmetadata',
     seed: seed({
@@ -47,7 +49,7 @@ async function catalog(reviewers?: unknown[]) {
       ],
       dataProducts: [],
       dataContracts:
-        reviewers === undefined
+        held === undefined
           ? []
           : [
               {
@@ -57,7 +59,7 @@ async function catalog(reviewers?: unknown[]) {
                 entity: { id: TABLE, type: 'table', fullyQualifiedName: 'db.s.t' },
                 version: 0.1,
                 description: 'Old.',
-                reviewers,
+                ...held,
               },
             ],
     }),
@@ -144,7 +146,7 @@ describe('reviewers under the openmetadata profile', () => {
   });
 
   it('a file whose reviewers mix users and a team is a problem at that reviewer, and nothing is read or sent', async () => {
-    const { sandbox, env } = await catalog([ref('user', 'bob')]);
+    const { sandbox, env } = await catalog({ reviewers: [ref('user', 'bob')] });
     const cwd = await filesDir({
       'contracts/c.yaml': `${head}description: New.\nreviewers:\n  - {type: user, name: bob}\n  - {type: team, name: data-eng}\n`,
     });
@@ -159,7 +161,7 @@ describe('reviewers under the openmetadata profile', () => {
   });
 
   it('a live contract holding such reviewers, which the file leaves out, is an error while a change would be sent and a warning while none would; the file mends it by naming reviewers', async () => {
-    const { sandbox, env, writes } = await catalog(MIXED);
+    const { sandbox, env, writes } = await catalog({ reviewers: MIXED });
     const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: New.\n` });
     const planned = await cli(['plan', '--json'], { cwd, env });
     expect(planned.code).toBe(1);
@@ -191,7 +193,7 @@ describe('reviewers under the openmetadata profile', () => {
   });
 
   it('reviewers: null removes them with the change; import leaves them out, says why, and writes a file that plans to nothing', async () => {
-    const { sandbox, env } = await catalog(MIXED);
+    const { sandbox, env } = await catalog({ reviewers: MIXED });
     const cwd = await filesDir({});
     const imported = await cli(['import', '--fqn', FQN, '--out', 'contracts'], { cwd, env });
     expect(imported.code, imported.err).toBe(0);
@@ -212,5 +214,94 @@ describe('reviewers under the openmetadata profile', () => {
     const stored = sandbox.store.contracts.get(CONTRACT)!;
     expect(stored.description).toBe('New.');
     expect(stored.reviewers).toBeUndefined();
+  });
+});
+
+describe("owners under the openmetadata profile's data asset rule", () => {
+  const owners = [ref('team', 'data-eng'), ref('user', 'bob')];
+
+  it('a live contract whose owners break the rule, which the file keeps, is an error while a change would be sent, a warning while none would; naming users only mends them with the change', async () => {
+    const { sandbox, env, writes } = await catalog({ owners });
+    // The sandbox refuses any PATCH that leaves them so, as the server does.
+    const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: New.\n` });
+    const planned = await cli(['plan', '--json'], { cwd, env });
+    expect(planned.code).toBe(1);
+    expect(JSON.parse(planned.out).changes[0].error).toBe(
+      `the live contract's owners (user bob, team data-eng), which this file keeps, are more than one team or a team beside users, and this catalog's data asset rule "Multiple Users or Single Team Ownership" refuses (400) any change that leaves them so: name one team, or users only, in the file's owners to mend them with this change (or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules); nothing will be sent for this contract`,
+    );
+    // The same when the file names the same owners.
+    await writeFile(
+      path.join(cwd, 'contracts/c.yaml'),
+      `${head}description: New.\nowners:\n  - {type: team, name: data-eng}\n  - {type: user, name: bob}\n`,
+    );
+    expect(JSON.parse((await cli(['plan', '--json'], { cwd, env })).out).changes[0].error).toMatch(
+      /^the live contract's owners \(user bob, team data-eng\), which this file keeps/,
+    );
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(1);
+    expect(writes()).toEqual([]);
+
+    await writeFile(path.join(cwd, 'contracts/c.yaml'), `${head}description: Old.\n`);
+    const quiet = await cli(['plan', '--json', '--detailed-exitcode'], { cwd, env });
+    expect(quiet.code, quiet.out + quiet.err).toBe(0);
+    expect(JSON.parse(quiet.out).changes[0].warnings).toEqual([
+      expect.stringMatching(
+        /refuses \(400\) any change that leaves them so; nothing is sent while the file matches the contract$/,
+      ),
+    ]);
+    expect((await cli(['plan', '--strict'], { cwd, env })).code).toBe(1);
+
+    await writeFile(
+      path.join(cwd, 'contracts/c.yaml'),
+      `${head}description: New.\nowners:\n  - {type: user, name: bob}\n`,
+    );
+    const mended = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(mended.code, mended.out + mended.err).toBe(0);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+      description: 'New.',
+      owners: [ref('user', 'bob')],
+    });
+  });
+
+  it('with the rule off for data contracts, a change to such a contract is planned and applied', async () => {
+    const opened = await openSandbox({
+      profile: 'openmetadata',
+      seed: seed({
+        users: [EDITOR, { name: 'bob', permissions: [] }],
+        teams: [{ name: 'data-eng' }],
+        assets: [
+          {
+            id: TABLE,
+            entityType: 'table',
+            name: 't',
+            fullyQualifiedName: 'db.s.t',
+            columns: [{ name: 'id', dataType: 'BIGINT' }],
+          },
+        ],
+        dataProducts: [],
+        dataContracts: [
+          {
+            id: CONTRACT,
+            name: 'c',
+            fullyQualifiedName: FQN,
+            entity: { id: TABLE, type: 'table', fullyQualifiedName: 'db.s.t' },
+            version: 0.1,
+            owners,
+          },
+        ],
+        dataAssetRules: [
+          {
+            name: 'Multiple Users or Single Team Ownership',
+            rule: '{"multipleUsersOrSingleTeamOwnership":{"var":"owners"}}',
+            enabled: false,
+          },
+        ],
+      }),
+    });
+    cleanups.push(() => opened.sandbox.close());
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: New.\n` });
+    const applied = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(applied.code, applied.out + applied.err).toBe(0);
+    expect(opened.sandbox.store.contracts.get(CONTRACT)!.description).toBe('New.');
   });
 });
