@@ -31,8 +31,11 @@ const MIXED = [ref('team', 'data-eng'), ref('user', 'bob')];
 const FQN = 'db.s.t.dataContract_c';
 const head = `name: c\nfullyQualifiedName: ${FQN}\nentity: {type: table, fullyQualifiedName: db.s.t}\n`;
 
-/** A sandbox under the openmetadata profile: one table, and a contract holding `held` when given. */
-async function catalog(held?: Record<string, unknown>) {
+/**
+ * A sandbox under the openmetadata profile: one table, and a contract holding `held` when given;
+ * `more` adds to its seed.
+ */
+async function catalog(held?: Record<string, unknown>, more: Record<string, unknown> = {}) {
   const opened = await openSandbox({
     profile: 'openmetadata',
     seed: seed({
@@ -62,6 +65,7 @@ async function catalog(held?: Record<string, unknown>) {
                 ...held,
               },
             ],
+      ...more,
     }),
   });
   cleanups.push(() => opened.sandbox.close());
@@ -263,31 +267,9 @@ describe("owners under the openmetadata profile's data asset rule", () => {
   });
 
   it('with the rule off for data contracts, a change to such a contract is planned and applied', async () => {
-    const opened = await openSandbox({
-      profile: 'openmetadata',
-      seed: seed({
-        users: [EDITOR, { name: 'bob', permissions: [] }],
-        teams: [{ name: 'data-eng' }],
-        assets: [
-          {
-            id: TABLE,
-            entityType: 'table',
-            name: 't',
-            fullyQualifiedName: 'db.s.t',
-            columns: [{ name: 'id', dataType: 'BIGINT' }],
-          },
-        ],
-        dataProducts: [],
-        dataContracts: [
-          {
-            id: CONTRACT,
-            name: 'c',
-            fullyQualifiedName: FQN,
-            entity: { id: TABLE, type: 'table', fullyQualifiedName: 'db.s.t' },
-            version: 0.1,
-            owners,
-          },
-        ],
+    const { sandbox, env } = await catalog(
+      { owners },
+      {
         dataAssetRules: [
           {
             name: 'Multiple Users or Single Team Ownership',
@@ -295,13 +277,11 @@ describe("owners under the openmetadata profile's data asset rule", () => {
             enabled: false,
           },
         ],
-      }),
-    });
-    cleanups.push(() => opened.sandbox.close());
-    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+      },
+    );
     const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: New.\n` });
     const applied = await cli(['apply', '--auto-approve'], { cwd, env });
     expect(applied.code, applied.out + applied.err).toBe(0);
-    expect(opened.sandbox.store.contracts.get(CONTRACT)!.description).toBe('New.');
+    expect(sandbox.store.contracts.get(CONTRACT)!.description).toBe('New.');
   });
 });
