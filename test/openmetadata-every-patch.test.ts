@@ -111,6 +111,31 @@ describe('reviewers under the openmetadata profile', () => {
     ]);
   });
 
+  it('the codec finds such reviewers in a live contract the file leaves them out of, whatever their types', () => {
+    const desired = {
+      name: 'c',
+      fullyQualifiedName: FQN,
+      entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+    } as DesiredContract;
+    const live = (reviewers: unknown[]) => ({ entity: { type: 'table' }, reviewers });
+    expect(openMetadataCodec.refusedLive!(live([ref('user', 'bob')]), desired)).toEqual([]);
+    expect(openMetadataCodec.refusedLive!(live(MIXED), desired)).toEqual([
+      expect.objectContaining({
+        field: 'reviewers',
+        why: expect.stringContaining('these mix user bob with team data-eng'),
+      }),
+    ]);
+    expect(openMetadataCodec.refusedLive!(live([{ type: 'bot', name: 'x' }]), desired)).toEqual([
+      expect.objectContaining({
+        field: 'reviewers',
+        why: expect.stringContaining('this is bot x'),
+      }),
+    ]);
+    expect(openMetadataCodec.refusedLive!(live(MIXED), { ...desired, reviewers: null })).toEqual(
+      [],
+    );
+  });
+
   it('the sandbox takes a create with any reviewers, as the server does, and then refuses every PATCH until they are users or one team', async () => {
     const { sandbox, client, env } = await catalog();
     const created = await postContract(sandbox, env, {

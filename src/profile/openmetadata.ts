@@ -187,13 +187,15 @@ function reviewersRefused(list: unknown): { index: number; why: string } | undef
           why: `OpenMetadata takes as reviewers one team alone, or users, and these are ${items.length} teams (${items.map(named).join(', ')}): "Only one team can be assigned as reviewer."`,
         };
   if (items.every((item) => item.type === 'user')) return undefined;
-  const index = Math.max(
-    1,
-    items.findIndex((item) => item.type !== items[0]!.type),
-  );
+  // Users and teams mixed, or (in a live contract) a type that is neither.
+  const other = items.findIndex((item) => item.type !== items[0]!.type);
+  const these =
+    other === -1
+      ? `this is ${named(items[0]!)}`
+      : `these mix ${named(items[other]!)} with ${named(items[0]!)}`;
   return {
-    index,
-    why: `OpenMetadata takes as reviewers users, or one team alone, and these mix ${named(items[index]!)} with ${named(items[0]!)}: "Invalid Reviewer Type. Only one team or multiple users can be assigned as reviewer."`,
+    index: Math.max(other, 0),
+    why: `OpenMetadata takes as reviewers users, or one team alone, and ${these}: "Invalid Reviewer Type. Only one team or multiple users can be assigned as reviewer."`,
   };
 }
 
