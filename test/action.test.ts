@@ -302,6 +302,23 @@ describe('the Action on pull requests (plan)', () => {
     );
   });
 
+  it('validate with a catalog profile named also annotates what that catalog cannot store, without asking the catalog', async () => {
+    const s = await setup({
+      files: {
+        'contracts/zz-active.yaml':
+          'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Active\n',
+      },
+    });
+    const plain = await runAction(s, { COMMAND: 'validate' });
+    expect(plain.stdout).not.toContain('file=contracts/zz-active.yaml');
+    const named = await runAction(s, { COMMAND: 'validate', 'CATALOG-PROFILE': 'openmetadata' });
+    expect(named.code).toBe(1);
+    expect(named.stdout).toContain(
+      '::error title=invalid contract,file=contracts/zz-active.yaml,line=4,col=15::entityStatus Active is not a status OpenMetadata stores',
+    );
+    expect(s.sandbox.requests()).toEqual([]);
+  });
+
   it('shortens a plan that would pass the comment limit, pointing at the job summary', async () => {
     const count = 40;
     const long = 'Long description. '.repeat(120);

@@ -465,6 +465,47 @@ describe('contracts validate', () => {
     }
   });
 
+  it('with --catalog-profile (or CATALOG_PROFILE) also reports what that catalog cannot store, at its line, without a catalog', async () => {
+    const head = (name: string) =>
+      `name: ${name}\nfullyQualifiedName: t${name}.c\nentity: {type: table, fullyQualifiedName: t${name}}\n`;
+    const dir = await tempDir({
+      'c/active.yaml': `${head('a')}entityStatus: Active\n`,
+      'c/reviewers.yaml': `${head('b')}reviewers:\n  - {type: team, name: x}\n  - {type: team, name: y}\n`,
+      'c/bad.yaml': `${head('c')}x: 1\n`,
+    });
+    try {
+      // Without a profile, the file format only: both are valid contract files.
+      const plain = captureIo(dir.dir);
+      expect(await runCli(['validate', 'c'], plain)).toBe(1);
+      expect(plain.out()).toMatch(/^c\/bad\.yaml:4:1 /);
+      expect(plain.out()).toContain('✗ 1 problem in 1 of 3 files.');
+      const io = captureIo(dir.dir);
+      expect(await runCli(['validate', 'c', '--catalog-profile', 'openmetadata'], io)).toBe(1);
+      expect(io.out()).toContain(
+        'c/active.yaml:4:15 entityStatus Active is not a status OpenMetadata stores',
+      );
+      expect(io.out()).toContain(
+        'c/reviewers.yaml:6:5 OpenMetadata takes as reviewers one team alone, or users, and these are 2 teams (team x, team y)',
+      );
+      expect(io.out()).toContain('✗ 3 problems in 3 of 3 files.');
+      const json = captureIo(dir.dir, { CATALOG_PROFILE: 'openmetadata' });
+      expect(await runCli(['validate', '--json', 'c/active.yaml', 'c/reviewers.yaml'], json)).toBe(
+        1,
+      );
+      expect(JSON.parse(json.out())).toMatchObject({ valid: false, fileCount: 2, validCount: 0 });
+      // The spec's catalog stores both.
+      const spec = captureIo(dir.dir, { CATALOG_PROFILE: 'openmetadata' });
+      expect(
+        await runCli(
+          ['validate', '--catalog-profile', 'spec', 'c/active.yaml', 'c/reviewers.yaml'],
+          spec,
+        ),
+      ).toBe(0);
+    } finally {
+      await dir.remove();
+    }
+  });
+
   it('prints a JSON report with --json', async () => {
     const io = captureIo(root);
     expect(

@@ -5,12 +5,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPlan, type ApplyReport, type ContractResult } from '../apply/apply-plan.js';
 import { connect } from '../cli/settings.js';
-import { loadContracts } from '../contract/load.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import { ConfigError } from '../errors.js';
 import { currentCommit, filesChangedBetween } from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
+import { validateFiles } from '../pipeline/storage-problems.js';
+import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
 import { changeValue, renderResult, stopAdvice, versionsText } from '../apply/render-report.js';
 import { PLAIN } from '../cli/io.js';
@@ -169,13 +170,19 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   runner.setOutput('applied', '0');
 
   if (settings.command === 'validate') {
-    const loaded = await loadContracts(settings.paths, settings.workspace);
-    if (loaded.problems.length > 0) {
-      problemAnnotations(loaded.problems, runner);
-      await summary(problemsMarkdown(loaded.problems));
-      return { failed: `${loaded.problems.length} problems in contract files` };
+    // A profile named (not auto, which would ask the catalog) adds what its catalog cannot store.
+    const setting = profileSetting(settings.catalogProfile, 'catalog-profile');
+    const checked = await validateFiles(
+      settings.paths,
+      settings.workspace,
+      setting === 'auto' ? undefined : setting,
+    );
+    if (checked.problems.length > 0) {
+      problemAnnotations(checked.problems, runner);
+      await summary(problemsMarkdown(checked.problems));
+      return { failed: `${checked.problems.length} problems in contract files` };
     }
-    await summary(`### Data contracts: ${loaded.fileCount} valid files\n`);
+    await summary(`### Data contracts: ${checked.fileCount} valid files\n`);
     return { failed: null };
   }
 

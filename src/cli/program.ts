@@ -38,8 +38,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .argument('[paths...]', 'files or directories (default: contracts/)')
     .addOption(formatOption())
     .option('--json', 'same as --format json')
+    .option(
+      '--catalog-profile <profile>',
+      'spec or openmetadata: also check what that catalog stores, still without network (default: CATALOG_PROFILE when it names one)',
+    )
     .action(
-      async (paths: string[], options: { format: 'human' | 'json' | 'github'; json?: boolean }) => {
+      async (
+        paths: string[],
+        options: { format: 'human' | 'json' | 'github'; json?: boolean; catalogProfile?: string },
+      ) => {
         const { runValidate } = await import('./validate.js');
         setExit(
           await runValidate(
@@ -47,6 +54,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
               paths: paths.length > 0 ? paths : ['contracts'],
               format: options.json === true ? 'json' : options.format,
               color: color(),
+              ...(options.catalogProfile === undefined
+                ? {}
+                : { catalogProfile: options.catalogProfile }),
             },
             io,
           ),

@@ -1,6 +1,8 @@
-// `contracts validate [PATH...]`: load and check contract files; no network.
-import { loadContracts } from '../contract/load.js';
+// `contracts validate [PATH...]`: load and check contract files; no network. With a catalog
+// profile named, also what that profile's catalog cannot store, as plan would report it.
 import { formatProblem, type Problem } from '../contract/problem.js';
+import { validateFiles } from '../pipeline/storage-problems.js';
+import { profileSetting } from '../profile/profile.js';
 import { colorsFor, type Io } from './io.js';
 
 export type ProblemFormat = 'human' | 'json' | 'github';
@@ -9,6 +11,11 @@ export interface ValidateOptions {
   paths: string[];
   format: ProblemFormat;
   color: boolean;
+  /**
+   * `--catalog-profile`: the profile whose storage rules to check as well (else CATALOG_PROFILE;
+   * `auto` or neither: the file format only, since naming the profile would take the network).
+   */
+  catalogProfile?: string;
 }
 
 /** Escapes a value for a GitHub workflow command (`::error file=...::message`). */
@@ -39,11 +46,18 @@ export function renderProblems(problems: readonly Problem[], format: ProblemForm
 }
 
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
-  const loaded = await loadContracts(options.paths, io.cwd);
-  const { problems, fileCount } = loaded;
+  const setting =
+    options.catalogProfile !== undefined
+      ? profileSetting(options.catalogProfile, '--catalog-profile')
+      : profileSetting(io.env.CATALOG_PROFILE, 'CATALOG_PROFILE');
+  const { problems, fileCount, validCount } = await validateFiles(
+    options.paths,
+    io.cwd,
+    setting === 'auto' ? undefined : setting,
+  );
   if (options.format === 'json') {
     io.stdout.write(
-      `${JSON.stringify({ valid: problems.length === 0, fileCount, validCount: loaded.files.length, problems }, null, 2)}\n`,
+      `${JSON.stringify({ valid: problems.length === 0, fileCount, validCount, problems }, null, 2)}\n`,
     );
     return problems.length === 0 ? 0 : 1;
   }

@@ -4,14 +4,15 @@ import path from 'node:path';
 import type { LiveContract } from '../catalog/client.js';
 import { loadContracts } from '../contract/load.js';
 import type { DesiredContract } from '../contract/model.js';
-import { withContract, type ContractFile } from '../contract/parse.js';
+import type { ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import { assemblePlan } from '../plan/create-plan.js';
 import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
-import { codecFor, storageProblems, type Codec } from '../profile/codec.js';
+import { codecFor, type Codec } from '../profile/codec.js';
 import { PROFILES, resolveProfile, type ProfileSetting } from '../profile/profile.js';
 import type { ProgressHooks } from '../progress.js';
+import { storageProblemsIn } from './storage-problems.js';
 
 export interface PlanRequest {
   paths: readonly string[];
@@ -70,13 +71,7 @@ export async function planFromFiles(
   await reader.preflight?.();
   // What the connected catalog cannot store is a problem of the file, before any contract is read.
   const codec = codecFor(await profile);
-  const unstorable = loaded.unstorable.get(codec.profile) ?? new Set();
-  const problems = loaded.files
-    .filter((file) => unstorable.has(file.file))
-    .flatMap((file) => {
-      const held = withContract(file);
-      return storageProblems(held, codec.unstorable(held.contract));
-    });
+  const problems = storageProblemsIn(loaded, codec.profile);
   if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
   request.progress?.total?.(files.length);
   const { changes, liveForUpdates, desired } = await planContracts(files, reader, {

@@ -1,0 +1,45 @@
+// What a catalog profile cannot store in loaded contract files, each at its position: the files
+// the loader flagged for that profile (LoadOptions.unstorableIn) are read again to say what and
+// where. Shared by plan (the connected catalog's profile) and validate (a profile named), whose
+// whole check is here too, for the CLI and the Action.
+import { loadContracts } from '../contract/load.js';
+import { withContract } from '../contract/parse.js';
+import type { Problem } from '../contract/problem.js';
+import { codecFor, storageProblems } from '../profile/codec.js';
+import type { Profile } from '../profile/profile.js';
+
+export function storageProblemsIn(
+  loaded: Awaited<ReturnType<typeof loadContracts>>,
+  profile: Profile,
+): Problem[] {
+  const codec = codecFor(profile);
+  const unstorable = loaded.unstorable.get(profile) ?? new Set();
+  return loaded.files
+    .filter((file) => unstorable.has(file.file))
+    .flatMap((file) => {
+      const held = withContract(file);
+      return storageProblems(held, codec.unstorable(held.contract));
+    });
+}
+
+/**
+ * `contracts validate` and the Action's validate: loads the files at `paths` and checks them, and
+ * with `profile` also what that profile's catalog cannot store; no network.
+ */
+export async function validateFiles(
+  paths: readonly string[],
+  cwd: string,
+  profile?: Profile,
+): Promise<{ problems: Problem[]; fileCount: number; validCount: number }> {
+  const loaded = await loadContracts(
+    paths,
+    cwd,
+    profile === undefined ? {} : { unstorableIn: [profile] },
+  );
+  const stored = profile === undefined ? [] : storageProblemsIn(loaded, profile);
+  return {
+    problems: [...loaded.problems, ...stored],
+    fileCount: loaded.fileCount,
+    validCount: loaded.files.length - new Set(stored.map((problem) => problem.file)).size,
+  };
+}
