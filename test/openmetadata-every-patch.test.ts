@@ -291,6 +291,17 @@ describe("owners under the openmetadata profile's data asset rule", () => {
     });
   });
 
+  it('one error says every refusal of a contract, so that one run says all there is to mend', async () => {
+    const { env, writes } = await catalog({ owners, reviewers: MIXED });
+    const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: New.\n` });
+    const error = JSON.parse((await cli(['plan', '--json'], { cwd, env })).out).changes[0].error;
+    expect(error).toMatch(
+      /^the live contract holds reviewers that .* to replace them with this change\. Also, the live contract's owners \(user bob, team data-eng\), .* to mend them with this change \(.*\); nothing will be sent for this contract$/,
+    );
+    expect(error.match(/nothing will be sent/g)).toHaveLength(1);
+    expect(writes()).toEqual([]);
+  });
+
   it('with the rule off for data contracts, a change to such a contract is planned and applied', async () => {
     const { sandbox, env } = await catalog(
       { owners },

@@ -142,6 +142,9 @@ export interface PlanOptions {
   codec?: Codec;
 }
 
+/** How every error that stops a contract from being sent ends. */
+const NOTHING_SENT = '; nothing will be sent for this contract';
+
 /** What a file's columns the asset lacks mean: as a warning (nothing sent), as an error (else). */
 function lackingColumnsTexts(
   file: ContractFile,
@@ -162,13 +165,13 @@ function lackingColumnsTexts(
     const text = `${names} of the live contract's schema, which this file leaves out, ${where}, and the catalog refuses (400) any change to a contract that names ${them}`;
     return {
       warning: `${text}; nothing is sent while the file matches it`,
-      error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or set schema in the file without ${them}; nothing will be sent for this contract`,
+      error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or set schema in the file without ${them}${NOTHING_SENT}`,
     };
   }
   const text = `${names} ${where}, and the catalog refuses (400) a contract that names ${them}`;
   return {
     warning: `${text}; any change to it will be refused until they agree`,
-    error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or remove ${them} from the file; nothing will be sent for this contract`,
+    error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or remove ${them} from the file${NOTHING_SENT}`,
   };
 }
 
@@ -196,62 +199,54 @@ function refusedLiveTexts(
   const text = `the live contract holds ${fields.join(' and ')} that the catalog refuses on every PATCH (${refused.map((r) => r.why).join('; and ')}), and this file leaves ${them} out: the catalog refuses (400) any change to this contract while ${them === 'it' ? 'it is' : 'they are'} there`;
   return {
     warning: `${text}; nothing is sent while the file matches it`,
-    error: `${text}. To change the contract, ${refused.map((r) => r.mend).join(', and ')}; nothing will be sent for this contract`,
+    error: `${text}. To change the contract, ${refused.map((r) => r.mend).join(', and ')}${NOTHING_SENT}`,
   };
 }
 
 /**
- * What the live contract holds that the catalog refuses on every change (refusedLiveTexts, the
- * rule on owners it keeps), for a contract planned as `action`: the error that stops a change from
- * being sent, or the warnings of one that sends nothing (errors under --strict).
+ * What the catalog would refuse (400) in a contract planned as `action`: what the live contract
+ * holds that it refuses on every PATCH (refusedLiveTexts) and owners it keeps that break a data
+ * asset rule, when the contract is changed; columns its asset lacks, when it is created or
+ * changed. All of them are the contract's error while something would be sent (or under
+ * --strict), so that one run says everything to mend; warnings while nothing would.
  */
-function heldRefusals(
+function refusals(
   input: PlanInput,
   options: PlanOptions,
-  action: 'update' | 'noop',
+  action: PlannedChange['action'],
 ): { error?: string; warnings: string[] } {
-  const refusals: { error: string; warning: string | undefined }[] = [];
-  const refused = refusedLiveTexts(input, options.codec);
-  if (refused !== undefined) refusals.push(refused);
-  const owners = input.heldOwners;
-  if (owners?.changed.error !== undefined)
-    refusals.push({ error: owners.changed.error, warning: owners.unchanged });
-  // A change would be sent (or --strict): the first refusal is the contract's error.
-  if (refusals.length > 0 && (action === 'update' || options.strict === true))
-    return { error: refusals[0]!.error, warnings: [] };
-  const warnings = refusals.flatMap((refusal) => refusal.warning ?? []);
-  if (action === 'update' && owners?.changed.warning !== undefined)
-    warnings.push(owners.changed.warning);
+  const found: { error: string; warning: string | undefined }[] = [];
+  if (action === 'update' || action === 'noop') {
+    const refused = refusedLiveTexts(input, options.codec);
+    if (refused !== undefined) found.push(refused);
+    const owners = input.heldOwners?.changed.error;
+    if (owners !== undefined) found.push({ error: owners, warning: input.heldOwners!.unchanged });
+  }
+  const lacking = input.lackingColumns;
+  if (lacking !== undefined && action !== 'error' && action !== 'missing')
+    found.push(lackingColumnsTexts(input.file, lacking));
+  if (found.length > 0 && (action !== 'noop' || options.strict === true)) {
+    const errors = found.map(({ error }) =>
+      error.endsWith(NOTHING_SENT) ? error.slice(0, -NOTHING_SENT.length) : error,
+    );
+    return { error: `${errors.join('. Also, ')}${NOTHING_SENT}`, warnings: [] };
+  }
+  const warnings = found.flatMap(({ warning }) => warning ?? []);
+  const unknownRule = input.heldOwners?.changed.warning;
+  if (action === 'update' && unknownRule !== undefined) warnings.push(unknownRule);
   return { warnings };
 }
 
 function planChecked(input: PlanInput, options: PlanOptions): PlannedChange {
   const planned = planFromLive(input, options);
-  const held =
-    planned.action === 'update' || planned.action === 'noop'
-      ? heldRefusals(input, options, planned.action)
-      : { warnings: [] };
-  if (held.error !== undefined)
-    return { ...planned, action: 'error', patch: [], breaking: [], diff: [], error: held.error };
-  const change =
-    held.warnings.length === 0
-      ? planned
-      : { ...planned, warnings: [...planned.warnings, ...held.warnings] };
-  const lacking = input.lackingColumns;
-  if (lacking === undefined || change.action === 'error' || change.action === 'missing')
-    return change;
-  const texts = lackingColumnsTexts(input.file, lacking);
-  if (change.action === 'noop' && options.strict !== true)
-    return { ...change, warnings: [...change.warnings, texts.warning] };
-  const { create: _create, ...rest } = change;
-  return {
-    ...rest,
-    action: 'error',
-    patch: [],
-    breaking: [],
-    diff: [],
-    error: texts.error,
-  };
+  const { error, warnings } = refusals(input, options, planned.action);
+  if (error !== undefined) {
+    const { create: _create, ...rest } = planned;
+    return { ...rest, action: 'error', patch: [], breaking: [], diff: [], error };
+  }
+  return warnings.length === 0
+    ? planned
+    : { ...planned, warnings: [...planned.warnings, ...warnings] };
 }
 
 function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
