@@ -6,7 +6,14 @@
 // error while a change would be sent, until the file mends them with the change.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyPlan } from '../src/apply/apply-plan.js';
+import { CatalogClient } from '../src/catalog/client.js';
+import { parseContract } from '../src/contract/parse.js';
+import { assemblePlan } from '../src/plan/create-plan.js';
+import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { idFor } from '../src/sandbox/directory.js';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import type { DesiredContract } from '../src/contract/model.js';
@@ -29,6 +36,8 @@ const ref = (type: string, name: string) => ({
 });
 const MIXED = [ref('team', 'data-eng'), ref('user', 'bob')];
 const FQN = 'db.s.t.dataContract_c';
+/** Generated contracts in the property (each with a sandbox of its own, closed with the test). */
+const RUNS = 40;
 const head = `name: c\nfullyQualifiedName: ${FQN}\nentity: {type: table, fullyQualifiedName: db.s.t}\n`;
 
 /**
@@ -319,5 +328,101 @@ describe("owners under the openmetadata profile's data asset rule", () => {
     const applied = await cli(['apply', '--auto-approve'], { cwd, env });
     expect(applied.code, applied.out + applied.err).toBe(0);
     expect(sandbox.store.contracts.get(CONTRACT)!.description).toBe('New.');
+  });
+});
+
+describe('property: what OpenMetadata checks on every PATCH', () => {
+  const user = fc.constantFrom('bob', 'carol').map((name) => ({ type: 'user', name }));
+  const team = fc.constantFrom('data-eng', 'finance').map((name) => ({ type: 'team', name }));
+  /** Any list a catalog may hold: what a create took, or what was stored before a rule. */
+  const anyList = fc.uniqueArray(fc.oneof(user, team), {
+    selector: (r) => `${r.type}/${r.name}`,
+    maxLength: 3,
+  });
+  const usersOrOneTeam = fc.oneof(
+    fc.uniqueArray(user, { selector: (r) => r.name, maxLength: 2 }),
+    team.map((t) => [t]),
+  );
+  /** What a file says of a list: nothing (left out), the live one, none (null), or another. */
+  const fileList = fc.oneof(
+    fc.constant<'absent'>('absent'),
+    fc.constant<'same'>('same'),
+    fc.constant(null),
+    usersOrOneTeam,
+  );
+  const breaksRule = (list: { type: string }[]) => {
+    const teams = list.filter((r) => r.type === 'team').length;
+    return teams > 1 || (teams === 1 && list.length > 1);
+  };
+
+  it(`property: ${RUNS} generated contracts either apply without a refusal, or are an error naming what the catalog refuses, with nothing sent`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          liveReviewers: anyList,
+          liveOwners: anyList,
+          reviewers: fileList,
+          owners: fileList,
+          describe: fc.boolean(),
+        }),
+        async (run) => {
+          const { sandbox, env, writes } = await catalog({
+            reviewers: run.liveReviewers.map((r) => ref(r.type, r.name)),
+            owners: run.liveOwners.map((r) => ref(r.type, r.name)),
+          });
+          const said = (list: typeof run.reviewers, live: { type: string; name: string }[]) =>
+            list === 'absent' ? undefined : list === 'same' ? live : list;
+          const reviewers = said(run.reviewers, run.liveReviewers);
+          const owners = said(run.owners, run.liveOwners);
+          // A file's reviewers the codec refuses are a file problem, tested above.
+          fc.pre(reviewers === undefined || reviewers === null || !breaksRule(reviewers));
+          const text = `${head}${run.describe ? 'description: New.\n' : ''}${stringify({
+            ...(reviewers === undefined ? {} : { reviewers }),
+            ...(owners === undefined ? {} : { owners }),
+          })}`;
+          const parsed = parseContract(text.replace(/^\{\}\n$/m, ''), 'contracts/c.yaml');
+          if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
+          const client = new CatalogClient({ baseUrl: sandbox.url, token: env.CATALOG_TOKEN });
+          try {
+            const planned = await planContracts([parsed.value], client, {
+              codec: openMetadataCodec,
+              keepLive: true,
+            });
+            const change = planned.changes[0]!;
+            const keptReviewers = reviewers ?? (reviewers === null ? [] : run.liveReviewers);
+            const keptOwners = owners ?? (owners === null ? [] : run.liveOwners);
+            if (change.action === 'error') {
+              // Refused only for what the contract would still hold, and said so.
+              expect(breaksRule(keptReviewers) || breaksRule(keptOwners)).toBe(true);
+              if (breaksRule(keptReviewers)) expect(change.error).toContain('reviewers');
+              if (breaksRule(keptOwners)) expect(change.error).toContain('owners');
+              expect(writes()).toEqual([]);
+              return;
+            }
+            const plan = assemblePlan(planned.changes, {
+              catalogUrl: sandbox.url,
+              catalogProfile: 'openmetadata',
+              gitCommit: null,
+              createdAt: new Date().toISOString(),
+            });
+            const report = await applyPlan(plan, client, {
+              codec: openMetadataCodec,
+              liveContracts: planned.liveForUpdates,
+              desired: planned.desired,
+            });
+            // Never a refusal: whatever plan sends, the catalog takes.
+            expect(report.stoppedBy).toBeNull();
+            expect(report.results.map((r) => r.status)).toEqual([
+              change.action === 'update' ? 'applied' : 'unchanged',
+            ]);
+            if (change.action === 'update')
+              expect(breaksRule(keptReviewers) || breaksRule(keptOwners)).toBe(false);
+          } finally {
+            await client.close();
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 });
