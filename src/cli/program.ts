@@ -40,7 +40,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--json', 'same as --format json')
     .option(
       '--catalog-profile <profile>',
-      'spec or openmetadata: also check what that catalog stores, still without network (default: CATALOG_PROFILE when it names one)',
+      'spec or openmetadata: also report what that catalog cannot store, still without network (default: CATALOG_PROFILE when it names one)',
     )
     .action(
       async (
