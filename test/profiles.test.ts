@@ -474,6 +474,27 @@ async function catalogOf(
   };
 }
 
+/** The requests that create or change something. */
+const postsAndPatches = (sandbox: Sandbox) =>
+  sandbox.requests().filter((r) => r.method === 'POST' || r.method === 'PATCH');
+
+/**
+ * Plans `files` against a catalog of `seedValue` under the openmetadata profile: exit 1, `text`
+ * said, and nothing created or patched.
+ */
+async function expectPlanRefuses(
+  seedValue: ReturnType<typeof seed>,
+  files: Record<string, string>,
+  text: string,
+): Promise<void> {
+  const { sandbox, env } = await catalogOf('openmetadata', seedValue);
+  const cwd = await filesDir(files);
+  const run = await cli(['plan'], { cwd, env });
+  expect(run.code, run.out + run.err).toBe(1);
+  expect(run.out).toContain(text);
+  expect(sandbox.requests().filter((r) => r.method === 'POST' || r.method === 'PATCH')).toEqual([]);
+}
+
 async function filesDir(files: Record<string, string>) {
   const dir = await tempDir(files);
   cleanups.push(() => dir.remove());
@@ -913,8 +934,6 @@ describe('topics on OpenMetadata: checked against their message schema', () => {
   };
   const topicFile = (fields: string[]) =>
     `name: clicks\nfullyQualifiedName: kafka.clicks.dataContract_clicks\nentity: {type: topic, fullyQualifiedName: kafka.clicks}\nschema:\n${fields.map((f) => `  - {name: ${f}, dataType: STRING}\n`).join('')}`;
-  const postsAndPatches = (sandbox: Sandbox) =>
-    sandbox.requests().filter((r) => r.method === 'POST' || r.method === 'PATCH');
 
   it('the search index holds the message schema and fieldNames, never columns, as OpenMetadata indexes a topic', async () => {
     const { sandbox, env } = await catalogOf('openmetadata', topicSeed(schema));
@@ -962,14 +981,11 @@ describe('topics on OpenMetadata: checked against their message schema', () => {
   });
 
   it('a topic without a message schema has no fields: every field named is an error, nothing sent', async () => {
-    const { sandbox, env } = await catalogOf('openmetadata', topicSeed(undefined));
-    const cwd = await filesDir({ 'contracts/clicks.yaml': topicFile(['event_id']) });
-    const run = await cli(['plan'], { cwd, env });
-    expect(run.code, run.out + run.err).toBe(1);
-    expect(run.out).toContain(
+    await expectPlanRefuses(
+      topicSeed(undefined),
+      { 'contracts/clicks.yaml': topicFile(['event_id']) },
       'column event_id is not among the columns of topic kafka.clicks in the catalog, and the catalog refuses (400) a contract that names it',
     );
-    expect(postsAndPatches(sandbox)).toEqual([]);
   });
 });
 
@@ -1026,8 +1042,6 @@ describe('API endpoints and dashboard data models on OpenMetadata: found through
     );
   const modelFile = (fields: [string, string][]) =>
     contractFile('dashboardDataModel', 'looker.model.revenue', fields);
-  const postsAndPatches = (sandbox: Sandbox) =>
-    sandbox.requests().filter((r) => r.method === 'POST' || r.method === 'PATCH');
   const fieldQuery = async (url: string, token: string, index: string, fqn: string) =>
     fetch(
       `${url}/v1/search/fieldQuery?fieldName=fullyQualifiedName&fieldValue=${fqn}&index=${index}`,
@@ -1140,14 +1154,11 @@ describe('API endpoints and dashboard data models on OpenMetadata: found through
     const endpoint = bare.assets.find((asset) => asset.id === ENDPOINT)!;
     delete endpoint.requestSchema;
     delete endpoint.responseSchema;
-    const { sandbox, env } = await catalogOf('openmetadata', bare);
-    const cwd = await filesDir({ 'contracts/get-order.yaml': endpointFile(['order_id']) });
-    const run = await cli(['plan'], { cwd, env });
-    expect(run.code, run.out + run.err).toBe(1);
-    expect(run.out).toContain(
+    await expectPlanRefuses(
+      bare,
+      { 'contracts/get-order.yaml': endpointFile(['order_id']) },
       'column order_id is not among the columns of apiEndpoint shop.orders.getOrder in the catalog',
     );
-    expect(postsAndPatches(sandbox)).toEqual([]);
     // OpenMetadata writes both schemas into an endpoint's document, null when absent: one
     // holding neither was indexed without them, and says nothing of the endpoint's fields.
     const document = {

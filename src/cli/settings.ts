@@ -2,7 +2,7 @@
 // or CATALOG_URL, the token only from CATALOG_TOKEN (never a flag, so never in shell history).
 import { CatalogClient, catalogUrlText, normalizeCatalogUrl } from '../catalog/client.js';
 import { ConfigError } from '../errors.js';
-import { profileSetting, type ProfileSetting } from '../profile/profile.js';
+import { requestedProfile, type ProfileSetting } from '../profile/profile.js';
 import type { Io } from './io.js';
 
 export interface ConnectionFlags {
@@ -38,10 +38,7 @@ export function connect(
       'no token: set CATALOG_TOKEN (for the sandbox: export CATALOG_TOKEN=$(contracts sandbox token --user alice))',
     );
   }
-  const profile =
-    flags.catalogProfile !== undefined
-      ? profileSetting(flags.catalogProfile, '--catalog-profile')
-      : profileSetting(env.CATALOG_PROFILE, 'CATALOG_PROFILE');
+  const profile = requestedProfile(flags.catalogProfile, env);
   const base = normalizeCatalogUrl(url.trim());
   const timeout = (name: string): number | undefined => {
     const raw = env[name];

@@ -2,7 +2,7 @@
 // profile named, also what that profile's catalog cannot store, as plan would report it.
 import { formatProblem, type Problem } from '../contract/problem.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
-import { profileSetting } from '../profile/profile.js';
+import { requestedProfile } from '../profile/profile.js';
 import { colorsFor, type Io } from './io.js';
 
 export type ProblemFormat = 'human' | 'json' | 'github';
@@ -46,10 +46,7 @@ export function renderProblems(problems: readonly Problem[], format: ProblemForm
 }
 
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
-  const setting =
-    options.catalogProfile !== undefined
-      ? profileSetting(options.catalogProfile, '--catalog-profile')
-      : profileSetting(io.env.CATALOG_PROFILE, 'CATALOG_PROFILE');
+  const setting = requestedProfile(options.catalogProfile, io.env);
   const { problems, fileCount, validCount } = await validateFiles(
     options.paths,
     io.cwd,

@@ -5,6 +5,13 @@
 // catalog says at `GET /v1/system/settings/entityRulesSettings/dataContract`.
 import { askedOnce, type CatalogReader } from './catalog-reader.js';
 
+/** The rule's name in OpenMetadata's defaults, said when the catalog could not give its own. */
+const DEFAULT_NAME = 'Multiple Users or Single Team Ownership';
+
+/** How an admin lifts the rule, said beside every error of it. */
+const TURN_OFF =
+  'or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules';
+
 /** The rule's JSON Logic operation, by which it is recognised whatever an admin named it. */
 const OPERATION = 'multipleUsersOrSingleTeamOwnership';
 
@@ -56,11 +63,11 @@ export async function ownerRuleFinding(
   const rule = await lookup();
   if ('unknown' in rule)
     return {
-      warning: `${what}, which OpenMetadata's data asset rule "Multiple Users or Single Team Ownership" refuses (400) where it is on, as it is by default; the catalog could not say whether it is (${rule.unknown})`,
+      warning: `${what}, which OpenMetadata's data asset rule "${DEFAULT_NAME}" refuses (400) where it is on, as it is by default; the catalog could not say whether it is (${rule.unknown})`,
     };
   if (!rule.inForce) return {};
   return {
-    error: `${what}, which this catalog's data asset rule "${rule.name ?? 'Multiple Users or Single Team Ownership'}" refuses (400): name one team, or users only (or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules); nothing will be sent for this contract`,
+    error: `${what}, which this catalog's data asset rule "${rule.name ?? DEFAULT_NAME}" refuses (400): name one team, or users only (${TURN_OFF}); nothing will be sent for this contract`,
   };
 }
 
@@ -91,14 +98,14 @@ export async function heldOwnersFinding(
   if ('unknown' in rule)
     return {
       changed: {
-        warning: `${what}: OpenMetadata's data asset rule "Multiple Users or Single Team Ownership", on by default, refuses (400) any change that leaves them so; the catalog could not say whether it is on (${rule.unknown})`,
+        warning: `${what}: OpenMetadata's data asset rule "${DEFAULT_NAME}", on by default, refuses (400) any change that leaves them so; the catalog could not say whether it is on (${rule.unknown})`,
       },
     };
   if (!rule.inForce) return undefined;
-  const refusal = `${what}, and this catalog's data asset rule "${rule.name ?? 'Multiple Users or Single Team Ownership'}" refuses (400) any change that leaves them so`;
+  const refusal = `${what}, and this catalog's data asset rule "${rule.name ?? DEFAULT_NAME}" refuses (400) any change that leaves them so`;
   return {
     changed: {
-      error: `${refusal}: name one team, or users only, in the file's owners to mend them with this change (or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules); nothing will be sent for this contract`,
+      error: `${refusal}: name one team, or users only, in the file's owners to mend them with this change (${TURN_OFF}); nothing will be sent for this contract`,
     },
     unchanged: `${refusal}; nothing is sent while the file matches the contract`,
   };

@@ -15,6 +15,16 @@ export function profileSetting(raw: string | undefined, from: string): ProfileSe
   throw new ConfigError(`${from} must be one of auto, spec or openmetadata, got '${raw}'`);
 }
 
+/** The profile asked for: the `--catalog-profile` flag when given, else CATALOG_PROFILE, else auto. */
+export function requestedProfile(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ProfileSetting {
+  return flag !== undefined
+    ? profileSetting(flag, '--catalog-profile')
+    : profileSetting(env.CATALOG_PROFILE, 'CATALOG_PROFILE');
+}
+
 /** The profile of a server that reports `version` (OpenMetadata numbering). */
 export function profileForVersion(version: string): Profile {
   const match = /^v?(\d+)\.(\d+)/.exec(version.trim());
