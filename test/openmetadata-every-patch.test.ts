@@ -331,6 +331,94 @@ describe("owners under the openmetadata profile's data asset rule", () => {
   });
 });
 
+describe('data asset rules an admin adds for data contracts', () => {
+  const DESCRIBED = {
+    name: 'Contracts say what they are for',
+    description: 'A data contract has a description.',
+    rule: '{"!!":{"var":"description"}}',
+    enabled: true,
+    entityType: 'dataContract',
+  };
+  const OWNERSHIP = {
+    name: 'Multiple Users or Single Team Ownership',
+    description:
+      'Validates that an entity has either multiple owners or a single team as the owner.',
+    rule: '{"multipleUsersOrSingleTeamOwnership":{"var":"owners"}}',
+    enabled: true,
+  };
+  // In force for tables only: never weighed on a data contract.
+  const TABLES = {
+    name: 'Tables have a glossary term',
+    rule: 'false',
+    enabled: true,
+    entityType: 'table',
+  };
+  const dataAssetRules = [OWNERSHIP, DESCRIBED, TABLES];
+  const refusal = `this catalog's data asset rule "Contracts say what they are for" (A data contract has a description.), which reads description, does not hold for the contract as this change would leave it, and the catalog refuses (400) such a change`;
+
+  it('a change that breaks one is an error at the field the rule reads, with nothing sent; the sandbox refuses it as the server does', async () => {
+    const { client, env, writes } = await catalog({}, { dataAssetRules });
+    const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: null\n` });
+    const planned = await cli(['plan', '--json'], { cwd, env });
+    expect(planned.code).toBe(1);
+    expect(JSON.parse(planned.out).changes[0].error).toBe(
+      `${refusal}: change the file so that it holds (or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules); nothing will be sent for this contract`,
+    );
+    const github = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(github.out).toMatch(/::error file=contracts\/c\.yaml,line=4,col=1,/);
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(1);
+    expect(writes()).toEqual([]);
+    // Sent anyway, by another client: refused with OpenMetadata's message.
+    const sent = await client.patch(`/v1/dataContracts/${CONTRACT}`, [
+      { op: 'remove', path: '/description' },
+    ]);
+    expect(sent.status).toBe(400);
+    expect(sent.body.message).toBe(
+      'Rule [Contracts say what they are for] validation failed: Entity does not satisfy the rule. Rule context: A data contract has a description.',
+    );
+  });
+
+  it('a change that mends one rule applies though the contract still breaks another, as the catalog takes it; then a change that mends none is an error', async () => {
+    const { sandbox, env } = await catalog(
+      { description: undefined, owners: MIXED },
+      { dataAssetRules },
+    );
+    const cwd = await filesDir({ 'contracts/c.yaml': `${head}description: Now said.\n` });
+    const planned = JSON.parse((await cli(['plan', '--json'], { cwd, env })).out).changes[0];
+    expect(planned.action).toBe('update');
+    expect(planned.notes).toContain(
+      `after this change the contract still breaks this catalog's data asset rule "Multiple Users or Single Team Ownership" (${OWNERSHIP.description}); the catalog takes the change because it mends "Contracts say what they are for"`,
+    );
+    const applied = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(applied.code, applied.out + applied.err).toBe(0);
+    expect(sandbox.store.contracts.get(CONTRACT)!.description).toBe('Now said.');
+
+    await writeFile(path.join(cwd, 'contracts/c.yaml'), `${head}description: Said again.\n`);
+    const next = await cli(['plan', '--json'], { cwd, env });
+    expect(next.code).toBe(1);
+    expect(JSON.parse(next.out).changes[0].error).toMatch(
+      /^the live contract's owners \(user bob, team data-eng\), which this file keeps, are more than one team or a team beside users/,
+    );
+  });
+
+  it('a contract to create that breaks one is an error with nothing sent; one that keeps it is created', async () => {
+    const { sandbox, env, writes } = await catalog(undefined, { dataAssetRules });
+    const cwd = await filesDir({ 'contracts/c.yaml': head });
+    const planned = await cli(['plan', '--json'], { cwd, env });
+    expect(planned.code).toBe(1);
+    expect(JSON.parse(planned.out).changes[0].error).toMatch(
+      /^this catalog's data asset rule "Contracts say what they are for" \(A data contract has a description\.\), which reads description, does not hold for the contract this file would create, and the catalog refuses \(400\) a contract that breaks it: /,
+    );
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(1);
+    expect(writes()).toEqual([]);
+
+    await writeFile(path.join(cwd, 'contracts/c.yaml'), `${head}description: Said.\n`);
+    const created = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(created.code, created.out + created.err).toBe(0);
+    expect(sandbox.store.contractByFqn(FQN)?.description).toBe('Said.');
+  });
+});
+
 describe('property: what OpenMetadata checks on every PATCH', () => {
   const user = fc.constantFrom('bob', 'carol').map((name) => ({ type: 'user', name }));
   const team = fc.constantFrom('data-eng', 'finance').map((name) => ({ type: 'team', name }));
@@ -350,6 +438,15 @@ describe('property: what OpenMetadata checks on every PATCH', () => {
     fc.constant(null),
     usersOrOneTeam,
   );
+  /** The default rule on owners, and one an admin added: a contract says what it is for. */
+  const RULES = [
+    {
+      name: 'Multiple Users or Single Team Ownership',
+      rule: '{"multipleUsersOrSingleTeamOwnership":{"var":"owners"}}',
+      enabled: true,
+    },
+    { name: 'Described', rule: '{"!!":{"var":"description"}}', enabled: true },
+  ];
   const breaksRule = (list: { type: string }[]) => {
     const teams = list.filter((r) => r.type === 'team').length;
     return teams > 1 || (teams === 1 && list.length > 1);
@@ -363,20 +460,29 @@ describe('property: what OpenMetadata checks on every PATCH', () => {
           liveOwners: anyList,
           reviewers: fileList,
           owners: fileList,
-          describe: fc.boolean(),
+          liveDescribed: fc.boolean(),
+          description: fc.constantFrom<'absent' | 'set' | null>('absent', 'set', null),
         }),
         async (run) => {
-          const { sandbox, env, writes } = await catalog({
-            reviewers: run.liveReviewers.map((r) => ref(r.type, r.name)),
-            owners: run.liveOwners.map((r) => ref(r.type, r.name)),
-          });
+          const { sandbox, env, writes } = await catalog(
+            {
+              reviewers: run.liveReviewers.map((r) => ref(r.type, r.name)),
+              owners: run.liveOwners.map((r) => ref(r.type, r.name)),
+              description: run.liveDescribed ? 'Old.' : undefined,
+            },
+            { dataAssetRules: RULES },
+          );
           const said = (list: typeof run.reviewers, live: { type: string; name: string }[]) =>
             list === 'absent' ? undefined : list === 'same' ? live : list;
           const reviewers = said(run.reviewers, run.liveReviewers);
           const owners = said(run.owners, run.liveOwners);
           // A file's reviewers the codec refuses are a file problem, tested above.
           fc.pre(reviewers === undefined || reviewers === null || !breaksRule(reviewers));
-          const text = `${head}${run.describe ? 'description: New.\n' : ''}${stringify({
+          const description =
+            run.description === 'absent'
+              ? ''
+              : `description: ${run.description === 'set' ? 'New.' : 'null'}\n`;
+          const text = `${head}${description}${stringify({
             ...(reviewers === undefined ? {} : { reviewers }),
             ...(owners === undefined ? {} : { owners }),
           })}`;
@@ -391,11 +497,21 @@ describe('property: what OpenMetadata checks on every PATCH', () => {
             const change = planned.changes[0]!;
             const keptReviewers = reviewers ?? (reviewers === null ? [] : run.liveReviewers);
             const keptOwners = owners ?? (owners === null ? [] : run.liveOwners);
+            const keptDescribed =
+              run.description === 'absent' ? run.liveDescribed : run.description === 'set';
+            // The server's count (`evaluateUpdate`): refused when the contract left breaks rules,
+            // at least as many as the live one broke.
+            const broken = (owned: typeof keptOwners, described: boolean) =>
+              Number(breaksRule(owned)) + Number(!described);
+            const after = broken(keptOwners, keptDescribed);
+            const ruled = after > 0 && after >= broken(run.liveOwners, run.liveDescribed);
+            const refused = breaksRule(keptReviewers) || ruled;
             if (change.action === 'error') {
-              // Refused only for what the contract would still hold, and said so.
-              expect(breaksRule(keptReviewers) || breaksRule(keptOwners)).toBe(true);
+              // Refused only for what the catalog would refuse, and said so.
+              expect(refused).toBe(true);
               if (breaksRule(keptReviewers)) expect(change.error).toContain('reviewers');
-              if (breaksRule(keptOwners)) expect(change.error).toContain('owners');
+              if (ruled && breaksRule(keptOwners)) expect(change.error).toContain('owners');
+              if (ruled && !keptDescribed) expect(change.error).toContain('description');
               expect(writes()).toEqual([]);
               return;
             }
@@ -415,8 +531,7 @@ describe('property: what OpenMetadata checks on every PATCH', () => {
             expect(report.results.map((r) => r.status)).toEqual([
               change.action === 'update' ? 'applied' : 'unchanged',
             ]);
-            if (change.action === 'update')
-              expect(breaksRule(keptReviewers) || breaksRule(keptOwners)).toBe(false);
+            if (change.action === 'update') expect(refused).toBe(false);
           } finally {
             await client.close();
           }

@@ -33,7 +33,6 @@ import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { fqnParts, searchIndexFor } from '../src/plan/live-assets.js';
 import { assetFields } from '../src/plan/asset-columns.js';
-import { ownerBreakingRule, ownerRuleFinding, type OwnerRule } from '../src/plan/owner-rule.js';
 import { interfacePath, openSandbox, postContract, seed, type Client } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 import { wireArb } from './helpers/openmetadata-arbitraries.js';
@@ -171,39 +170,6 @@ describe('codecs', () => {
       '4:15 entityStatus Approved is not a status this catalog (spec profile) stores; use one of Draft, Active, Deprecated',
       expect.stringMatching(/^6:14 sla.retention is not stored by this catalog \(spec profile/),
     ]);
-  });
-});
-
-describe("OpenMetadata's ownership rule", () => {
-  it('finds the first owner that makes the owners more than one team, or a team beside users', () => {
-    const team = (name: string) => ({ type: 'team', name });
-    const user = (name: string) => ({ type: 'user', name });
-    expect(ownerBreakingRule(undefined)).toBe(-1);
-    expect(ownerBreakingRule([team('a')])).toBe(-1);
-    expect(ownerBreakingRule([user('a'), user('b'), user('c')])).toBe(-1);
-    expect(ownerBreakingRule([team('a'), team('b')])).toBe(1);
-    expect(ownerBreakingRule([user('a'), user('b'), team('c')])).toBe(2);
-    expect(ownerBreakingRule([team('a'), user('b')])).toBe(1);
-  });
-
-  it('is an error where the catalog holds it, a warning where it could not say, nothing where it is off', async () => {
-    const owners = [
-      { type: 'user', name: 'a' },
-      { type: 'team', name: 't' },
-    ];
-    const answer = (rule: OwnerRule) => () => Promise.resolve(rule);
-    expect(await ownerRuleFinding(owners, answer({ inForce: true, name: 'Owners' }))).toEqual({
-      error: expect.stringMatching(
-        /^owners\[1\] \(team t\) makes the owners more than one team, or a team beside users, which this catalog's data asset rule "Owners" refuses \(400\)/,
-      ),
-    });
-    expect(await ownerRuleFinding(owners, answer({ unknown: '404 NOT_FOUND' }))).toEqual({
-      warning: expect.stringContaining(
-        'refuses (400) where it is on, as it is by default; the catalog could not say whether it is (404 NOT_FOUND)',
-      ),
-    });
-    expect(await ownerRuleFinding(owners, answer({ inForce: false }))).toEqual({});
-    expect(await ownerRuleFinding([owners[1]], answer({ inForce: true }))).toEqual({});
   });
 });
 

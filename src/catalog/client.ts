@@ -140,19 +140,20 @@ export class CatalogClient {
   /**
    * OpenMetadata's data asset rules in force for `entityType`
    * (`GET /v1/system/settings/entityRulesSettings/{entityType}`: the enabled rules that apply to
-   * that type), each with its `name` and JSON Logic `rule`.
+   * that type), each with its `name`, JSON Logic `rule` and, when it has one, `description`.
    */
-  async entityRules(entityType: string): Promise<{ name: string; rule: string }[]> {
+  async entityRules(
+    entityType: string,
+  ): Promise<{ name: string; rule: string; description?: string }[]> {
     const answer = await this.getJson<unknown>(
       `/system/settings/entityRulesSettings/${pathSegment(entityType)}`,
       {},
       LIST_ANSWER,
     );
-    return (answer as { name?: unknown; rule?: unknown }[]).flatMap((entry) =>
-      typeof entry?.name === 'string' && typeof entry.rule === 'string'
-        ? [{ name: entry.name, rule: entry.rule }]
-        : [],
-    );
+    return (answer as Record<string, unknown>[]).flatMap(({ name, rule, description: d }) => {
+      if (typeof name !== 'string' || typeof rule !== 'string') return [];
+      return [{ name, rule, ...(typeof d === 'string' && d ? { description: d } : {}) }];
+    });
   }
 
   /**

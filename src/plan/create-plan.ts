@@ -7,13 +7,13 @@ import { breakingChanges } from '../diff/breaking.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
 import type { JsonObject } from '../diff/json-value.js';
-import { verifyPatch } from '../diff/verify.js';
+import { applyToCopy, verifyPatch } from '../diff/verify.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
 import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
 import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
-import type { HeldOwnersFinding } from './owner-rule.js';
+import { weighWrite, writeFrom, type AssetRules, type Write } from './asset-rules.js';
 import {
   PLAN_FORMAT_VERSION,
   plannedChange,
@@ -57,8 +57,8 @@ export interface PlanInput {
    * contract has another name, or a deleted contract keeps this one's.
    */
   createBlocked?: string;
-  /** What the catalog's rule on owners means for the owners the live contract holds and keeps. */
-  heldOwners?: HeldOwnersFinding;
+  /** The catalog's data asset rules in force for data contracts (OpenMetadata), or why unknown. */
+  assetRules?: AssetRules;
 }
 
 export interface PlanMeta {
@@ -203,50 +203,71 @@ function refusedLiveTexts(
   };
 }
 
+/** The write `planned` makes, for the catalog's data asset rules; undefined when it makes none. */
+function writeOf(input: PlanInput, planned: PlannedChange, codec: Codec): Write | undefined {
+  const fileOwners = input.file.contract.owners;
+  if (planned.action === 'create')
+    return writeFrom(null, codec.toWire(input.file.contract), fileOwners);
+  if (input.live.kind !== 'found') return undefined;
+  const live = input.live.contract;
+  if (planned.action === 'noop') return { ...writeFrom(live, live, fileOwners), sent: false };
+  return planned.action === 'update'
+    ? writeFrom(live, applyToCopy(live, planned.patch), fileOwners)
+    : undefined;
+}
+
 /**
- * What the catalog would refuse (400) in a contract planned as `action`: what the live contract
- * holds that it refuses on every PATCH (refusedLiveTexts) and owners it keeps that break a data
- * asset rule, when the contract is changed; columns its asset lacks, when it is created or
- * changed. All of them are the contract's error while something would be sent (or under
- * --strict), so that one run says everything to mend; warnings while nothing would.
+ * What the catalog would refuse (400) in `planned`: what the live contract holds that it refuses
+ * on every PATCH (refusedLiveTexts), when the contract is changed; the data asset rules the
+ * contract it leaves breaks, and columns its asset lacks, when it is created or changed. All of
+ * them are the contract's error while something would be sent (or under --strict), so that one
+ * run says everything to mend; warnings while nothing would.
  */
 function refusals(
   input: PlanInput,
   options: PlanOptions,
-  action: PlannedChange['action'],
-): { error?: string; warnings: string[] } {
+  planned: PlannedChange,
+): { error?: string; warnings: string[]; notes: string[] } {
+  const { action } = planned;
   const found: { error: string; warning: string | undefined }[] = [];
   if (action === 'update' || action === 'noop') {
     const refused = refusedLiveTexts(input, options.codec);
     if (refused !== undefined) found.push(refused);
-    const owners = input.heldOwners?.changed.error;
-    if (owners !== undefined) found.push({ error: owners, warning: input.heldOwners!.unchanged });
   }
+  const write =
+    input.assetRules === undefined
+      ? undefined
+      : writeOf(input, planned, options.codec ?? specCodec);
+  const ruled = write === undefined ? undefined : weighWrite(write, input.assetRules!);
+  if (ruled?.refusal !== undefined) found.push(ruled.refusal);
   const lacking = input.lackingColumns;
   if (lacking !== undefined && action !== 'error' && action !== 'missing')
     found.push(lackingColumnsTexts(input.file, lacking));
+  const notes = ruled?.notes ?? [];
   if (found.length > 0 && (action !== 'noop' || options.strict === true)) {
     const errors = found.map(({ error }) =>
       error.endsWith(NOTHING_SENT) ? error.slice(0, -NOTHING_SENT.length) : error,
     );
-    return { error: `${errors.join('. Also, ')}${NOTHING_SENT}`, warnings: [] };
+    return { error: `${errors.join('. Also, ')}${NOTHING_SENT}`, warnings: [], notes };
   }
   const warnings = found.flatMap(({ warning }) => warning ?? []);
-  const unknownRule = input.heldOwners?.changed.warning;
-  if (action === 'update' && unknownRule !== undefined) warnings.push(unknownRule);
-  return { warnings };
+  return { warnings: [...warnings, ...(ruled?.warnings ?? [])], notes };
 }
 
 function planChecked(input: PlanInput, options: PlanOptions): PlannedChange {
   const planned = planFromLive(input, options);
-  const { error, warnings } = refusals(input, options, planned.action);
+  const { error, warnings, notes } = refusals(input, options, planned);
   if (error !== undefined) {
     const { create: _create, ...rest } = planned;
     return { ...rest, action: 'error', patch: [], breaking: [], diff: [], error };
   }
-  return warnings.length === 0
+  return warnings.length === 0 && notes.length === 0
     ? planned
-    : { ...planned, warnings: [...planned.warnings, ...warnings] };
+    : {
+        ...planned,
+        warnings: [...planned.warnings, ...warnings],
+        notes: [...planned.notes, ...notes],
+      };
 }
 
 function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {

@@ -92,6 +92,12 @@ export function findingPointer(message: string, file: ContractFile): string {
   }
   if (message.startsWith('SLA')) return '/sla';
   if (message.startsWith('status')) return '/entityStatus';
+  // A data asset rule the contract breaks: at the first field it reads that the file sets.
+  const rule = /data asset rule ".*?, which reads ([\w, ]+)/.exec(message);
+  const field = rule?.[1]!
+    .split(', ')
+    .find((name) => (contract() as Record<string, unknown>)[name] !== undefined);
+  if (field !== undefined) return `/${field}`;
   return '/fullyQualifiedName';
 }
 

@@ -242,10 +242,10 @@ async function planInput(
     references === undefined || !sendable
       ? {}
       : await lookUpReferences(file, read, references, reader);
-  // What the catalog's rules refuse (owners, custom properties), when something may be sent.
-  const ruled =
+  // What the catalog's rules refuse (data asset rules, custom properties), when something may be
+  // sent.
+  const ruled: Partial<Awaited<ReturnType<typeof ruleFindings>>> =
     rules !== undefined && sendable ? await ruleFindings(file.contract, read, rules) : {};
-  if (ruled.warning !== undefined) warnings.push(ruled.warning);
   if (ruled.note !== undefined) notes.push(ruled.note);
   const referenceError = unknownReference ?? ruled.error;
   return {
@@ -259,7 +259,7 @@ async function planInput(
     ...(assetId === undefined ? {} : { assetId }),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),
     ...(createBlocked === undefined ? {} : { createBlocked }),
-    ...(ruled.heldOwners === undefined ? {} : { heldOwners: ruled.heldOwners }),
+    ...(ruled.assetRules === undefined ? {} : { assetRules: ruled.assetRules }),
   };
 }
 

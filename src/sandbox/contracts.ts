@@ -10,7 +10,7 @@ import { nextVersionOf } from './versioning.js';
 import { checkCustomProperties } from './custom-properties.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
-  checkOwnershipRule,
+  checkDataAssetRules,
   checkReviewerTypes,
   checkStoredContract,
   resolveReferences,
@@ -259,7 +259,7 @@ export class Contracts {
     // server's insert breaks its unique key, which it answers with a 409.
     if (this.store.contractByFqn(contract.fullyQualifiedName as string) !== undefined)
       throw new ApiError(409, 'Entity already exists');
-    this.checkPatchedContract(contract as ContractResource, contract);
+    this.checkPatchedContract(contract as ContractResource, contract, true);
     this.store.putContract(contract as ContractResource);
     return contract;
   }
@@ -365,7 +365,8 @@ export class Contracts {
     return shown(next.contract);
   }
 
-  private checkPatchedContract(before: ContractResource, after: Json): void {
+  /** Checks `after`, the contract `before` becomes (`created`: the contract a create makes). */
+  private checkPatchedContract(before: ContractResource, after: Json, created = false): void {
     if (!isDeepStrictEqual(after.entity, before.entity))
       throw new ApiError(400, 'entity of a data contract cannot be changed');
     const statuses = STATUSES[this.profile];
@@ -378,7 +379,7 @@ export class Contracts {
     if (this.profile === 'openmetadata') {
       resolveReferences(after, this.directory);
       checkStoredContract(after);
-      checkOwnershipRule(after, this.store.dataAssetRules);
+      checkDataAssetRules(created ? null : before, after, this.store.dataAssetRules);
       checkCustomProperties(after, this.store.customProperties);
     }
     for (const field of ['description', 'termsOfUse']) {

@@ -5,6 +5,7 @@
 import { Ajv } from 'ajv';
 import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
 import { entityOf, isEntityType, namedBy, type Directory } from './directory.js';
+import { weighRule } from '../profile/openmetadata-rules.js';
 import { ApiError, compareText } from './http.js';
 import type { ContractResource, Seed } from './seed.js';
 
@@ -360,19 +361,42 @@ export function rulesFor(entityType: string, rules = [OWNERSHIP_RULE]): DataAsse
 }
 
 /**
- * A data contract's owners weighed against the ownership rule where it is in force for data
- * contracts: two teams, or a team and users, are a 400 with OpenMetadata's message.
+ * The data asset rules in force for data contracts weighed as OpenMetadata's RuleEngine weighs
+ * them: on a create (`before` null, `evaluate`) any rule the contract breaks is a 400; on a PATCH
+ * (`evaluateUpdate`) the rules the patched contract breaks are a 400 when they are at least as
+ * many as the stored one broke ("not fixing anything"). A rule that cannot be run counts as
+ * broken, as the server counts it. The message is OpenMetadata's.
  */
-export function checkOwnershipRule(contract: Json, rules?: DataAssetRule[]): void {
-  const rule = rulesFor('dataContract', rules).find((entry) =>
-    entry.rule.includes('multipleUsersOrSingleTeamOwnership'),
-  );
-  const owners = Array.isArray(contract.owners) ? (contract.owners as Json[]) : [];
-  const teams = owners.filter((owner) => owner.type === 'team').length;
-  if (rule === undefined || teams === 0 || (teams === 1 && owners.length === 1)) return;
+export function checkDataAssetRules(
+  before: Json | null,
+  after: Json,
+  rules?: DataAssetRule[],
+): void {
+  const inForce = rulesFor('dataContract', rules);
+  // A stored contract is read with its relationship lists; a new one has those it was given.
+  const broken = (entity: Json) =>
+    inForce.filter(
+      (rule) =>
+        weighRule(rule.rule, before === null ? entity : withRelationships(entity)) !== 'holds',
+    );
+  const brokenAfter = broken(after);
+  if (brokenAfter.length === 0) return;
+  if (before !== null && brokenAfter.length < broken(before).length) return;
+  const context = (rule: DataAssetRule) =>
+    typeof rule.description === 'string' ? rule.description : '';
+  if (brokenAfter.length === 1)
+    throw new ApiError(
+      400,
+      `Rule [${brokenAfter[0]!.name}] validation failed: Entity does not satisfy the rule. Rule context: ${context(brokenAfter[0]!)}`,
+    );
   throw new ApiError(
     400,
-    `Rule [${rule.name}] validation failed: Entity does not satisfy the rule. Rule context: ${typeof rule.description === 'string' ? rule.description : ''}`,
+    [
+      'Entity does not satisfy multiple rules',
+      ...brokenAfter.map(
+        (rule) => `Rule [${rule.name}] validation failed: Rule context: ${context(rule)}`,
+      ),
+    ].join('\n'),
   );
 }
 

@@ -1,0 +1,82 @@
+// One OpenMetadata data asset rule weighed against one entity, as the server's RuleEngine weighs
+// it: the rule is JSON Logic (run by json-logic-java there, by json-logic-js here, which it
+// follows) with the operations OpenMetadata adds (`LogicOps`): `length`, and the ones its own
+// rules use, `multipleUsersOrSingleTeamOwnership`, `filterReferenceByType` and
+// `filterTagsBySource`. A rule holds only when it gives `true`. Both the plan (which foresees the
+// catalog's answer) and the sandbox (which gives it) weigh rules here; what each does with the
+// outcome (OpenMetadata's `evaluate` on a create, `evaluateUpdate` on a PATCH) is its own.
+import jsonLogic from 'json-logic-js';
+
+/**
+ * The arguments an operation added to json-logic-java gets: the evaluated ones, except that a
+ * lone list is spread into them (`{"length": {"var": "owners"}}` gets the owners).
+ */
+function spread(values: unknown[]): unknown[] {
+  return values.length === 1 && Array.isArray(values[0]) ? (values[0] as unknown[]) : values;
+}
+
+/** OpenMetadata's `CommonUtil.nullOrEmpty` of one value. */
+function nullOrEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
+/** The items of `list` whose `key` is `wanted`: `[]` when either is missing. */
+function itemsWith(list: unknown, key: string, wanted: unknown): unknown[] {
+  if (nullOrEmpty(list) || typeof wanted !== 'string' || wanted === '') return [];
+  const items = Array.isArray(list) ? list : [list];
+  return items.filter((item) => (item as Record<string, unknown> | null)?.[key] === wanted);
+}
+
+jsonLogic.add_operation('length', (...values: unknown[]) => spread(values).length);
+jsonLogic.add_operation('multipleUsersOrSingleTeamOwnership', (...values: unknown[]) => {
+  const owners = spread(values);
+  if (owners.every(nullOrEmpty)) return true;
+  const teams = owners.filter((owner) => (owner as { type?: unknown }).type === 'team').length;
+  return !(teams > 1 || (teams > 0 && owners.length > teams));
+});
+jsonLogic.add_operation('filterReferenceByType', (...values: unknown[]) =>
+  values.length === 0 ? false : itemsWith(values[0], 'type', values[1]),
+);
+jsonLogic.add_operation('filterTagsBySource', (...values: unknown[]) =>
+  itemsWith(values[0], 'source', values[1]),
+);
+
+/** How a rule came out: it holds, it is broken, or it could not be weighed here (and why). */
+export type RuleOutcome = 'holds' | 'broken' | { unweighed: string };
+
+/** The JSON Logic of `rule`, or why it is not JSON Logic. */
+function logicOf(rule: string): { logic: unknown } | { unweighed: string } {
+  try {
+    return { logic: JSON.parse(rule) as unknown };
+  } catch (error) {
+    return { unweighed: `its rule is not JSON (${(error as Error).message})` };
+  }
+}
+
+/** How `rule` (JSON Logic text) comes out for `entity` (the entity as the catalog holds it). */
+export function weighRule(rule: string, entity: Readonly<Record<string, unknown>>): RuleOutcome {
+  const parsed = logicOf(rule);
+  if ('unweighed' in parsed) return parsed;
+  let result: unknown;
+  try {
+    result = jsonLogic.apply(parsed.logic as jsonLogic.RulesLogic, entity);
+  } catch (error) {
+    return { unweighed: (error as Error).message };
+  }
+  if (result === true) return 'holds';
+  if (result === false || result === null || result === undefined) return 'broken';
+  return { unweighed: `it gives ${JSON.stringify(result)}, not true or false` };
+}
+
+/** The top-level fields `rule` reads (`owners` for `{"var": "owners.0.type"}`), in its order. */
+export function fieldsRead(rule: string): string[] {
+  const parsed = logicOf(rule);
+  if ('unweighed' in parsed || parsed.logic === null || typeof parsed.logic !== 'object') return [];
+  const names = jsonLogic
+    .uses_data(parsed.logic as Record<string, unknown>)
+    .map((name: unknown) => String(name).split('.')[0]!)
+    .filter((name: string) => name !== '');
+  return [...new Set<string>(names)];
+}
