@@ -17,6 +17,7 @@ import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { idFor } from '../src/sandbox/directory.js';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import type { DesiredContract } from '../src/contract/model.js';
+import type { Operation } from '../src/diff/operation.js';
 import { cli } from './helpers/cli.js';
 import { EDITOR, openSandbox, postContract, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -399,6 +400,56 @@ describe('data asset rules an admin adds for data contracts', () => {
     expect(JSON.parse(next.out).changes[0].error).toMatch(
       /^the live contract's owners \(user bob, team data-eng\), which this file keeps, are more than one team or a team beside users/,
     );
+  });
+
+  it('apply: a contract that moved after the plan, planned again, is not sent when the catalog would refuse the change now, and the run goes on', async () => {
+    // The live contract breaks both rules; the file's description mends one, so it is planned.
+    const { sandbox, env } = await catalog(
+      { description: undefined, owners: MIXED },
+      { dataAssetRules },
+    );
+    const parsed = parseContract(`${head}description: Ours.\n`, 'contracts/c.yaml');
+    if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
+    const client = new CatalogClient({ baseUrl: sandbox.url, token: env.CATALOG_TOKEN });
+    cleanups.push(() => client.close());
+    const planned = await planContracts([parsed.value], client, {
+      codec: openMetadataCodec,
+      keepLive: true,
+    });
+    expect(planned.changes[0]!.action).toBe('update');
+    // Another writer mends the same rule first: the change planned again would mend none.
+    let raced = false;
+    const racing: CatalogClient = Object.assign(Object.create(client) as CatalogClient, {
+      patchContract: async (id: string, ops: Operation[], options?: { ifMatch?: string }) => {
+        if (!raced) {
+          raced = true;
+          await client.patchContract(id, [{ op: 'add', path: '/description', value: 'Theirs.' }]);
+        }
+        return client.patchContract(id, ops, options);
+      },
+    });
+    const plan = assemblePlan(planned.changes, {
+      catalogUrl: sandbox.url,
+      catalogProfile: 'openmetadata',
+      gitCommit: null,
+      createdAt: '',
+    });
+    const report = await applyPlan(plan, racing, {
+      codec: openMetadataCodec,
+      liveContracts: planned.liveForUpdates,
+      desired: planned.desired,
+      ...(planned.assetRules === undefined ? {} : { assetRules: planned.assetRules }),
+    });
+    expect(report.results[0]).toMatchObject({
+      status: 'failed',
+      httpStatus: null,
+      errorType: 'REFUSED_BY_RULE',
+      message: expect.stringMatching(
+        /^the contract changed since the plan was made \(version 0\.1 then, 0\.2 now\); planned again against it, the change would be refused: the live contract's owners \(user bob, team data-eng\), which this file keeps, .*\. Nothing was sent for it; run plan to see$/,
+      ),
+    });
+    expect(report.stoppedBy).toBeNull();
+    expect(sandbox.store.contracts.get(CONTRACT)!.description).toBe('Theirs.');
   });
 
   it('a contract to create that breaks one is an error with nothing sent; one that keeps it is created', async () => {

@@ -280,6 +280,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       liveContracts: outcome.liveContracts,
       desired: outcome.desired,
       codec: outcome.codec,
+      ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
       // The step's log says what happens to each contract as it happens, as the CLI does.
       onResult: (result) => {
         const text = renderResult(result, PLAIN);

@@ -29,6 +29,7 @@ import {
 import { hashContract } from '../plan/create-plan.js';
 import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
+import { ruleRefusal, type AssetRules } from '../plan/asset-rules.js';
 import { applyCreate, movedCreates, type CatalogCreator } from './create.js';
 import { failure, failureText, stops, type ApplyReport, type ContractResult } from './results.js';
 import { track, type ProgressHooks } from '../progress.js';
@@ -63,6 +64,8 @@ export interface ApplyOptions {
   desired?: ReadonlyMap<string, DesiredContract>;
   /** The connected catalog's codec (the spec profile's by default). */
   codec?: Codec;
+  /** The data asset rules the plan weighed (OpenMetadata): a change planned again is weighed too. */
+  assetRules?: AssetRules;
   /**
    * Aborted when the person interrupts (Ctrl-C): no contract starts after it, and each request in
    * flight finishes (or is read back) as usual.
@@ -146,12 +149,12 @@ export function targetOf(
   return target;
 }
 
-/** Whether `ops` (guards included) apply to `contract`: false when a guard no longer holds. */
 /** Whether `failed` is the catalog refusing the PATCH's If-Match. */
 function refusedEtag(failed: unknown): boolean {
   return failed instanceof CatalogError && failed.status === 412;
 }
 
+/** Whether `ops` (guards included) apply to `contract`: false when a guard no longer holds. */
 function applies(contract: LiveContract, ops: readonly Operation[]): boolean {
   try {
     applyToCopy(contract, ops);
@@ -188,6 +191,8 @@ interface ChangeContext {
   shapes: ReadonlyMap<string, Shape>;
   /** The catalog's profile: which of its validators a PATCH sends as If-Match. */
   profile: Profile;
+  /** The data asset rules a change planned again is weighed against, when the plan had them. */
+  assetRules: AssetRules | undefined;
 }
 
 /**
@@ -353,7 +358,19 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
     // contract as it is now (a catalog that stores references by id; none under the spec).
     const ids = new Map([...idsOfOperations(change.patch), ...storedReferenceIds(fresh)]);
     operations = guardPatch(fresh, operationsWithIds(changes, ids));
-    verifyPatch(fresh, context.desired, operations, context.shapes);
+    const after = verifyPatch(fresh, context.desired, operations, context.shapes);
+    // The catalog weighs its rules on the contract as it is now: a change it refuses is not sent.
+    const ruled = ruleRefusal(fresh, after, context.desired.owners, context.assetRules);
+    if (ruled !== undefined) {
+      const message = `${moved}; planned again against it, the change would be refused: ${ruled}. Nothing was sent for it; run plan to see`;
+      return {
+        status: 'failed',
+        ...names,
+        httpStatus: null,
+        errorType: 'REFUSED_BY_RULE',
+        message,
+      };
+    }
     target = context.desired;
     replannedAt = fresh.version;
     baseHash = hashContract(fresh);
@@ -416,6 +433,7 @@ export async function applyPlan(
               attempts: options.recoveryAttempts ?? 2,
               shapes,
               profile,
+              assetRules: options.assetRules,
             }),
       );
       if (result.status === 'failed' && stops(result)) stoppedBy ??= result;

@@ -194,6 +194,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
       desired: outcome.desired,
       codec: outcome.codec,
+      ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
       ...reporting(plan),
     }).finally(() => {
       interrupt.release();

@@ -8,6 +8,7 @@ import type { ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import { assemblePlan } from '../plan/create-plan.js';
 import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
+import type { AssetRules } from '../plan/asset-rules.js';
 import type { Plan } from '../plan/types.js';
 import { codecFor, type Codec } from '../profile/codec.js';
 import { PROFILES, resolveProfile, type ProfileSetting } from '../profile/profile.js';
@@ -43,6 +44,8 @@ export type PlanOutcome =
       desired: Map<string, DesiredContract>;
       /** The connected catalog's codec. */
       codec: Codec;
+      /** The data asset rules the plan weighed (OpenMetadata), for apply's second planning. */
+      assetRules?: AssetRules;
     };
 
 export async function planFromFiles(
@@ -74,7 +77,7 @@ export async function planFromFiles(
   const problems = storageProblemsIn(loaded, codec.profile);
   if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
   request.progress?.total?.(files.length);
-  const { changes, liveForUpdates, desired } = await planContracts(files, reader, {
+  const { changes, liveForUpdates, desired, assetRules } = await planContracts(files, reader, {
     codec,
     ...(request.progress === undefined ? {} : { progress: request.progress }),
     strict: request.strict === true,
@@ -86,5 +89,13 @@ export async function planFromFiles(
     gitCommit: await request.gitCommit,
     createdAt: (request.now?.() ?? new Date()).toISOString(),
   });
-  return { ok: true, plan, files, liveContracts: liveForUpdates, desired, codec };
+  return {
+    ok: true,
+    plan,
+    files,
+    liveContracts: liveForUpdates,
+    desired,
+    codec,
+    ...(assetRules === undefined ? {} : { assetRules }),
+  };
 }

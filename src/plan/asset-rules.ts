@@ -123,8 +123,7 @@ function ownerList(owners: unknown): string {
 
 /** What the owners a write sets break, said at the owner that breaks it (in the file's order). */
 function changedOwnersText(write: Write): string {
-  const owners =
-    ownerBreakingRule(write.fileOwners) === -1 ? write.after.owners : write.fileOwners;
+  const owners = ownerBreakingRule(write.fileOwners) === -1 ? write.after.owners : write.fileOwners;
   const index = ownerBreakingRule(owners);
   const owner = (owners as { type?: unknown; name?: unknown }[])[index]!;
   return `owners[${index}] (${String(owner.type)} ${String(owner.name)}) makes the owners ${owner.type === 'team' ? 'more than one team, or a team beside users' : 'a team beside users'}`;
@@ -219,4 +218,14 @@ export function weighWrite(write: Write, rules: AssetRules): RulesFinding {
     warning: texts.map((text) => text.warning).join('. Also, '),
   };
   return found;
+}
+
+/** Why the catalog would refuse the change from `before` to `after`; undefined when it takes it. */
+export function ruleRefusal(
+  before: Readonly<JsonObject>,
+  after: Readonly<JsonObject>,
+  fileOwners: unknown,
+  rules: AssetRules | undefined,
+): string | undefined {
+  return rules && weighWrite(writeFrom(before, after, fileOwners), rules).refusal?.error;
 }

@@ -19,6 +19,7 @@ import type { PlannedChange } from './types.js';
 import { track, type ProgressHooks } from '../progress.js';
 import { lookUpReferences, referenceLookup, type ReferenceLookup } from './reference-ids.js';
 import { catalogRules, ruleFindings, type CatalogRules } from './catalog-rules.js';
+import type { AssetRules } from './asset-rules.js';
 import { createBlocker, effectiveContractOf } from './create-blockers.js';
 import { assetKey, dataProductNames, lookupAssets, type AssetLookup } from './live-assets.js';
 import {
@@ -281,6 +282,8 @@ export interface PlannedContracts {
    * `create` changes, for planning one again if it moved during apply.
    */
   desired: Map<string, DesiredContract>;
+  /** The data asset rules weighed (OpenMetadata), for weighing a change planned again in apply. */
+  assetRules?: AssetRules;
 }
 
 /**
@@ -314,6 +317,7 @@ export async function planContracts(
   const rules = codec.profile === 'openmetadata' ? catalogRules(reader) : undefined;
   const liveForUpdates = new Map<string, LiveContract>();
   const desired = new Map<string, DesiredContract>();
+  let assetRules: AssetRules | undefined;
   // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
   // stays a few dozen contracts, and at most PARKED_AT_MOST more while the lookups are out.
   const changes = new Array<PlannedChange>(files.length);
@@ -325,6 +329,7 @@ export async function planContracts(
     const input = await planInput(files[index]!, live, found, reader, references, rules);
     const change = planChange(input, options);
     changes[index] = change;
+    assetRules ??= input.assetRules;
     const fqn = change.fullyQualifiedName;
     if (options.keepLive === true && (change.action === 'update' || change.action === 'create')) {
       desired.set(fqn, codec.toWire(input.file.contract));
@@ -363,5 +368,5 @@ export async function planContracts(
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, files.length) }, worker));
-  return { changes, liveForUpdates, desired };
+  return { changes, liveForUpdates, desired, ...(assetRules === undefined ? {} : { assetRules }) };
 }
