@@ -2,9 +2,9 @@
 // a create does not always: its reviewers are users, or one team alone (`validateReviewers`, run
 // by the updater); it keeps the data asset rules in force, the default one on owners and any an
 // admin added (`RuleEngine.evaluateUpdate`: a change that leaves rules broken, as many as before or
-// more, is refused). A file that breaks them is refused
-// before anything is sent; a live contract that breaks them (created so, or before the rule) is an
-// error while a change would be sent, until the file mends them with the change.
+// more, is refused). A file that breaks them is refused before anything is sent; a live contract
+// that breaks them (created so, or before the rule) is an error while a change would be sent,
+// until the file mends them with the change.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
