@@ -46,22 +46,30 @@ jsonLogic.add_operation('filterTagsBySource', (...values: unknown[]) =>
 /** How a rule came out: it holds, it is broken, or it could not be weighed here (and why). */
 export type RuleOutcome = 'holds' | 'broken' | { unweighed: string };
 
+/** Rules read once a process: a plan weighs the same few rules on every contract, twice. */
+const parsed = new Map<string, { logic: unknown } | { unweighed: string }>();
+
 /** The JSON Logic of `rule`, or why it is not JSON Logic. */
 function logicOf(rule: string): { logic: unknown } | { unweighed: string } {
-  try {
-    return { logic: JSON.parse(rule) as unknown };
-  } catch (error) {
-    return { unweighed: `its rule is not JSON (${(error as Error).message})` };
+  let found = parsed.get(rule);
+  if (found === undefined) {
+    try {
+      found = { logic: JSON.parse(rule) as unknown };
+    } catch (error) {
+      found = { unweighed: `its rule is not JSON (${(error as Error).message})` };
+    }
+    parsed.set(rule, found);
   }
+  return found;
 }
 
 /** How `rule` (JSON Logic text) comes out for `entity` (the entity as the catalog holds it). */
 export function weighRule(rule: string, entity: Readonly<Record<string, unknown>>): RuleOutcome {
-  const parsed = logicOf(rule);
-  if ('unweighed' in parsed) return parsed;
+  const read = logicOf(rule);
+  if ('unweighed' in read) return read;
   let result: unknown;
   try {
-    result = jsonLogic.apply(parsed.logic as jsonLogic.RulesLogic, entity);
+    result = jsonLogic.apply(read.logic as jsonLogic.RulesLogic, entity);
   } catch (error) {
     return { unweighed: (error as Error).message };
   }
@@ -72,10 +80,10 @@ export function weighRule(rule: string, entity: Readonly<Record<string, unknown>
 
 /** The top-level fields `rule` reads (`owners` for `{"var": "owners.0.type"}`), in its order. */
 export function fieldsRead(rule: string): string[] {
-  const parsed = logicOf(rule);
-  if ('unweighed' in parsed || parsed.logic === null || typeof parsed.logic !== 'object') return [];
+  const read = logicOf(rule);
+  if ('unweighed' in read || read.logic === null || typeof read.logic !== 'object') return [];
   const names = jsonLogic
-    .uses_data(parsed.logic as Record<string, unknown>)
+    .uses_data(read.logic as Record<string, unknown>)
     .map((name: unknown) => String(name).split('.')[0]!)
     .filter((name: string) => name !== '');
   return [...new Set<string>(names)];
