@@ -10,7 +10,7 @@ import {
   type AssetRule,
 } from '../src/plan/asset-rules.js';
 import { fieldsRead, weighRule } from '../src/profile/openmetadata-rules.js';
-import { checkDataAssetRules } from '../src/sandbox/openmetadata.js';
+import { checkDataAssetRules, rulesFor } from '../src/sandbox/asset-rules.js';
 
 const team = (name: string) => ({ type: 'team', name });
 const user = (name: string) => ({ type: 'user', name });
@@ -52,6 +52,12 @@ describe('one data asset rule, weighed as OpenMetadata weighs it', () => {
     const tag = (source: string) => ({ tagFQN: 'x', source });
     expect(weighRule(glossary, { tags: [tag('Glossary'), tag('Classification')] })).toBe('holds');
     expect(weighRule(glossary, { tags: [tag('Glossary'), tag('Glossary')] })).toBe('broken');
+    // Holds for an entity without data products, as a data contract always is.
+    const match = '{"validateDataProductDomainMatch":[{"var":"dataProducts"},{"var":"domains"}]}';
+    expect(weighRule(match, { name: 'c' })).toBe('holds');
+    expect(weighRule(match, { dataProducts: [{ type: 'dataProduct' }] })).toEqual({
+      unweighed: "validateDataProductDomainMatch needs the domains of the entity's data products",
+    });
   });
 
   it('holds only for true; says why when it cannot weigh a rule', () => {
@@ -162,6 +168,24 @@ describe('a write weighed as the catalog weighs it', () => {
 });
 
 describe("the sandbox's data asset rules", () => {
+  it("serves OpenMetadata's defaults for data contracts, and every one holds for a contract the ownership rule keeps", () => {
+    const served = rulesFor('dataContract');
+    expect(served.map((rule) => rule.name)).toEqual([
+      'Multiple Users or Single Team Ownership',
+      'Multiple Domains are not allowed',
+      'Multiple Data Products are not allowed',
+      'Data Product Domain Validation',
+    ]);
+    const contract = { name: 'c', description: 'x', owners: [team('t')], reviewers: [] };
+    expect(served.map((rule) => weighRule(rule.rule, contract))).toEqual(served.map(() => 'holds'));
+    expect(rulesFor('table').map((rule) => rule.name)).toContain(
+      'Tables can only have a single Glossary Term',
+    );
+    expect(rulesFor('user').map((rule) => rule.name)).not.toContain(
+      'Multiple Domains are not allowed',
+    );
+  });
+
   const rules = [
     { ...OWNERSHIP, enabled: true },
     { ...DESCRIBED, enabled: true },

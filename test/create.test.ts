@@ -220,8 +220,12 @@ describe('a new file for an existing table', () => {
       `${sandbox.url}/v1/system/settings/entityRulesSettings/dataContract`,
       { headers: { authorization: `Bearer ${env.CATALOG_TOKEN}` } },
     );
+    // OpenMetadata's defaults, but the one for tables only.
     expect(((await rules.json()) as { name: string }[]).map((rule) => rule.name)).toEqual([
       'Multiple Users or Single Team Ownership',
+      'Multiple Domains are not allowed',
+      'Multiple Data Products are not allowed',
+      'Data Product Domain Validation',
     ]);
     // What the server answers such a write.
     const refused = await postContract(sandbox, env, {

@@ -1,8 +1,8 @@
 // One OpenMetadata data asset rule weighed against one entity, as the server's RuleEngine weighs
 // it: the rule is JSON Logic (run by json-logic-java there, by json-logic-js here, which it
 // follows) with the operations OpenMetadata adds (`LogicOps`): `length`, and the ones its own
-// rules use, `multipleUsersOrSingleTeamOwnership`, `filterReferenceByType` and
-// `filterTagsBySource`. A rule holds only when it gives `true`. Both the plan (which foresees the
+// rules use, `multipleUsersOrSingleTeamOwnership`, `filterReferenceByType`, `filterTagsBySource`
+// and `validateDataProductDomainMatch`. A rule holds only when it gives `true`. Both the plan (which foresees the
 // catalog's answer) and the sandbox (which gives it) weigh rules here; what each does with the
 // outcome (OpenMetadata's `evaluate` on a create, `evaluateUpdate` on a PATCH) is its own.
 import jsonLogic from 'json-logic-js';
@@ -42,6 +42,13 @@ jsonLogic.add_operation('filterReferenceByType', (...values: unknown[]) =>
 jsonLogic.add_operation('filterTagsBySource', (...values: unknown[]) =>
   itemsWith(values[0], 'source', values[1]),
 );
+// The default rule "Data Product Domain Validation": an entity's data products are in its domains.
+// It holds for an entity without data products, as a data contract always is; the domains of
+// data products are the catalog's to look up, so a rule over some cannot be weighed here.
+jsonLogic.add_operation('validateDataProductDomainMatch', (...values: unknown[]) => {
+  if (nullOrEmpty(values[0])) return true;
+  throw new Error("validateDataProductDomainMatch needs the domains of the entity's data products");
+});
 
 /** How a rule came out: it holds, it is broken, or it could not be weighed here (and why). */
 export type RuleOutcome = 'holds' | 'broken' | { unweighed: string };

@@ -10,7 +10,6 @@ import { nextVersionOf } from './versioning.js';
 import { checkCustomProperties } from './custom-properties.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
-  checkDataAssetRules,
   checkReviewerTypes,
   checkStoredContract,
   resolveReferences,
@@ -18,6 +17,7 @@ import {
   withRelationships,
   type SandboxProfile,
 } from './openmetadata.js';
+import { checkDataAssetRules } from './asset-rules.js';
 import { schemaNamesOf } from './asset-schemas.js';
 import type { OpenMetadataRelease } from './release.js';
 import type { Directory } from './directory.js';

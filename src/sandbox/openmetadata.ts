@@ -5,7 +5,6 @@
 import { Ajv } from 'ajv';
 import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
 import { entityOf, isEntityType, namedBy, type Directory } from './directory.js';
-import { weighRule } from '../profile/openmetadata-rules.js';
 import { ApiError, compareText } from './http.js';
 import type { ContractResource, Seed } from './seed.js';
 
@@ -332,72 +331,6 @@ export function openMetadataSeed(seed: Seed): Seed {
       (contract) => toOpenMetadata(contract) as ContractResource,
     ),
   };
-}
-
-type DataAssetRule = NonNullable<Seed['dataAssetRules']>[number];
-
-/** OpenMetadata's default data asset rule on owners, on for every entity type. */
-const OWNERSHIP_RULE: DataAssetRule = {
-  name: 'Multiple Users or Single Team Ownership',
-  description: 'Validates that an entity has either multiple owners or a single team as the owner.',
-  rule: '{"multipleUsersOrSingleTeamOwnership":{"var":"owners"}}',
-  enabled: true,
-  ignoredEntities: [],
-  provider: 'system',
-};
-
-/**
- * `GET /v1/system/settings/entityRulesSettings/{entityType}`: the enabled rules that apply to
- * `entityType` (the seed's, or the default ownership rule), as OpenMetadata filters them.
- */
-export function rulesFor(entityType: string, rules = [OWNERSHIP_RULE]): DataAssetRule[] {
-  return rules.filter(
-    (rule) =>
-      rule.enabled &&
-      (typeof rule.entityType !== 'string' ||
-        rule.entityType.toLowerCase() === entityType.toLowerCase()) &&
-      !(Array.isArray(rule.ignoredEntities) && rule.ignoredEntities.includes(entityType)),
-  );
-}
-
-/**
- * The data asset rules in force for data contracts weighed as OpenMetadata's RuleEngine weighs
- * them: on a create (`before` null, `evaluate`) any rule the contract breaks is a 400; on a PATCH
- * (`evaluateUpdate`) the rules the patched contract breaks are a 400 when they are at least as
- * many as the stored one broke ("not fixing anything"). A rule that cannot be run counts as
- * broken, as the server counts it. The message is OpenMetadata's.
- */
-export function checkDataAssetRules(
-  before: Json | null,
-  after: Json,
-  rules?: DataAssetRule[],
-): void {
-  const inForce = rulesFor('dataContract', rules);
-  // A stored contract is read with its relationship lists; a new one has those it was given.
-  const broken = (entity: Json) =>
-    inForce.filter(
-      (rule) =>
-        weighRule(rule.rule, before === null ? entity : withRelationships(entity)) !== 'holds',
-    );
-  const brokenAfter = broken(after);
-  if (brokenAfter.length === 0) return;
-  if (before !== null && brokenAfter.length < broken(before).length) return;
-  const context = (rule: DataAssetRule) =>
-    typeof rule.description === 'string' ? rule.description : '';
-  if (brokenAfter.length === 1)
-    throw new ApiError(
-      400,
-      `Rule [${brokenAfter[0]!.name}] validation failed: Entity does not satisfy the rule. Rule context: ${context(brokenAfter[0]!)}`,
-    );
-  throw new ApiError(
-    400,
-    [
-      'Entity does not satisfy multiple rules',
-      ...brokenAfter.map(
-        (rule) => `Rule [${rule.name}] validation failed: Rule context: ${context(rule)}`,
-      ),
-    ].join('\n'),
-  );
 }
 
 /**

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError, type Json } from './http.js';
 import { typeAnswer } from './custom-properties.js';
-import { rulesFor } from './openmetadata.js';
+import { rulesFor } from './asset-rules.js';
 import type { ContractResource, Seed } from './seed.js';
 
 /** The release the sandbox plays when none is given. */
