@@ -3,13 +3,8 @@
 // (`evaluate`: no rule broken) or a PATCH (`evaluateUpdate`: refused when the contract it leaves
 // breaks rules, and at least as many as the live one did).
 import { describe, expect, it } from 'vitest';
-import {
-  ownerBreakingRule,
-  weighWrite,
-  writeFrom,
-  type AssetRule,
-} from '../src/plan/asset-rules.js';
-import { fieldsRead, weighRule } from '../src/profile/openmetadata-rules.js';
+import { weighWrite, writeFrom, type AssetRule } from '../src/plan/asset-rules.js';
+import { fieldsRead, ownerBreakingRule, weighRule } from '../src/profile/openmetadata-rules.js';
 import { checkDataAssetRules, rulesFor } from '../src/sandbox/asset-rules.js';
 
 const team = (name: string) => ({ type: 'team', name });

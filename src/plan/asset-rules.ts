@@ -7,7 +7,7 @@
 // when it "is not fixing anything". Plan weighs them the same way, on the contract a change would
 // leave, so that apply never meets that 400.
 import type { JsonObject } from '../diff/json-value.js';
-import { fieldsRead, weighRule } from '../profile/openmetadata-rules.js';
+import { fieldsRead, ownerBreakingRule, weighRule } from '../profile/openmetadata-rules.js';
 import { askedOnce, type CatalogReader } from './catalog-reader.js';
 
 /** One rule in force: its name, what it is for (said in the catalog's refusals) and its logic. */
@@ -34,22 +34,6 @@ const OWNERSHIP = 'multipleUsersOrSingleTeamOwnership';
 export function assetRulesLookup(reader: CatalogReader): () => Promise<AssetRules> {
   const rules = reader.entityRules?.bind(reader);
   return askedOnce(reader, rules && (async () => ({ rules: await rules('dataContract') })));
-}
-
-/**
- * The index of the first owner that breaks the ownership rule (a second team, or a user beside a
- * team, or a team beside users), or -1 when the owners keep it.
- */
-export function ownerBreakingRule(owners: unknown): number {
-  if (!Array.isArray(owners)) return -1;
-  let teams = 0;
-  let users = 0;
-  for (const [index, owner] of (owners as { type?: unknown }[]).entries()) {
-    if (owner?.type === 'team') teams += 1;
-    else users += 1;
-    if (teams > 1 || (teams > 0 && users > 0)) return index;
-  }
-  return -1;
 }
 
 /** One write weighed: the contract before it (null for a create) and after it. */
@@ -198,7 +182,13 @@ export function weighWrite(write: Write, rules: AssetRules): RulesFinding {
         found.warnings.push(
           `${ruleLabel(rule)} could not be weighed here (${outcome.unweighed}); the catalog weighs it on every change to a data contract, and refuses (400) a change that breaks it`,
         );
-  const brokenBefore = new Set(write.before === null ? [] : brokenIn(write.before));
+  const brokenBefore = new Set(
+    write.before === null
+      ? []
+      : write.before === write.after
+        ? brokenAfter
+        : brokenIn(write.before),
+  );
   // Refused: a create that breaks any rule; a change that breaks any and mends none.
   if (brokenAfter.length === 0) return found;
   if (write.before !== null && brokenAfter.length < brokenBefore.size) {

@@ -30,11 +30,25 @@ function itemsWith(list: unknown, key: string, wanted: unknown): unknown[] {
 }
 
 jsonLogic.add_operation('length', (...values: unknown[]) => spread(values).length);
+/**
+ * The index of the first owner that breaks the ownership rule (a second team, or a user beside a
+ * team, or a team beside users), or -1 when the owners keep it.
+ */
+export function ownerBreakingRule(owners: unknown): number {
+  if (!Array.isArray(owners)) return -1;
+  let teams = 0;
+  let users = 0;
+  for (const [index, owner] of (owners as { type?: unknown }[]).entries()) {
+    if (owner?.type === 'team') teams += 1;
+    else users += 1;
+    if (teams > 1 || (teams > 0 && users > 0)) return index;
+  }
+  return -1;
+}
+
 jsonLogic.add_operation('multipleUsersOrSingleTeamOwnership', (...values: unknown[]) => {
   const owners = spread(values);
-  if (owners.every(nullOrEmpty)) return true;
-  const teams = owners.filter((owner) => (owner as { type?: unknown }).type === 'team').length;
-  return !(teams > 1 || (teams > 0 && owners.length > teams));
+  return owners.every(nullOrEmpty) || ownerBreakingRule(owners) === -1;
 });
 jsonLogic.add_operation('filterReferenceByType', (...values: unknown[]) =>
   values.length === 0 ? false : itemsWith(values[0], 'type', values[1]),
