@@ -204,8 +204,9 @@ describe('a new file for an existing table', () => {
     opened.sandbox.clearRequests();
     const run = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
     expect(run.code, run.out + run.err).toBe(1);
+    // Said with the ownership rule the same owners break: one run tells everything to mend.
     expect(run.out).toContain(
-      'owners[1] names team ops, a team of type Department, and the catalog lets only teams of type Group own anything (it refuses the write with a 400): name a team of type Group or a user instead; nothing will be sent for this contract',
+      'it cannot be created: owners[1] names team ops, a team of type Department, and the catalog lets only teams of type Group own anything (it refuses the write with a 400): name a team of type Group or a user instead. Also, owners[1] (team ops) makes the owners more than one team, or a team beside users, which this catalog\'s data asset rule "Multiple Users or Single Team Ownership" refuses (400)',
     );
     expect(writes(opened.sandbox)).toEqual([]);
     const github = await cli(['plan', '--format', 'github'], { cwd: dir.dir, env });

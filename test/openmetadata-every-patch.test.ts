@@ -380,6 +380,29 @@ describe('data asset rules an admin adds for data contracts', () => {
     );
   });
 
+  it('an unknown owner, an extension key the catalog lacks and a broken rule are one error, at the owner, with nothing sent', async () => {
+    const { env, writes } = await catalog(
+      {},
+      { dataAssetRules, customProperties: [{ name: 'tier' }] },
+    );
+    const cwd = await filesDir({
+      'contracts/c.yaml': `${head}description: null\nowners:\n  - {type: user, name: nobody}\nextension:\n  note: x\n`,
+    });
+    const planned = await cli(['plan', '--json'], { cwd, env });
+    expect(planned.code).toBe(1);
+    const error: string = JSON.parse(planned.out).changes[0].error;
+    expect(error.split('. Also, ')).toEqual([
+      'owners[0] names user nobody, which the catalog does not have: create it in the catalog first, or correct the name',
+      expect.stringMatching(/^extension\.note is not a custom property of data contracts/),
+      expect.stringMatching(/^this catalog's data asset rule "Contracts say what they are for" /),
+    ]);
+    expect(error.match(/nothing will be sent/g)).toHaveLength(1);
+    const github = await cli(['plan', '--format', 'github'], { cwd, env });
+    expect(github.out).toMatch(/::error file=contracts\/c\.yaml,line=6,col=5,/);
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(1);
+    expect(writes()).toEqual([]);
+  });
+
   it('a change that mends one rule applies though the contract still breaks another, as the catalog takes it; then a change that mends none is an error', async () => {
     const { sandbox, env } = await catalog(
       { description: undefined, owners: MIXED },

@@ -13,6 +13,7 @@ import type { Profile } from '../profile/profile.js';
 import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
 import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
+import { joinRefusals, NOTHING_SENT } from './refusal-text.js';
 import { weighWrite, writeFrom, type AssetRules, type Write } from './asset-rules.js';
 import {
   PLAN_FORMAT_VERSION,
@@ -48,9 +49,13 @@ export interface PlanInput {
   lackingColumns?: { names: string[]; unnamed: string[]; fromLive?: boolean };
   /**
    * The ids of the users, teams and test cases the file names (a catalog that stores references
-   * by id), for what is sent; or why they could not all be found.
+   * by id), for what is sent.
    */
   referenceIds?: ReferenceIds;
+  /**
+   * Why they could not all be found, and what the catalog refuses in the file's `extension`:
+   * said with whatever else the catalog would refuse in the contract.
+   */
   referenceError?: string;
   /**
    * Why the catalog would refuse to create the contract the catalog lacks: its asset's own
@@ -142,9 +147,6 @@ export interface PlanOptions {
   codec?: Codec;
 }
 
-/** How every error that stops a contract from being sent ends. */
-const NOTHING_SENT = '; nothing will be sent for this contract';
-
 /** What a file's columns the asset lacks mean: as a warning (nothing sent), as an error (else). */
 function lackingColumnsTexts(
   file: ContractFile,
@@ -230,6 +232,16 @@ function refusals(
 ): { error?: string; warnings: string[]; notes: string[] } {
   const { action } = planned;
   const found: { error: string; warning: string | undefined }[] = [];
+  // References the catalog lacks (or refuses) and extension keys it does not define come first,
+  // at their items, with everything else the catalog would refuse.
+  if (input.referenceError !== undefined && (action === 'update' || action === 'create'))
+    found.push({
+      error:
+        action === 'create'
+          ? `the catalog has no contract named ${planned.fullyQualifiedName}, and it cannot be created: ${input.referenceError}`
+          : input.referenceError,
+      warning: undefined,
+    });
   if (action === 'update' || action === 'noop') {
     const refused = refusedLiveTexts(input, options.codec);
     if (refused !== undefined) found.push(refused);
@@ -244,12 +256,8 @@ function refusals(
   if (lacking !== undefined && action !== 'error' && action !== 'missing')
     found.push(lackingColumnsTexts(input.file, lacking));
   const notes = ruled?.notes ?? [];
-  if (found.length > 0 && (action !== 'noop' || options.strict === true)) {
-    const errors = found.map(({ error }) =>
-      error.endsWith(NOTHING_SENT) ? error.slice(0, -NOTHING_SENT.length) : error,
-    );
-    return { error: `${errors.join('. Also, ')}${NOTHING_SENT}`, warnings: [], notes };
-  }
+  if (found.length > 0 && (action !== 'noop' || options.strict === true))
+    return { error: joinRefusals(found.map(({ error }) => error)), warnings: [], notes };
   const warnings = found.flatMap(({ warning }) => warning ?? []);
   return { warnings: [...warnings, ...(ruled?.warnings ?? [])], notes };
 }
@@ -298,8 +306,7 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
     liveVersion: contract.version,
     liveHash: hashContract(contract),
   };
-  const problem =
-    identityProblem(file, contract) ?? input.assetError ?? input.referenceError ?? null;
+  const problem = identityProblem(file, contract) ?? input.assetError ?? null;
   if (problem !== null) return { ...base, ...known, action: 'error', error: problem };
   if (options.strict === true && warnings.length > 0) {
     return {
@@ -392,10 +399,6 @@ function planCreate(
       `the catalog will name a new contract ${desired.name} on ${type} ${assetFqn} '${named}'; set fullyQualifiedName to that, so that plan finds the contract once it is created`,
     );
   if (input.createBlocked !== undefined) return fail(input.createBlocked);
-  if (input.referenceError !== undefined)
-    return fail(
-      `the catalog has no contract named ${desired.fullyQualifiedName}, and it cannot be created: ${input.referenceError}`,
-    );
   if (options.strict === true && base.warnings.length > 0)
     return fail(`live-asset check failed (--strict): ${base.warnings.join('; ')}`);
   return {

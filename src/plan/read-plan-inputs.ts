@@ -20,6 +20,7 @@ import { track, type ProgressHooks } from '../progress.js';
 import { lookUpReferences, referenceLookup, type ReferenceLookup } from './reference-ids.js';
 import { catalogRules, ruleFindings, type CatalogRules } from './catalog-rules.js';
 import type { AssetRules } from './asset-rules.js';
+import { joinRefusals } from './refusal-text.js';
 import { createBlocker, effectiveContractOf } from './create-blockers.js';
 import { assetKey, dataProductNames, lookupAssets, type AssetLookup } from './live-assets.js';
 import {
@@ -248,7 +249,8 @@ async function planInput(
   const ruled: Partial<Awaited<ReturnType<typeof ruleFindings>>> =
     rules !== undefined && sendable ? await ruleFindings(file.contract, read, rules) : {};
   if (ruled.note !== undefined) notes.push(ruled.note);
-  const referenceError = unknownReference ?? ruled.error;
+  const refused = [unknownReference, ruled.error].filter((error) => error !== undefined);
+  const referenceError = refused.length === 0 ? undefined : joinRefusals(refused);
   return {
     file,
     live: read,

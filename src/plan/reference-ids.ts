@@ -10,6 +10,7 @@ import {
 } from '../profile/references.js';
 import type { CatalogReader } from './catalog-reader.js';
 import type { LiveResult, PlanInput } from './create-plan.js';
+import { joinRefusals, NOTHING_SENT } from './refusal-text.js';
 
 /** An entity a reference names: its id, and a team's type. */
 export interface ReferencedEntity {
@@ -75,7 +76,7 @@ export async function lookUpReferences(
       if (error instanceof AuthError) throw error;
       if (!(error instanceof CatalogError || error instanceof NetworkError)) throw error;
       return {
-        referenceError: `${ref.field}[${ref.index}]: ${entity} could not be looked up (${reader.redact(error.message)}); nothing will be sent for this contract`,
+        referenceError: `${ref.field}[${ref.index}]: ${entity} could not be looked up (${reader.redact(error.message)})${NOTHING_SENT}`,
       };
     }
     const found = answer.value;
@@ -90,13 +91,14 @@ export async function lookUpReferences(
         );
     }
   }
+  const refused: string[] = [];
   if (unknown.length > 0)
-    return {
-      referenceError: `${unknown.join('; ')}: create ${unknown.length === 1 ? 'it' : 'them'} in the catalog first, or correct the name; nothing will be sent for this contract`,
-    };
+    refused.push(
+      `${unknown.join('; ')}: create ${unknown.length === 1 ? 'it' : 'them'} in the catalog first, or correct the name`,
+    );
   if (cannotOwn.length > 0)
-    return {
-      referenceError: `${cannotOwn.join('; ')} (it refuses the write with a 400): name a team of type Group or a user instead; nothing will be sent for this contract`,
-    };
-  return { referenceIds: ids };
+    refused.push(
+      `${cannotOwn.join('; ')} (it refuses the write with a 400): name a team of type Group or a user instead`,
+    );
+  return refused.length === 0 ? { referenceIds: ids } : { referenceError: joinRefusals(refused) };
 }
