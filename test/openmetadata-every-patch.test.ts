@@ -399,6 +399,15 @@ describe('data asset rules an admin adds for data contracts', () => {
     expect(error.match(/nothing will be sent/g)).toHaveLength(1);
     const github = await cli(['plan', '--format', 'github'], { cwd, env });
     expect(github.out).toMatch(/::error file=contracts\/c\.yaml,line=6,col=5,/);
+    // Under --strict, a live-asset warning (a column's type) is an error, said after them.
+    await writeFile(
+      path.join(cwd, 'contracts/c.yaml'),
+      `${head}owners:\n  - {type: user, name: nobody}\nschema:\n  - {name: id, dataType: VARCHAR}\n`,
+    );
+    const strict = await cli(['plan', '--strict', '--json'], { cwd, env });
+    expect(JSON.parse(strict.out).changes[0].error).toMatch(
+      /^owners\[0\] names user nobody, .*\. Also, live-asset check failed \(--strict\): column id .*; nothing will be sent for this contract$/,
+    );
     expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(1);
     expect(writes()).toEqual([]);
   });

@@ -13,7 +13,12 @@ import type { Profile } from '../profile/profile.js';
 import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
 import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
-import { joinRefusals, NOTHING_SENT } from './refusal-text.js';
+import {
+  joinRefusals,
+  lackingColumnsTexts,
+  NOTHING_SENT,
+  type LackingColumns,
+} from './refusal-text.js';
 import { weighWrite, writeFrom, type AssetRules, type Write } from './asset-rules.js';
 import {
   PLAN_FORMAT_VERSION,
@@ -41,12 +46,8 @@ export interface PlanInput {
   assetError?: string;
   /** The asset's id, when it was found (a contract the catalog lacks is created on it). */
   assetId?: string;
-  /**
-   * Columns of the file the asset lacks (the catalog refuses any create or PATCH of such a
-   * contract with a 400), and the asset's columns the file does not name; `fromLive` when the file
-   * leaves `schema` out and they are the live contract's.
-   */
-  lackingColumns?: { names: string[]; unnamed: string[]; fromLive?: boolean };
+  /** Columns of the file its asset lacks, which the catalog refuses. */
+  lackingColumns?: LackingColumns;
   /**
    * The ids of the users, teams and test cases the file names (a catalog that stores references
    * by id), for what is sent.
@@ -147,34 +148,15 @@ export interface PlanOptions {
   codec?: Codec;
 }
 
-/** What a file's columns the asset lacks mean: as a warning (nothing sent), as an error (else). */
-function lackingColumnsTexts(
-  file: ContractFile,
-  lacking: NonNullable<PlanInput['lackingColumns']>,
-): { warning: string; error: string } {
-  const { type, fullyQualifiedName } = file.contract.entity;
-  const one = lacking.names.length === 1;
-  const them = one ? 'it' : 'them';
-  const namer = lacking.fromLive === true ? 'the live contract' : 'the file';
-  const unnamed =
-    lacking.unnamed.length === 0
-      ? ''
-      : ` (the ${type} has ${lacking.unnamed.join(', ')}, which ${namer} does not name: a rename?)`;
-  const names = `${one ? 'column' : 'columns'} ${lacking.names.join(', ')}`;
-  const where = `${one ? 'is' : 'are'} not among the columns of ${type} ${fullyQualifiedName} in the catalog${unnamed}`;
-  if (lacking.fromLive === true) {
-    // The file leaves schema out: the live one stays, and the catalog checks it on every PATCH.
-    const text = `${names} of the live contract's schema, which this file leaves out, ${where}, and the catalog refuses (400) any change to a contract that names ${them}`;
-    return {
-      warning: `${text}; nothing is sent while the file matches it`,
-      error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or set schema in the file without ${them}${NOTHING_SENT}`,
-    };
-  }
-  const text = `${names} ${where}, and the catalog refuses (400) a contract that names ${them}`;
-  return {
-    warning: `${text}; any change to it will be refused until they agree`,
-    error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or remove ${them} from the file${NOTHING_SENT}`,
-  };
+/** How the error of a contract that cannot be created starts. */
+function cannotCreate(desired: DesiredContract): string {
+  return `the catalog has no contract named ${desired.fullyQualifiedName}, and it cannot be created: `;
+}
+
+/** Live-asset warnings under --strict, after the references the catalog lacks (`refused`). */
+function strictError(warnings: readonly string[], refused: string | undefined): string {
+  const text = `live-asset check failed (--strict): ${warnings.join('; ')}`;
+  return refused === undefined ? text : joinRefusals([refused, text]);
 }
 
 /**
@@ -238,7 +220,7 @@ function refusals(
     found.push({
       error:
         action === 'create'
-          ? `the catalog has no contract named ${planned.fullyQualifiedName}, and it cannot be created: ${input.referenceError}`
+          ? `${cannotCreate(input.file.contract)}${input.referenceError}`
           : input.referenceError,
       warning: undefined,
     });
@@ -308,14 +290,13 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
   };
   const problem = identityProblem(file, contract) ?? input.assetError ?? null;
   if (problem !== null) return { ...base, ...known, action: 'error', error: problem };
-  if (options.strict === true && warnings.length > 0) {
+  if (options.strict === true && warnings.length > 0)
     return {
       ...base,
       ...known,
       action: 'error',
-      error: `live-asset check failed (--strict): ${warnings.join('; ')}`,
+      error: strictError(warnings, input.referenceError),
     };
-  }
   try {
     const codec = options.codec ?? specCodec;
     // Diff and verification on the catalog's shapes; what people read on the file's.
@@ -382,10 +363,7 @@ function planCreate(
   const { type, fullyQualifiedName: assetFqn } = desired.entity;
   const unread = { ...base, id: null, liveVersion: null, liveHash: null };
   const fail = (error: string): PlannedChange => ({ ...unread, action: 'error', error });
-  if (input.assetError !== undefined)
-    return fail(
-      `the catalog has no contract named ${desired.fullyQualifiedName}, and it cannot be created: ${input.assetError}`,
-    );
+  if (input.assetError !== undefined) return fail(`${cannotCreate(desired)}${input.assetError}`);
   if (input.assetId === undefined)
     return {
       ...unread,
@@ -400,7 +378,12 @@ function planCreate(
     );
   if (input.createBlocked !== undefined) return fail(input.createBlocked);
   if (options.strict === true && base.warnings.length > 0)
-    return fail(`live-asset check failed (--strict): ${base.warnings.join('; ')}`);
+    return fail(
+      strictError(
+        base.warnings,
+        input.referenceError && `${cannotCreate(desired)}${input.referenceError}`,
+      ),
+    );
   return {
     ...unread,
     action: 'create',
