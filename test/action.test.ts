@@ -281,11 +281,14 @@ describe('the Action on pull requests (plan)', () => {
     );
   });
 
+  /** A contract file of the given status, on no asset the sandbox has. */
+  const withStatus = (status: string) =>
+    `name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: ${status}\n`;
+
   it('annotates invalid files at their line and column and sends nothing', async () => {
     const s = await setup({
       files: {
-        'contracts/zz-bad.yaml':
-          'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Live\n',
+        'contracts/zz-bad.yaml': withStatus('Live'),
       },
     });
     const run = await runAction(s, { COMMAND: 'plan' });
@@ -305,8 +308,7 @@ describe('the Action on pull requests (plan)', () => {
   it('validate with a catalog profile named also annotates what that catalog cannot store, without asking the catalog', async () => {
     const s = await setup({
       files: {
-        'contracts/zz-active.yaml':
-          'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Active\n',
+        'contracts/zz-active.yaml': withStatus('Active'),
       },
     });
     const plain = await runAction(s, { COMMAND: 'validate' });

@@ -9,6 +9,7 @@
 import type { JsonObject } from '../diff/json-value.js';
 import { fieldsRead, ownerBreakingRule, weighRule } from '../profile/openmetadata-rules.js';
 import { askedOnce, type CatalogReader } from './catalog-reader.js';
+import { alsoJoined } from './refusal-text.js';
 
 /** One rule in force: its name, what it is for (said in the catalog's refusals) and its logic. */
 export interface AssetRule {
@@ -204,8 +205,8 @@ export function weighWrite(write: Write, rules: AssetRules): RulesFinding {
   }
   const texts = brokenAfter.map((rule) => brokenText(rule, write, brokenBefore));
   found.refusal = {
-    error: texts.map((text) => text.error).join('. Also, '),
-    warning: texts.map((text) => text.warning).join('. Also, '),
+    error: alsoJoined(texts.map((text) => text.error)),
+    warning: alsoJoined(texts.map((text) => text.warning)),
   };
   return found;
 }

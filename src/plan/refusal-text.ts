@@ -6,12 +6,17 @@ import type { ContractFile } from '../contract/parse.js';
 /** How every error that stops a contract from being sent ends. */
 export const NOTHING_SENT = '; nothing will be sent for this contract';
 
-/** `errors` as one: each in turn, joined by ". Also, ", ending once as each ends. */
+/** Several findings of one contract as one text, each in turn. */
+export function alsoJoined(parts: readonly string[]): string {
+  return parts.join('. Also, ');
+}
+
+/** `errors` as one: each in turn (alsoJoined), ending once as each ends. */
 export function joinRefusals(errors: readonly string[]): string {
   const parts = errors.map((error) =>
     error.endsWith(NOTHING_SENT) ? error.slice(0, -NOTHING_SENT.length) : error,
   );
-  return `${parts.join('. Also, ')}${NOTHING_SENT}`;
+  return `${alsoJoined(parts)}${NOTHING_SENT}`;
 }
 
 /**
