@@ -11,7 +11,6 @@ import type { DesiredContract } from '../src/contract/model.js';
 import { parseContract } from '../src/contract/parse.js';
 import { openMetadataCodec, specCodec, storageProblems } from '../src/profile/codec.js';
 import { durationText, toUnits, type DurationUnit } from '../src/profile/durations.js';
-import { profileForVersion } from '../src/profile/profile.js';
 import { unkeptChange } from '../src/profile/unkept.js';
 import {
   changedExtensionKeys,
@@ -70,16 +69,6 @@ describe('durations', () => {
         expect(toUnits(durationText(n, unit), refresh)).toEqual({ ok: true, amount: n, unit });
       }),
     );
-  });
-});
-
-describe('profile from the version', () => {
-  it('1.10 and later are OpenMetadata; older servers and other answers the spec', () => {
-    expect(profileForVersion('1.13.0')).toBe('openmetadata');
-    expect(profileForVersion('1.10.2')).toBe('openmetadata');
-    expect(profileForVersion('2.0.0')).toBe('openmetadata');
-    expect(profileForVersion('1.9.12')).toBe('spec');
-    expect(profileForVersion('unknown')).toBe('spec');
   });
 });
 

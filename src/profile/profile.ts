@@ -1,5 +1,6 @@
 // Catalog profiles: the spec's interface, or a real OpenMetadata 1.10+ server. `auto` asks the
-// catalog for its version: 1.10 or later is OpenMetadata, a 404 the spec's interface.
+// catalog for its version: 1.10 or later is OpenMetadata, a 404 the spec's interface, an older
+// OpenMetadata release neither (refused).
 import { ConfigError } from '../errors.js';
 
 export type Profile = 'spec' | 'openmetadata';
@@ -25,12 +26,27 @@ export function requestedProfile(
     : profileSetting(env.CATALOG_PROFILE, 'CATALOG_PROFILE');
 }
 
-/** The profile of a server that reports `version` (OpenMetadata numbering). */
+/** The OpenMetadata release before which data contracts had another stored shape. */
+const FIRST_RELEASE = { major: 1, minor: 10 };
+
+/**
+ * The profile of a server that reports `version` (OpenMetadata numbering): 1.10 or later is
+ * OpenMetadata; a version that is not such a number, the spec. A release before 1.10 fits neither
+ * profile (its contracts store `status`, not `entityStatus`, and have no SLA, terms of use or
+ * security), so it is refused with the two ways out, before any contract is read.
+ */
 export function profileForVersion(version: string): Profile {
   const match = /^v?(\d+)\.(\d+)/.exec(version.trim());
   if (match === null) return 'spec';
   const [major, minor] = [Number(match[1]), Number(match[2])];
-  return major > 1 || (major === 1 && minor >= 10) ? 'openmetadata' : 'spec';
+  if (
+    major > FIRST_RELEASE.major ||
+    (major === FIRST_RELEASE.major && minor >= FIRST_RELEASE.minor)
+  )
+    return 'openmetadata';
+  throw new ConfigError(
+    `the catalog reports OpenMetadata ${version.trim()}, older than ${FIRST_RELEASE.major}.${FIRST_RELEASE.minor}: its data contracts store a status field instead of entityStatus and have no sla, termsOfUse or security, so neither catalog profile fits it and every change would be refused. Upgrade the server to OpenMetadata ${FIRST_RELEASE.major}.${FIRST_RELEASE.minor} or later, or, if this catalog serves the catalog specification's interface, set --catalog-profile spec (CATALOG_PROFILE=spec). No contract was read or changed.`,
+  );
 }
 
 /** The reads profile detection needs: CatalogClient's. */
@@ -39,6 +55,10 @@ export interface VersionReader {
   systemVersion?(): Promise<string | null>;
 }
 
+/**
+ * The profile to speak: the one set, or under `auto` the one the catalog's version says (a
+ * ConfigError for an OpenMetadata release before 1.10).
+ */
 export async function resolveProfile(
   setting: ProfileSetting,
   reader: VersionReader,
