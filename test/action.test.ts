@@ -6,6 +6,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_COMMENT_CHARS } from '../src/action/github-comments.js';
+import { MAX_SUMMARY_BYTES } from '../src/action/summary-limit.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/fake-github.js';
 import { openSandbox, editorSeed, seed } from './helpers/sandbox.js';
@@ -179,6 +180,34 @@ async function runAction(
   return { code, stdout, stderr, summary: await readFile(summaryFile, 'utf8'), outputs, files };
 }
 
+/**
+ * A setup whose `count` contracts each change a short description to `long` (and its number), so
+ * that the plan is as long as a test needs.
+ */
+function longDescriptions(count: number, long: string): Promise<Setup> {
+  const files: Record<string, string> = {};
+  const contracts = [];
+  const assets = [];
+  for (let i = 0; i < count; i++) {
+    const asset = `db.s.t${i}`;
+    const id = `3a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    assets.push({ id, entityType: 'table', name: `t${i}`, fullyQualifiedName: asset });
+    contracts.push({
+      name: `c${i}`,
+      fullyQualifiedName: `${asset}.dataContract_c${i}`,
+      entity: { id, type: 'table', fullyQualifiedName: asset },
+      description: 'short',
+    });
+    files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify({
+      name: `c${i}`,
+      fullyQualifiedName: `${asset}.dataContract_c${i}`,
+      entity: { type: 'table', fullyQualifiedName: asset },
+      description: `${long}${i}`,
+    });
+  }
+  return setup({ examples: false, files, seed: editorSeed(assets, contracts) });
+}
+
 function expectNoToken(run: ActionRun, s: Setup): void {
   // The only place the token may appear is the ::add-mask:: command that tells GitHub to mask it.
   const stdout = run.stdout
@@ -322,33 +351,7 @@ describe('the Action on pull requests (plan)', () => {
   });
 
   it('shortens a plan that would pass the comment limit, pointing at the job summary', async () => {
-    const count = 40;
-    const long = 'Long description. '.repeat(120);
-    const files: Record<string, string> = {};
-    const contracts = [];
-    const assets = [];
-    for (let i = 0; i < count; i++) {
-      const asset = `db.s.t${i}`;
-      const id = `3a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      assets.push({ id, entityType: 'table', name: `t${i}`, fullyQualifiedName: asset });
-      contracts.push({
-        name: `c${i}`,
-        fullyQualifiedName: `${asset}.dataContract_c${i}`,
-        entity: { id, type: 'table', fullyQualifiedName: asset },
-        description: 'short',
-      });
-      files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify({
-        name: `c${i}`,
-        fullyQualifiedName: `${asset}.dataContract_c${i}`,
-        entity: { type: 'table', fullyQualifiedName: asset },
-        description: `${long}${i}`,
-      });
-    }
-    const s = await setup({
-      examples: false,
-      files: { ...files },
-      seed: editorSeed(assets, contracts),
-    });
+    const s = await longDescriptions(40, 'Long description. '.repeat(120));
     const run = await runAction(s, { COMMAND: 'plan' });
     expect(run.code).toBe(0);
     expect(run.summary.length).toBeGreaterThan(MAX_COMMENT_CHARS);
@@ -358,6 +361,31 @@ describe('the Action on pull requests (plan)', () => {
       '_The full plan is too long for a comment; see the job summary: https://github.example/acme/contracts/actions/runs/777._',
     );
     expect(body).toContain('| `db.s.t0.dataContract_c0` |');
+  });
+
+  it('cuts a plan past the job summary limit after a whole contract, saying where the whole plan is', async () => {
+    const count = 30;
+    const s = await longDescriptions(count, 'Long description. '.repeat(2300));
+    const run = await runAction(s, { COMMAND: 'plan' });
+    expect(run.code, run.stderr).toBe(0);
+    // GitHub drops a summary past 1 MiB whole.
+    expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
+    expect(Buffer.byteLength(run.summary)).toBeGreaterThan(MAX_SUMMARY_BYTES - 64 * 1024);
+    expect(run.summary).toMatch(
+      /\n\n_This summary is cut here: GitHub keeps at most 1 MiB of a step's summary and drops a longer one whole\. \d+ more lines are left out; the whole plan is in the file the `plan-file` output names \(`npx contracts show FILE --markdown` renders it\)\._\n+$/,
+    );
+    expect(run.summary).toContain(`| \`db.s.t${count - 1}.dataContract_c${count - 1}\` |`);
+    // Cut between contracts: every block and code fence it opened is closed.
+    const kept = run.summary.slice(0, run.summary.lastIndexOf('\n\n_This summary is cut here'));
+    expect(kept.split('<details>').length).toBe(kept.split('</details>').length);
+    expect(kept.split('<details>').length - 1).toBeGreaterThan(5);
+    expect(kept.match(/^```/gm)!.length % 2).toBe(0);
+    expect(kept.trimEnd().endsWith('</details>')).toBe(true);
+    // The plan file the notice names holds every contract.
+    const plan = JSON.parse(await readFile(run.outputs['plan-file']!, 'utf8')) as {
+      changes: unknown[];
+    };
+    expect(plan.changes).toHaveLength(count);
   });
 });
 

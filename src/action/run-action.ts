@@ -20,6 +20,7 @@ import { closingLine } from '../plan/render-human.js';
 import { codeSpan, renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments, MAX_COMMENT_CHARS } from './github-comments.js';
+import { cutNotice, fitSummary } from './summary-limit.js';
 import type { ActionSettings } from './input-helper.js';
 
 export interface AnnotationPlace {
@@ -160,11 +161,19 @@ function appliedMarkdown(report: ApplyReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Where the rest of a cut summary is: problems are annotations, and so in the step's log. */
+const EVERY_PROBLEM = "every problem is also an annotation in the step's log";
+/** Where the rest of a cut plan is: the plan file the Action saves. */
+const WHOLE_PLAN =
+  'the whole plan is in the file the `plan-file` output names (`npx contracts show FILE --markdown` renders it)';
+
 export async function runAction(settings: ActionSettings, runner: Runner): Promise<ActionOutcome> {
   if (settings.catalogToken !== undefined) runner.setSecret(settings.catalogToken);
   const redact = (text: string): string =>
     settings.catalogToken === undefined ? text : text.replaceAll(settings.catalogToken, '***');
-  const summary = (markdown: string): Promise<void> => runner.writeSummary(redact(markdown));
+  /** Writes the step's summary, cut to what GitHub keeps; `rest` says where what is cut can be read. */
+  const summary = (markdown: string, rest: string): Promise<void> =>
+    runner.writeSummary(fitSummary(redact(markdown), (omitted) => cutNotice(omitted, rest)));
   runner.setOutput('has-changes', 'false');
   runner.setOutput('breaking', 'false');
   runner.setOutput('applied', '0');
@@ -179,10 +188,10 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     );
     if (checked.problems.length > 0) {
       problemAnnotations(checked.problems, runner);
-      await summary(problemsMarkdown(checked.problems));
+      await summary(problemsMarkdown(checked.problems), EVERY_PROBLEM);
       return { failed: `${checked.problems.length} problems in contract files` };
     }
-    await summary(`### Data contracts: ${checked.fileCount} valid files\n`);
+    await runner.writeSummary(`### Data contracts: ${checked.fileCount} valid files\n`);
     return { failed: null };
   }
 
@@ -212,7 +221,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     );
     if (!outcome.ok) {
       problemAnnotations(outcome.problems, runner);
-      await summary(problemsMarkdown(outcome.problems));
+      await summary(problemsMarkdown(outcome.problems), EVERY_PROBLEM);
       return { failed: `${outcome.problems.length} problems in contract files; nothing was sent` };
     }
     const { plan, files } = outcome;
@@ -231,6 +240,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         settings.command === 'drift' && changeCount(plan) > 0
           ? `${markdown}\n${changeCount(plan)} contract${changeCount(plan) === 1 ? '' : 's'} in the catalog differ from git.\n`
           : markdown,
+        WHOLE_PLAN,
       );
       if (settings.command === 'plan' && settings.comment && pr !== null) {
         if (settings.githubToken === undefined || settings.repository === undefined) {
@@ -265,13 +275,16 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
 
     // apply
     if (blocked > 0) {
-      await summary(renderPlanMarkdown(plan, { title: 'Data contracts: apply refused' }));
+      await summary(
+        renderPlanMarkdown(plan, { title: 'Data contracts: apply refused' }),
+        WHOLE_PLAN,
+      );
       return {
         failed: `the plan has ${blocked} contract${blocked === 1 ? '' : 's'} that cannot be applied; nothing was sent`,
       };
     }
     if (changeCount(plan) === 0) {
-      await summary(
+      await runner.writeSummary(
         '### Data contracts applied\n\nNo changes: the catalog matches the contract files.\n',
       );
       return { failed: null };
@@ -289,7 +302,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     });
     const applied = report.results.filter((r) => r.status === 'applied').length;
     runner.setOutput('applied', String(applied));
-    await summary(appliedMarkdown(report));
+    await summary(appliedMarkdown(report), "the step's log lists every contract as it was applied");
     const failed = report.results.filter(
       (r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed',
     );
