@@ -3,12 +3,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_COMMENT_CHARS } from '../src/action/github-comments.js';
 import { MAX_SUMMARY_BYTES } from '../src/action/summary-limit.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/fake-github.js';
+import { manyTables } from './helpers/many-tables.js';
 import { openSandbox, editorSeed, seed } from './helpers/sandbox.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -185,26 +185,12 @@ async function runAction(
  * that the plan is as long as a test needs.
  */
 function longDescriptions(count: number, long: string): Promise<Setup> {
-  const files: Record<string, string> = {};
-  const contracts = [];
-  const assets = [];
-  for (let i = 0; i < count; i++) {
-    const asset = `db.s.t${i}`;
-    const id = `3a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    assets.push({ id, entityType: 'table', name: `t${i}`, fullyQualifiedName: asset });
-    contracts.push({
-      name: `c${i}`,
-      fullyQualifiedName: `${asset}.dataContract_c${i}`,
-      entity: { id, type: 'table', fullyQualifiedName: asset },
-      description: 'short',
-    });
-    files[`contracts/c${String(i).padStart(2, '0')}.yaml`] = stringify({
-      name: `c${i}`,
-      fullyQualifiedName: `${asset}.dataContract_c${i}`,
-      entity: { type: 'table', fullyQualifiedName: asset },
-      description: `${long}${i}`,
-    });
-  }
+  const { assets, contracts, files } = manyTables(count, {
+    idPrefix: '3a000000',
+    live: 'short',
+    desired: (i) => `${long}${i}`,
+    fileName: (i) => `contracts/c${String(i).padStart(2, '0')}.yaml`,
+  });
   return setup({ examples: false, files, seed: editorSeed(assets, contracts) });
 }
 

@@ -3,11 +3,11 @@
 /* eslint-disable no-control-regex -- the terminal sequences a progress line writes are what is checked */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { progressLine } from '../src/cli/progress.js';
 import { cliProcess } from './helpers/cli-process.js';
 import { openSandbox, seed } from './helpers/sandbox.js';
+import { manyTables } from './helpers/many-tables.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -83,26 +83,11 @@ describe('the progress line', () => {
 describe('progress from the real CLI', () => {
   const COUNT = 30;
   async function catalogOf30() {
-    const assets = [];
-    const contracts = [];
-    const files: Record<string, string> = {};
-    for (let i = 0; i < COUNT; i++) {
-      const id = `5a000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      const asset = `db.s.t${i}`;
-      assets.push({ id, entityType: 'table', name: `t${i}`, fullyQualifiedName: asset });
-      contracts.push({
-        name: `c${i}`,
-        fullyQualifiedName: `${asset}.dataContract_c${i}`,
-        entity: { id, type: 'table', fullyQualifiedName: asset },
-        description: 'live',
-      });
-      files[`contracts/c${i}.yaml`] = stringify({
-        name: `c${i}`,
-        fullyQualifiedName: `${asset}.dataContract_c${i}`,
-        entity: { type: 'table', fullyQualifiedName: asset },
-        description: 'live',
-      });
-    }
+    const { assets, contracts, files } = manyTables(COUNT, {
+      idPrefix: '5a000000',
+      live: 'live',
+      desired: () => 'live',
+    });
     // 30 to 60 ms per request, so that a run lasts long enough for the line to be drawn.
     const opened = await openSandbox({
       seed: seed({
