@@ -336,6 +336,32 @@ describe('the Action on pull requests (plan)', () => {
     expect(s.sandbox.requests()).toEqual([]);
   });
 
+  it('says which contract files the pull request deletes, and that their contracts stay', async () => {
+    const s = await setup();
+    git(s.dir, 'rm', '-q', 'contracts/customers.yaml');
+    // Renamed: its contract still has a file.
+    git(s.dir, 'mv', 'contracts/payments.yaml', 'contracts/billing.yaml');
+    git(s.dir, 'commit', '-q', '-m', 'drop customers, rename payments');
+    s.head = git(s.dir, 'rev-parse', 'HEAD');
+    const run = await runAction(s, { COMMAND: 'plan' });
+    expect(run.code, run.stderr).toBe(0);
+    const said =
+      'Deleted in this pull request: `contracts/customers.yaml` (contract `warehouse.sales.public.customers.dataContract_customers`). contracts-gitops deletes no contract: it stays in the catalog as it is, and no file manages it any more; delete it in the catalog if it should go.';
+    // Under the closing line, where neither the comment's shortening nor the summary's cut reaches.
+    expect(run.summary).toMatch(/\*\*Plan: [^\n]*\n\n⚠️ Deleted in this pull request/);
+    expect(run.summary).toContain(`⚠️ ${said}`);
+    expect(s.github.comments[0]!.body).toContain(`⚠️ ${said}`);
+    expect(run.stdout).toContain(`::warning::${said.replaceAll('`', '')}`);
+    expect(run.summary).not.toContain('payments.yaml');
+    // A shallow checkout cannot tell: said in the log, and the plan goes on.
+    const shallow = await runAction({ ...s, base: '0'.repeat(40) }, { COMMAND: 'plan' });
+    expect(shallow.code, shallow.stderr).toBe(0);
+    expect(shallow.stdout).toContain(
+      'Could not tell which contract files this pull request deletes: git could not compare its base and head in this checkout',
+    );
+    expect(shallow.summary).not.toContain('Deleted in this pull request');
+  });
+
   it('shortens a plan that would pass the comment limit, pointing at the job summary', async () => {
     const s = await longDescriptions(40, 'Long description. '.repeat(120));
     const run = await runAction(s, { COMMAND: 'plan' });

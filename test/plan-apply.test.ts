@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -392,8 +392,11 @@ describe("someone else's seed and contract files", () => {
 });
 
 describe('--changed-since and colour', () => {
-  it('plans only the files changed since a git ref, and says when the ref is unknown', async () => {
-    const { env } = await catalog();
+  /** The example files committed in a repository of their own, and git run there. */
+  async function committedExamples(): Promise<{
+    dir: TempDir;
+    git: (...args: string[]) => string;
+  }> {
     const dir = await workspace();
     const git = (...args: string[]) =>
       execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
@@ -403,6 +406,12 @@ describe('--changed-since and colour', () => {
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'base');
+    return { dir, git };
+  }
+
+  it('plans only the files changed since a git ref, and says when the ref is unknown', async () => {
+    const { env } = await catalog();
+    const { dir } = await committedExamples();
     const orders = path.join(dir.dir, 'contracts', 'orders.yaml');
     await writeFile(
       orders,
@@ -415,6 +424,48 @@ describe('--changed-since and colour', () => {
     const unknown = await cli(['plan', '--changed-since', 'no-such-ref'], { cwd: dir.dir, env });
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain("--changed-since: git does not know 'no-such-ref'");
+  });
+
+  it('says which contract files were deleted since the ref, and that their contracts stay', async () => {
+    const { sandbox, env } = await catalog();
+    const { dir } = await committedExamples();
+    const customers = () =>
+      JSON.stringify(
+        [...sandbox.store.contracts.values()].find(
+          (c) => c.fullyQualifiedName === 'warehouse.sales.public.customers.dataContract_customers',
+        ),
+      );
+    const before = customers();
+    await rm(path.join(dir.dir, 'contracts', 'customers.yaml'));
+    // Moved without git's knowing: deleted and untracked, and its contract still has a file.
+    await rename(
+      path.join(dir.dir, 'contracts', 'payments.yaml'),
+      path.join(dir.dir, 'contracts', 'billing.yaml'),
+    );
+    const said =
+      'Deleted since HEAD: contracts/customers.yaml (contract warehouse.sales.public.customers.dataContract_customers). contracts-gitops deletes no contract: it stays in the catalog as it is, and no file manages it any more; delete it in the catalog if it should go.';
+    const human = await cli(['plan', '--changed-since', 'HEAD'], { cwd: dir.dir, env });
+    expect(human.code, human.err).toBe(0);
+    expect(human.out).toContain(`\n${said}\n`);
+    expect(human.out).not.toContain('payments.yaml');
+    const json = await cli(['plan', '--json', '--changed-since', 'HEAD'], { cwd: dir.dir, env });
+    expect(JSON.parse(json.out).changes.map((c: { file: string }) => c.file)).toEqual([
+      'contracts/billing.yaml',
+    ]);
+    expect(json.err).toContain(`Note: ${said}`);
+    const markdown = await cli(['plan', '--markdown', '--changed-since', 'HEAD'], {
+      cwd: dir.dir,
+      env,
+    });
+    expect(markdown.out).toContain(
+      '⚠️ Deleted since HEAD: `contracts/customers.yaml` (contract `warehouse.sales.public.customers.dataContract_customers`).',
+    );
+    // Without --changed-since nothing is compared, and nothing is said.
+    expect((await cli(['plan'], { cwd: dir.dir, env })).out).not.toContain('Deleted since');
+    const apply = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+    expect(apply.code, apply.err).toBe(0);
+    expect(customers()).toBe(before);
+    expect(before).toContain('"version"');
   });
 
   it('colours only a terminal, and never with NO_COLOR or --no-color', async () => {

@@ -8,7 +8,7 @@ import { connect } from '../cli/settings.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import { ConfigError } from '../errors.js';
-import { currentCommit, filesChangedBetween } from '../pipeline/git.js';
+import { currentCommit, deletedContractFiles, filesChangedBetween } from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { profileSetting } from '../profile/profile.js';
@@ -21,6 +21,11 @@ import { codeSpan, renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments, MAX_COMMENT_CHARS } from './github-comments.js';
 import { cutNotice, fitSummary } from './summary-limit.js';
+import {
+  deletedFilesText,
+  leftUnmanaged,
+  type DeletedContractFile,
+} from '../plan/deleted-files.js';
 import type { ActionSettings } from './input-helper.js';
 
 export interface AnnotationPlace {
@@ -86,12 +91,21 @@ function planAnnotations(plan: Plan, files: readonly ContractFile[], runner: Run
   }
 }
 
-/** The comment body: the whole plan, or, past GitHub's limit, the table and a link to the summary. */
-export function commentBody(plan: Plan, marker: string, summaryUrl: string | null): string {
-  const full = `${marker}\n${renderPlanMarkdown(plan)}`;
+/**
+ * The comment body: the whole plan, or, past GitHub's limit, the table and a link to the summary;
+ * with the contract files the pull request deletes.
+ */
+export function commentBody(
+  plan: Plan,
+  marker: string,
+  summaryUrl: string | null,
+  deleted: readonly DeletedContractFile[] = [],
+): string {
+  const markdown = renderPlanMarkdown(plan, { deleted: { files: deleted, where: IN_THIS_PR } });
+  const full = `${marker}\n${markdown}`;
   if (full.length <= MAX_COMMENT_CHARS) return full;
   const pointer = `\n\n_The full plan is too long for a comment; see the job summary${summaryUrl === null ? '' : `: ${summaryUrl}`}._\n`;
-  const table = renderPlanMarkdown(plan).split('\n<details>')[0]!;
+  const table = markdown.split('\n<details>')[0]!;
   const room = MAX_COMMENT_CHARS - marker.length - pointer.length - 100;
   const shortTable =
     table.length <= room
@@ -161,6 +175,8 @@ function appliedMarkdown(report: ApplyReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Where the deleted contract files a plan names were deleted. */
+const IN_THIS_PR = 'in this pull request';
 /** Where the rest of a cut summary is: problems are annotations, and so in the step's log. */
 const EVERY_PROBLEM = "every problem is also an annotation in the step's log";
 /** Where the rest of a cut plan is: the plan file the Action saves. */
@@ -196,6 +212,27 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   }
 
   const pr = await pullRequestNumber(settings);
+  /** The contract files the pull request deletes, each said as a warning; none when git cannot tell. */
+  const deletedInPullRequest = async (
+    pull: { base: string; head: string },
+    plan: Plan,
+  ): Promise<readonly DeletedContractFile[]> => {
+    const deleted = await deletedContractFiles(
+      settings.workspace,
+      pull.base,
+      pull.head,
+      settings.paths,
+    );
+    if (deleted === undefined) {
+      runner.info(
+        'Could not tell which contract files this pull request deletes: git could not compare its base and head in this checkout (actions/checkout with fetch-depth: 0 fetches the base commit).',
+      );
+      return [];
+    }
+    const unmanaged = leftUnmanaged(deleted, plan);
+    for (const file of unmanaged) runner.warning(deletedFilesText([file], IN_THIS_PR));
+    return unmanaged;
+  };
   let only: Set<string> | undefined;
   if (settings.changedOnly) {
     if (pr === null)
@@ -235,7 +272,12 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
 
     if (settings.command === 'plan' || settings.command === 'drift') {
       const title = settings.command === 'drift' ? 'Data contract drift' : 'Data contracts plan';
-      const markdown = renderPlanMarkdown(plan, { title });
+      const deleted =
+        settings.command === 'plan' && pr !== null ? await deletedInPullRequest(pr, plan) : [];
+      const markdown = renderPlanMarkdown(plan, {
+        title,
+        deleted: { files: deleted, where: IN_THIS_PR },
+      });
       await summary(
         settings.command === 'drift' && changeCount(plan) > 0
           ? `${markdown}\n${changeCount(plan)} contract${changeCount(plan) === 1 ? '' : 's'} in the catalog differ from git.\n`
@@ -257,7 +299,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
             settings.apiUrl,
             settings.githubToken,
             settings.repository,
-          ).upsert(pr.number, marker, redact(commentBody(plan, marker, summaryUrl)));
+          ).upsert(pr.number, marker, redact(commentBody(plan, marker, summaryUrl, deleted)));
           runner.info(
             `${result.action === 'created' ? 'Posted' : 'Updated'} the plan comment on pull request #${pr.number}.`,
           );

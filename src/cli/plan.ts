@@ -1,6 +1,7 @@
 // `contracts plan [PATH...]`: validate, read the live contracts, print the changes.
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from './exit-codes.js';
-import { filesChangedSince } from '../pipeline/git.js';
+import { deletedContractFiles, filesChangedSince } from '../pipeline/git.js';
+import { deletedFilesText, leftUnmanaged } from '../plan/deleted-files.js';
 import { planFilesForCommand } from './plan-files.js';
 import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
@@ -65,19 +66,36 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     );
     if (outcome === null) return EXIT_ERROR;
     const { plan } = outcome;
+    // With --changed-since, the contract files deleted since the ref: the tool deletes no contract.
+    const deleted =
+      options.changedSince === undefined
+        ? []
+        : leftUnmanaged(
+            (await deletedContractFiles(io.cwd, options.changedSince, undefined, options.paths)) ??
+              [],
+            plan,
+          );
+    const where = `since ${options.changedSince ?? ''}`;
+    const deletedNote = deletedFilesText(deleted, where);
+    // On stderr beside machine output; after the plan beside the human one.
+    if (deletedNote !== '' && options.json) io.stderr.write(`Note: ${deletedNote}\n`);
+    const humanNote = deletedNote === '' || options.json ? '' : `\n${deletedNote}\n`;
     if (plan.changes.length === 0 && !options.json && !options.markdown) {
-      io.stdout.write(`${nothingSelected(options.paths, options.changedSince)}\n`);
+      io.stdout.write(`${nothingSelected(options.paths, options.changedSince)}\n${humanNote}`);
       return EXIT_OK;
     }
     if (options.out !== undefined) await writePlanFile(path.resolve(io.cwd, options.out), plan);
     if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
-    else if (options.markdown) io.stdout.write(renderPlanMarkdown(plan));
+    else if (options.markdown)
+      io.stdout.write(renderPlanMarkdown(plan, { deleted: { files: deleted, where } }));
     else if (options.github === true) {
       for (const finding of planFindings(plan, outcome.files))
         io.stdout.write(`${workflowCommand(finding.level, finding, finding.message)}\n`);
-      io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, false)));
+      io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, false)) + humanNote);
     } else {
-      io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color)));
+      io.stdout.write(
+        renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color)) + humanNote,
+      );
       if (options.out !== undefined)
         io.stdout.write(
           planExitCode(plan, false) === EXIT_OK

@@ -18,6 +18,20 @@ import { positionOf, type ContractFile } from './parse.js';
 import type { Problem } from './problem.js';
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
+/** The names of contract files. */
+const CONTRACT_FILE_NAME = /\.ya?ml$/i;
+
+/**
+ * Whether `relative`, a path below a directory given as PATH, is one a walk of that directory
+ * takes as a contract file (for files that are no longer there to walk: deleted ones).
+ */
+export function isContractFilePath(relative: string): boolean {
+  const parts = relative.split(/[\\/]/);
+  return (
+    CONTRACT_FILE_NAME.test(parts[parts.length - 1]!) &&
+    !parts.slice(0, -1).some((part) => SKIPPED_DIRECTORIES.has(part))
+  );
+}
 
 /**
  * How each file is shown: relative to `cwd` when below it, else absolute; with forward slashes.
@@ -48,7 +62,7 @@ async function walk(directory: string, found: string[], seen: Set<string>): Prom
   const parent = directory.endsWith(path.sep) ? directory : `${directory}${path.sep}`;
   for (const entry of entries) {
     const full = `${parent}${entry.name}`;
-    const contractName = /\.ya?ml$/i.test(entry.name);
+    const contractName = CONTRACT_FILE_NAME.test(entry.name);
     let isDirectory = entry.isDirectory();
     let isFile = entry.isFile();
     if (entry.isSymbolicLink()) {

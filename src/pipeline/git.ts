@@ -2,7 +2,10 @@
 // files changed since a ref (CLI) or between a pull request's base and head (Action).
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { loadPlain } from '../contract/fast-parse.js';
+import { isContractFilePath } from '../contract/load.js';
 import { ConfigError } from '../errors.js';
+import type { DeletedContractFile } from '../plan/deleted-files.js';
 
 /** A git client working in `cwd`. */
 function git(cwd: string): SimpleGit {
@@ -106,5 +109,57 @@ export async function filesChangedBetween(
     throw new ConfigError(
       `changed-only cannot tell which files changed: git finds no common ancestor of ${base.slice(0, 12)} and ${head.slice(0, 12)} in this checkout, which is too shallow. Check out with actions/checkout and fetch-depth: 0.`,
     );
+  }
+}
+
+/** The fullyQualifiedName a contract file's text gives, or null. */
+function namedContract(text: string): string | null {
+  try {
+    const value = loadPlain(text);
+    if (value === null || typeof value !== 'object') return null;
+    const name = (value as { fullyQualifiedName?: unknown }).fullyQualifiedName;
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The contract files under `paths` (PATH arguments, from `cwd`) that were there at `from` and are
+ * gone at `to` (a commit, compared from where it left `from`'s history, as a pull request is; the
+ * working tree when undefined), each with the contract its last version named; a renamed file is
+ * not deleted. Undefined when git cannot tell (no checkout, a commit it lacks, a path outside the
+ * checkout): the caller then says nothing of deleted files.
+ */
+export async function deletedContractFiles(
+  cwd: string,
+  from: string,
+  to: string | undefined,
+  paths: readonly string[],
+): Promise<DeletedContractFile[] | undefined> {
+  const top = await topLevel(cwd);
+  if (top === null) return undefined;
+  const client = git(cwd);
+  try {
+    const before = to === undefined ? from : (await client.raw(['merge-base', from, to])).trim();
+    const names = await client.raw([
+      'diff',
+      '--name-only',
+      '--diff-filter=D',
+      '-z',
+      to === undefined ? from : `${from}...${to}`,
+      '--',
+      ...paths.map((given) => `:(literal)${given}`),
+    ]);
+    const deleted: DeletedContractFile[] = [];
+    for (const name of names.split('\0').filter((entry) => entry !== '')) {
+      const file = path.relative(cwd, path.resolve(top, name)).split(path.sep).join('/');
+      if (!isContractFilePath(file)) continue;
+      const text = await client.show([`${before}:${name}`]);
+      deleted.push({ file, fullyQualifiedName: namedContract(text) });
+    }
+    return deleted;
+  } catch {
+    return undefined;
   }
 }

@@ -2,6 +2,7 @@
 import { changesOf } from '../diff/operation.js';
 import { printableLines } from '../printable.js';
 import { printablePlan } from './format-value.js';
+import { deletedFilesText, type DeletedContractFile } from './deleted-files.js';
 import { closingLine, diffLineText } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
 
@@ -73,10 +74,17 @@ export function renderChangeDetails(change: PlannedChange): string {
   return parts.join('\n');
 }
 
-/** Title, table of contracts and one collapsible block per change. */
+/**
+ * Title, table of contracts and one collapsible block per change; under the closing line, the
+ * contract files deleted `deleted.where`, which no shortening of the rest leaves out.
+ */
 export function renderPlanMarkdown(
   given: Plan,
-  options: { title?: string; includeNoop?: boolean } = {},
+  options: {
+    title?: string;
+    includeNoop?: boolean;
+    deleted?: { files: readonly DeletedContractFile[]; where: string };
+  } = {},
 ): string {
   const plan = printablePlan(given);
   const lines: string[] = [];
@@ -85,6 +93,11 @@ export function renderPlanMarkdown(
     `**${closingLine(plan)}** Catalog: \`${plan.catalogUrl}\`${plan.gitCommit === null ? '' : ` · commit \`${plan.gitCommit.slice(0, 12)}\``}`,
     '',
   );
+  const deleted =
+    options.deleted === undefined
+      ? ''
+      : deletedFilesText(options.deleted.files, options.deleted.where, codeSpan);
+  if (deleted !== '') lines.push(`⚠️ ${deleted}`, '');
   const listed = plan.changes.filter(
     (change) =>
       options.includeNoop === true ||
