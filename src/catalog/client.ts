@@ -1,10 +1,12 @@
 // The only code that speaks HTTP to the catalog: undici with a keep-alive pool (in a thread of its
 // own, connections.ts), timeouts, bounded concurrency, retries for reads, typed errors, and a
 // token that never leaves its origin.
-import { CatalogError, ConfigError, NetworkError, TimeoutError, errorMessage } from '../errors.js';
+import { CatalogError, ConfigError, NetworkError } from '../errors.js';
+import { networkError } from './network-error.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
+import { customPropertiesOf, rulesOf, type EntityRule } from './openmetadata-answers.js';
 import { RESPONSE_ETAG } from './etag.js';
 import { patchText } from './patch-text.js';
 import { Connections } from './connections.js';
@@ -142,18 +144,13 @@ export class CatalogClient {
    * (`GET /v1/system/settings/entityRulesSettings/{entityType}`: the enabled rules that apply to
    * that type), each with its `name`, JSON Logic `rule` and, when it has one, `description`.
    */
-  async entityRules(
-    entityType: string,
-  ): Promise<{ name: string; rule: string; description?: string }[]> {
+  async entityRules(entityType: string): Promise<EntityRule[]> {
     const answer = await this.getJson<unknown>(
       `/system/settings/entityRulesSettings/${pathSegment(entityType)}`,
       {},
       LIST_ANSWER,
     );
-    return (answer as Record<string, unknown>[]).flatMap(({ name, rule, description: d }) => {
-      if (typeof name !== 'string' || typeof rule !== 'string') return [];
-      return [{ name, rule, ...(typeof d === 'string' && d ? { description: d } : {}) }];
-    });
+    return rulesOf(answer);
   }
 
   /**
@@ -163,24 +160,12 @@ export class CatalogClient {
    * `extension` may hold only those ("Unknown custom field", a 400, for any other).
    */
   async customProperties(entityType: string): Promise<CustomProperty[]> {
-    const answer = await this.getJson<{ customProperties?: unknown }>(
+    const answer = await this.getJson<unknown>(
       `/metadata/types/name/${pathSegment(entityType)}`,
       { fields: 'customProperties' },
       ENTITY_ANSWER,
     );
-    const properties = Array.isArray(answer.customProperties) ? answer.customProperties : [];
-    return (properties as Record<string, unknown>[]).flatMap((property) => {
-      if (typeof property?.name !== 'string') return [];
-      const type = (property.propertyType as { name?: unknown } | undefined)?.name;
-      const config = (property.customPropertyConfig as { config?: unknown } | undefined)?.config;
-      return [
-        {
-          name: property.name,
-          type: typeof type === 'string' ? type : 'unknown',
-          ...(config === undefined ? {} : { config }),
-        },
-      ];
-    });
+    return customPropertiesOf(answer);
   }
 
   /**
@@ -399,7 +384,7 @@ export class CatalogClient {
           ...(body === undefined ? {} : { body }),
         });
       } catch (error) {
-        throw this.networkError(method, path, error);
+        throw networkError(method, path, error, this.baseUrl, (text) => this.redact(text));
       }
       const location = response.headers.location;
       if (response.status >= 300 && response.status < 400 && typeof location === 'string') {
@@ -418,26 +403,5 @@ export class CatalogClient {
       }
       return response;
     }
-  }
-
-  private networkError(method: string, path: string, error: unknown): NetworkError {
-    const code = (error as { code?: string }).code ?? '';
-    const where = `${method} ${path.split('?')[0]!}`;
-    if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' && this.baseUrl.protocol === 'https:')
-      return new NetworkError(
-        `${where} failed: the catalog at ${catalogUrlText(this.baseUrl)} does not answer TLS (https); if it serves plain http, use ${catalogUrlText(this.baseUrl).replace(/^https:/, 'http:')}`,
-        { cause: error },
-      );
-    const reason = errorMessage(error, (text) => this.redact(text));
-    if (
-      code === 'UND_ERR_CONNECT_TIMEOUT' ||
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT'
-    ) {
-      return new TimeoutError(`${where} timed out (${reason})`, { cause: error });
-    }
-    return new NetworkError(`${where} failed: ${reason}${code === '' ? '' : ` (${code})`}`, {
-      cause: error,
-    });
   }
 }

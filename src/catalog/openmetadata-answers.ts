@@ -1,0 +1,36 @@
+// What the client reads in answers only OpenMetadata gives: the data asset rules in force for an
+// entity type, and the custom properties it defines for one.
+import type { CustomProperty } from './types.js';
+
+/** A data asset rule: its name, its JSON Logic and, when it has one, what it is for. */
+export interface EntityRule {
+  name: string;
+  rule: string;
+  description?: string;
+}
+
+/** The rules of `GET /v1/system/settings/entityRulesSettings/{entityType}` (a list). */
+export function rulesOf(answer: unknown): EntityRule[] {
+  return (answer as Record<string, unknown>[]).flatMap(({ name, rule, description: d }) => {
+    if (typeof name !== 'string' || typeof rule !== 'string') return [];
+    return [{ name, rule, ...(typeof d === 'string' && d ? { description: d } : {}) }];
+  });
+}
+
+/** The custom properties of `GET /v1/metadata/types/name/{entityType}?fields=customProperties`. */
+export function customPropertiesOf(answer: unknown): CustomProperty[] {
+  const listed = (answer as { customProperties?: unknown }).customProperties;
+  const properties = Array.isArray(listed) ? listed : [];
+  return (properties as Record<string, unknown>[]).flatMap((property) => {
+    if (typeof property?.name !== 'string') return [];
+    const type = (property.propertyType as { name?: unknown } | undefined)?.name;
+    const config = (property.customPropertyConfig as { config?: unknown } | undefined)?.config;
+    return [
+      {
+        name: property.name,
+        type: typeof type === 'string' ? type : 'unknown',
+        ...(config === undefined ? {} : { config }),
+      },
+    ];
+  });
+}
