@@ -1,87 +1,60 @@
-// A catalog that reports an OpenMetadata release older than 1.10 fits neither profile (its data
-// contracts store `status`, not `entityStatus`, and have no SLA, terms of use or security): under
-// `auto`, plan, apply and import refuse before reading a contract; naming the spec profile goes
-// on. The catalog is the sandbox behind a forwarder that answers the version route as such a
-// release does, since no old release can run here; everything else reaches the sandbox.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Catalogs that lack what the profiles expect, as releases before the ones the tool is built for
+// may: the sandbox behind a forwarder that answers a few requests as such a release does, since no
+// such release can run here; everything else reaches the sandbox.
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors.js';
 import { profileForVersion } from '../src/profile/profile.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
+import { forwarder, type Forwarder } from './helpers/forwarder.js';
 import { openSandbox } from './helpers/sandbox.js';
-import { tempDir, type TempDir } from './helpers/temp-dir.js';
+import { tempDir } from './helpers/temp-dir.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** A sandbox, a forwarder in front of it answering as `answer` says, and a directory of `files`. */
+async function catalogBehind(
+  options: Parameters<typeof openSandbox>[0],
+  answer: Parameters<typeof forwarder>[1],
+  files: Record<string, string> = {},
+): Promise<{ sandbox: Sandbox; front: Forwarder; cwd: string; env: Record<string, string> }> {
+  const opened = await openSandbox(options);
+  cleanups.push(() => opened.sandbox.close());
+  const front = await forwarder(opened.sandbox.root, answer);
+  cleanups.push(() => front.close());
+  const dir = await tempDir(files);
+  cleanups.push(() => dir.remove());
+  // The catalog's base keeps the sandbox's path (/api under the openmetadata profile).
+  const base = `${front.url}${new URL(opened.sandbox.url).pathname.replace(/\/$/, '')}`;
+  return {
+    sandbox: opened.sandbox,
+    front,
+    cwd: dir.dir,
+    env: { CATALOG_URL: base, CATALOG_TOKEN: await opened.token() },
+  };
+}
 
 const OLD_RELEASE = '1.9.4';
 
-/** Serves `version` at /v1/system/version and forwards every other request to `target`. */
-async function reportingVersion(target: string, version: string): Promise<Server> {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.url === '/v1/system/version') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ version, revision: 'abc123', timestamp: 0 }));
-        return;
-      }
-      const headers: Record<string, string> = {};
-      for (const name of ['authorization', 'content-type', 'if-match'])
-        if (typeof request.headers[name] === 'string') headers[name] = request.headers[name];
-      const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
-      fetch(`${target}${request.url ?? '/'}`, {
-        method: request.method ?? 'GET',
-        headers,
-        ...(body === undefined ? {} : { body }),
-      }).then(
-        async (answer) => {
-          const forwarded: Record<string, string> = {};
-          for (const name of ['content-type', 'etag']) {
-            const value = answer.headers.get(name);
-            if (value !== null) forwarded[name] = value;
-          }
-          response.writeHead(answer.status, forwarded);
-          response.end(Buffer.from(await answer.arrayBuffer()));
-        },
-        () => response.destroy(),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
-
-let sandbox: Sandbox;
-let proxy: Server;
-let work: TempDir;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  const opened = await openSandbox({ seed: threeSeed() });
-  sandbox = opened.sandbox;
-  proxy = await reportingVersion(sandbox.url, OLD_RELEASE);
-  const { port } = proxy.address() as AddressInfo;
-  env = { CATALOG_URL: `http://127.0.0.1:${port}`, CATALOG_TOKEN: await opened.token() };
-  work = await tempDir(threeFiles(false));
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => proxy.close(resolve));
-  await sandbox.close();
-  await work.remove();
-});
-
-/** The contract routes the sandbox was asked for since the log was cleared. */
-function contractRequests(): string[] {
-  return sandbox
-    .requests()
-    .map((record) => `${record.method} ${record.path}`)
-    .filter((line) => line.includes('/dataContracts'));
-}
-
 describe('a catalog reporting OpenMetadata older than 1.10', () => {
+  const asOldRelease = (_method: string, url: string) =>
+    url === '/v1/system/version'
+      ? { status: 200, body: { version: OLD_RELEASE, revision: 'abc123', timestamp: 0 } }
+      : undefined;
+  /** The contract routes the sandbox was asked for. */
+  const contractRequests = (sandbox: Sandbox): string[] =>
+    sandbox
+      .requests()
+      .map((record) => `${record.method} ${record.path}`)
+      .filter((line) => line.includes('/dataContracts'));
+
   it('is refused by auto with both ways out, and only 1.10 or later is OpenMetadata', () => {
     expect(() => profileForVersion(OLD_RELEASE)).toThrow(ConfigError);
     expect(() => profileForVersion('1.8.0')).toThrow(/older than 1\.10/);
@@ -98,31 +71,97 @@ describe('a catalog reporting OpenMetadata older than 1.10', () => {
     ['apply', ['apply', '--auto-approve']],
     ['import', ['import', '--fqn', 'db.s.a.dataContract_a', '--out', 'imported']],
   ])('%s refuses before reading any contract, with nothing changed', async (_name, args) => {
-    sandbox.clearRequests();
+    const { sandbox, cwd, env } = await catalogBehind(
+      { seed: threeSeed() },
+      asOldRelease,
+      threeFiles(false),
+    );
     const before = JSON.stringify([...sandbox.store.contracts.values()]);
-    const run = await cli(args, { cwd: work.dir, env });
+    const run = await cli(args, { cwd, env });
     expect(run.code, run.out).toBe(1);
     expect(run.err).toContain(`the catalog reports OpenMetadata ${OLD_RELEASE}, older than 1.10`);
     expect(run.err).toContain('--catalog-profile spec');
     expect(run.err).not.toContain(env.CATALOG_TOKEN!);
-    expect(contractRequests()).toEqual([]);
+    expect(contractRequests(sandbox)).toEqual([]);
     expect(JSON.stringify([...sandbox.store.contracts.values()])).toBe(before);
   });
 
   it('plans and applies when the spec profile is named', async () => {
+    const { sandbox, cwd, env } = await catalogBehind(
+      { seed: threeSeed() },
+      asOldRelease,
+      threeFiles(false),
+    );
     const plan = await cli(['plan', '--catalog-profile', 'spec', '--detailed-exitcode'], {
-      cwd: work.dir,
+      cwd,
       env,
     });
     expect(plan.code, plan.err).toBe(2);
     expect(plan.out).toContain('Plan: 3 to change, 0 unchanged, 0 errors.');
     const apply = await cli(['apply', '--auto-approve'], {
-      cwd: work.dir,
+      cwd,
       env: { ...env, CATALOG_PROFILE: 'spec' },
     });
     expect(apply.code, apply.err).toBe(0);
     expect(sandbox.store.contracts.get('1c000000-0000-4000-8000-000000000001')).toMatchObject({
       description: 'new a',
     });
+  });
+});
+
+describe('an OpenMetadata whose data contracts have no custom properties', () => {
+  /** Refuses `extension` among a contract's fields, as OpenMetadata does for an entity without it. */
+  const withoutExtension = (method: string, url: string) => {
+    const query = new URL(url, 'http://catalog').searchParams;
+    return method === 'GET' &&
+      url.startsWith('/api/v1/dataContracts/') &&
+      (query.get('fields') ?? '').split(',').includes('extension')
+      ? { status: 400, body: { code: 400, message: 'Invalid field name extension' } }
+      : undefined;
+  };
+
+  it('reads contracts without extension once refused, and plans, applies and converges', async () => {
+    const { front, cwd, env } = await catalogBehind({ profile: 'openmetadata' }, withoutExtension);
+    await cp(
+      path.join(root, 'examples', 'openmetadata', 'contracts'),
+      path.join(cwd, 'contracts'),
+      {
+        recursive: true,
+      },
+    );
+    const plan = await cli(['plan', '--json', '--detailed-exitcode'], { cwd, env });
+    expect(plan.code, plan.err).toBe(2);
+    expect(JSON.parse(plan.out).summary).toEqual({
+      create: 1,
+      update: 3,
+      noop: 2,
+      error: 0,
+      missing: 0,
+    });
+    const reads = front.requests.filter((line) => line.startsWith('GET /api/v1/dataContracts/'));
+    const refused = reads.filter((line) => /fields=[^&]*extension/.test(line));
+    expect(refused.length).toBeGreaterThan(0);
+    // Once refused, no read asks for it again.
+    expect(reads.at(-1)).not.toMatch(/extension/);
+    const apply = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
+    expect(again.code, again.out).toBe(0);
+  });
+
+  it('still reports any other 400 on a read as that contract’s error', async () => {
+    const { cwd, env } = await catalogBehind(
+      { seed: threeSeed() },
+      (method, url) =>
+        method === 'GET' && url.startsWith('/v1/dataContracts/name/db.s.b')
+          ? { status: 400, body: { code: 400, message: 'Invalid field name owners' } }
+          : undefined,
+      threeFiles(false),
+    );
+    const plan = await cli(['plan', '--json'], { cwd, env });
+    expect(plan.code).toBe(1);
+    const changes = JSON.parse(plan.out).changes as { action: string; error: string | null }[];
+    expect(changes.map((change) => change.action)).toEqual(['update', 'error', 'update']);
+    expect(changes[1]!.error).toContain('Invalid field name owners');
   });
 });

@@ -6,7 +6,12 @@ import { networkError } from './network-error.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
-import { customPropertiesOf, rulesOf, type EntityRule } from './openmetadata-answers.js';
+import {
+  customPropertiesOf,
+  refusesExtension,
+  rulesOf,
+  type EntityRule,
+} from './openmetadata-answers.js';
 import { RESPONSE_ETAG } from './etag.js';
 import { patchText } from './patch-text.js';
 import { Connections } from './connections.js';
@@ -68,6 +73,8 @@ export class CatalogClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly token: string;
+  /** The catalog refused `extension` among a contract's fields: its contracts have none. */
+  private contractsWithoutExtension = false;
 
   constructor(options: CatalogClientOptions) {
     this.baseUrl = normalizeCatalogUrl(options.baseUrl);
@@ -177,14 +184,10 @@ export class CatalogClient {
     fields: readonly string[] = [],
     options: { include?: 'all' | 'deleted' } = {},
   ): Promise<LiveContract> {
-    return this.getJson<LiveContract>(
+    return this.readContract(
       `/dataContracts/name/${pathSegment(fqn)}`,
-      {
-        ...(fields.length > 0 ? { fields: fields.join(',') } : {}),
-        ...(options.include === undefined ? {} : { include: options.include }),
-      },
-      CONTRACT_ANSWER,
-      true,
+      fields,
+      options.include === undefined ? {} : { include: options.include },
     );
   }
 
@@ -209,12 +212,35 @@ export class CatalogClient {
   }
 
   getContractById(id: string, fields: readonly string[] = []): Promise<LiveContract> {
-    return this.getJson<LiveContract>(
-      `/dataContracts/${pathSegment(id)}`,
-      fields.length > 0 ? { fields: fields.join(',') } : {},
-      CONTRACT_ANSWER,
-      true,
-    );
+    return this.readContract(`/dataContracts/${pathSegment(id)}`, fields, {});
+  }
+
+  /**
+   * A contract read with `fields`. A catalog whose data contracts have no custom properties
+   * refuses `extension` among them (OpenMetadata: 400 "Invalid field name extension", as it
+   * answers for any entity without that field): the contract is read again without it, and so is
+   * every contract after it; the contract then has no `extension`, as the catalog keeps none.
+   */
+  private async readContract(
+    path: string,
+    fields: readonly string[],
+    params: Record<string, string>,
+  ): Promise<LiveContract> {
+    const asked = this.contractsWithoutExtension
+      ? fields.filter((field) => field !== 'extension')
+      : fields;
+    try {
+      return await this.getJson<LiveContract>(
+        path,
+        { ...(asked.length > 0 ? { fields: asked.join(',') } : {}), ...params },
+        CONTRACT_ANSWER,
+        true,
+      );
+    } catch (error) {
+      if (!asked.includes('extension') || !refusesExtension(error)) throw error;
+      this.contractsWithoutExtension = true;
+      return this.readContract(path, fields, params);
+    }
   }
 
   getEffectiveContract(

@@ -1,5 +1,7 @@
 // What the client reads in answers only OpenMetadata gives: the data asset rules in force for an
-// entity type, and the custom properties it defines for one.
+// entity type, the custom properties it defines for one, and its refusal of custom properties on
+// an entity that has none.
+import { CatalogError } from '../errors.js';
 import type { CustomProperty } from './types.js';
 
 /** A data asset rule: its name, its JSON Logic and, when it has one, what it is for. */
@@ -33,4 +35,16 @@ export function customPropertiesOf(answer: unknown): CustomProperty[] {
       },
     ];
   });
+}
+
+/**
+ * Whether `error` is OpenMetadata's refusal of `extension` among the fields asked of an entity
+ * that has none (400 "Invalid field name extension", as for any field its type lacks).
+ */
+export function refusesExtension(error: unknown): boolean {
+  return (
+    error instanceof CatalogError &&
+    error.status === 400 &&
+    /invalid field name extension\b/i.test(error.serverMessage)
+  );
 }
