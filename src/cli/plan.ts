@@ -75,7 +75,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
               [],
             plan,
           );
-    const where = `since ${options.changedSince ?? ''}`;
+    const where = `since ${String(options.changedSince)}`;
     const deletedNote = deletedFilesText(deleted, where);
     // On stderr beside machine output; after the plan beside the human one.
     if (deletedNote !== '' && options.json) io.stderr.write(`Note: ${deletedNote}\n`);

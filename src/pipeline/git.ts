@@ -125,7 +125,7 @@ function namedContract(text: string): string | null {
 }
 
 /**
- * The contract files under `paths` (PATH arguments, from `cwd`) that were there at `from` and are
+ * The contract files under `under` (PATH arguments, from `cwd`) that were there at `from` and are
  * gone at `to` (a commit, compared from where it left `from`'s history, as a pull request is; the
  * working tree when undefined), each with the contract its last version named; a renamed file is
  * not deleted. Undefined when git cannot tell (no checkout, a commit it lacks, a path outside the
@@ -135,7 +135,7 @@ export async function deletedContractFiles(
   cwd: string,
   from: string,
   to: string | undefined,
-  paths: readonly string[],
+  under: readonly string[],
 ): Promise<DeletedContractFile[] | undefined> {
   const top = await topLevel(cwd);
   if (top === null) return undefined;
@@ -149,13 +149,14 @@ export async function deletedContractFiles(
       '-z',
       to === undefined ? from : `${from}...${to}`,
       '--',
-      ...paths.map((given) => `:(literal)${given}`),
+      ...under.map((given) => `:(literal)${given}`),
     ]);
     const deleted: DeletedContractFile[] = [];
-    for (const name of names.split('\0').filter((entry) => entry !== '')) {
-      const file = path.relative(cwd, path.resolve(top, name)).split(path.sep).join('/');
+    for (const absolute of paths(names, top)) {
+      const file = path.relative(cwd, absolute).split(path.sep).join('/');
       if (!isContractFilePath(file)) continue;
-      const text = await client.show([`${before}:${name}`]);
+      const inRepository = path.relative(top, absolute).split(path.sep).join('/');
+      const text = await client.show([`${before}:${inRepository}`]);
       deleted.push({ file, fullyQualifiedName: namedContract(text) });
     }
     return deleted;
