@@ -92,16 +92,10 @@ function planAnnotations(plan: Plan, files: readonly ContractFile[], runner: Run
 }
 
 /**
- * The comment body: the whole plan, or, past GitHub's limit, the table and a link to the summary;
- * with the contract files the pull request deletes.
+ * The comment body: the plan's `markdown` whole, or, past GitHub's limit, its table and a link to
+ * the summary.
  */
-export function commentBody(
-  plan: Plan,
-  marker: string,
-  summaryUrl: string | null,
-  deleted: readonly DeletedContractFile[] = [],
-): string {
-  const markdown = renderPlanMarkdown(plan, { deleted: { files: deleted, where: IN_THIS_PR } });
+export function commentBody(markdown: string, marker: string, summaryUrl: string | null): string {
   const full = `${marker}\n${markdown}`;
   if (full.length <= MAX_COMMENT_CHARS) return full;
   const pointer = `\n\n_The full plan is too long for a comment; see the job summary${summaryUrl === null ? '' : `: ${summaryUrl}`}._\n`;
@@ -299,7 +293,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
             settings.apiUrl,
             settings.githubToken,
             settings.repository,
-          ).upsert(pr.number, marker, redact(commentBody(plan, marker, summaryUrl, deleted)));
+          ).upsert(pr.number, marker, redact(commentBody(markdown, marker, summaryUrl)));
           runner.info(
             `${result.action === 'created' ? 'Posted' : 'Updated'} the plan comment on pull request #${pr.number}.`,
           );
