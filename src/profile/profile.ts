@@ -26,8 +26,17 @@ export function requestedProfile(
     : profileSetting(env.CATALOG_PROFILE, 'CATALOG_PROFILE');
 }
 
-/** The OpenMetadata release before which data contracts had another stored shape. */
-const FIRST_RELEASE = { major: 1, minor: 10 };
+/** The first OpenMetadata release the openmetadata profile speaks: before it, contracts had another shape. */
+const FIRST_RELEASE = { major: 1, minor: 10 } as const;
+/** That release as people write it. */
+export const FIRST_RELEASE_TEXT = `${FIRST_RELEASE.major}.${FIRST_RELEASE.minor}`;
+
+/** Whether OpenMetadata `major`.`minor` is FIRST_RELEASE or later. */
+export function fromFirstRelease(major: number, minor: number): boolean {
+  return (
+    major > FIRST_RELEASE.major || (major === FIRST_RELEASE.major && minor >= FIRST_RELEASE.minor)
+  );
+}
 
 /**
  * The profile of a server that reports `version` (OpenMetadata numbering): 1.10 or later is
@@ -39,13 +48,9 @@ export function profileForVersion(version: string): Profile {
   const match = /^v?(\d+)\.(\d+)/.exec(version.trim());
   if (match === null) return 'spec';
   const [major, minor] = [Number(match[1]), Number(match[2])];
-  if (
-    major > FIRST_RELEASE.major ||
-    (major === FIRST_RELEASE.major && minor >= FIRST_RELEASE.minor)
-  )
-    return 'openmetadata';
+  if (fromFirstRelease(major, minor)) return 'openmetadata';
   throw new ConfigError(
-    `the catalog reports OpenMetadata ${version.trim()}, older than ${FIRST_RELEASE.major}.${FIRST_RELEASE.minor}: its data contracts store a status field instead of entityStatus and have no sla, termsOfUse or security, so neither catalog profile fits it and every change would be refused. Upgrade the server to OpenMetadata ${FIRST_RELEASE.major}.${FIRST_RELEASE.minor} or later, or, if this catalog serves the catalog specification's interface, set --catalog-profile spec (CATALOG_PROFILE=spec). No contract was read or changed.`,
+    `the catalog reports OpenMetadata ${version.trim()}, older than ${FIRST_RELEASE_TEXT}: its data contracts store a status field instead of entityStatus and have no sla, termsOfUse or security, so neither catalog profile fits it and every change would be refused. Upgrade the server to OpenMetadata ${FIRST_RELEASE_TEXT} or later, or, if this catalog serves the catalog specification's interface, set --catalog-profile spec (CATALOG_PROFILE=spec). No contract was read or changed.`,
   );
 }
 

@@ -10,6 +10,7 @@
 // also takes the weak validator `W/"<version>"`, the version as Java writes a Double (1.0, 0.3),
 // and `*`; If-Match may list several, comma-separated, any one of which will do.
 import { createHash } from 'node:crypto';
+import { FIRST_RELEASE_TEXT, fromFirstRelease } from '../profile/profile.js';
 import { ApiError, type Json } from './http.js';
 import { typeAnswer } from './custom-properties.js';
 import { rulesFor } from './asset-rules.js';
@@ -40,9 +41,9 @@ export class OpenMetadataRelease {
   constructor(readonly version: string = DEFAULT_OPENMETADATA_VERSION) {
     const match = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version);
     const [major, minor] = match === null ? [0, 0] : [Number(match[1]), Number(match[2])];
-    if (major < 1 || (major === 1 && minor < 10))
+    if (!fromFirstRelease(major, minor))
       throw new RangeError(
-        `the OpenMetadata version must be 1.10 or later, written as 1.13.0, got '${version}'`,
+        `the OpenMetadata version must be ${FIRST_RELEASE_TEXT} or later, written as 1.13.0, got '${version}'`,
       );
     this.contentEtags = major >= 2;
   }
