@@ -49,6 +49,8 @@ async function setup(
     user?: string;
     /** The sandbox as OpenMetadata, with the example files written for it. */
     openmetadata?: boolean;
+    /** The OpenMetadata release the sandbox plays (its newest by default). */
+    release?: string;
   } = {},
 ): Promise<Setup> {
   const workspace = await tempDir();
@@ -84,6 +86,7 @@ async function setup(
   const opened = await openSandbox({
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.openmetadata === true ? { profile: 'openmetadata' as const } : {}),
+    ...(options.release === undefined ? {} : { openmetadataVersion: options.release }),
   });
   cleanups.push(() => opened.sandbox.close());
   const github = await startFakeGitHub(GH_TOKEN, REPO);
@@ -425,8 +428,8 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expectNoToken(run, s);
   });
 
-  it("says when OpenMetadata kept the version, and lists only this apply's own change", async () => {
-    const s = await setup({ openmetadata: true });
+  it("says when OpenMetadata 1.13.0 (sent no If-Match) kept the version, and lists only this apply's own change", async () => {
+    const s = await setup({ openmetadata: true, release: '1.13.0' });
     const first = await runAction(s, { COMMAND: 'apply' }, 'push');
     expect(first.code, first.stdout + first.stderr).toBe(0);
     // The next merge, minutes later, applied with the same token: the catalog folds it into the

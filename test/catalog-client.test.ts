@@ -17,6 +17,7 @@ import {
 } from '../src/errors.js';
 import { etagOf, ifMatchFor, RESPONSE_ETAG } from '../src/catalog/etag.js';
 import { patchText } from '../src/catalog/patch-text.js';
+import { codecFor, specCodec } from '../src/profile/codec.js';
 import type { Operation } from '../src/diff/operation.js';
 import fc from 'fast-check';
 import { VERSION } from '../src/version.js';
@@ -180,7 +181,7 @@ describe('CatalogClient', () => {
     expect(server.seen[2]!.headers['if-match']).toBeUndefined();
   });
 
-  it('If-Match: the ETag as read under the spec; under OpenMetadata 1.x\'s ETag of version and updatedAt as read, else W/"<version>", the version as Java writes it; nothing without an ETag', async () => {
+  it('If-Match: the ETag as read under the spec; under OpenMetadata 1.13.1+ 1.x\'s ETag of version and updatedAt as read, else W/"<version>", the version as Java writes it; none to 1.10.0–1.13.0 or a release that does not say; nothing without an ETag', async () => {
     const server = await serve((q, r) =>
       json(
         r,
@@ -193,11 +194,16 @@ describe('CatalogClient', () => {
     const [one, other, none] = await Promise.all(
       ['a.one', 'a.other', 'a.none'].map((fqn) => c.getContractByName(fqn)),
     );
-    expect(ifMatchFor(other, 'spec')).toBe('"6dc39a9f444addf2"');
-    expect(ifMatchFor(other, 'openmetadata')).toBe('W/"0.3"');
-    expect(ifMatchFor(one, 'openmetadata')).toBe('W/"1.0"');
-    expect(ifMatchFor(none, 'openmetadata')).toBeUndefined();
-    expect(ifMatchFor(none, 'spec')).toBeUndefined();
+    const om = codecFor('openmetadata', '2.0.5');
+    const om1 = codecFor('openmetadata', '1.13.1');
+    expect(ifMatchFor(other, specCodec)).toBe('"6dc39a9f444addf2"');
+    expect(ifMatchFor(other, om)).toBe('W/"0.3"');
+    expect(ifMatchFor(one, om)).toBe('W/"1.0"');
+    expect(ifMatchFor(none, om)).toBeUndefined();
+    expect(ifMatchFor(none, specCodec)).toBeUndefined();
+    // The releases whose If-Match path drops contract changes (open-metadata/OpenMetadata#28876).
+    for (const release of ['1.10.0', '1.12.3', '1.13.0', null])
+      expect(ifMatchFor(other, codecFor('openmetadata', release))).toBeUndefined();
     // OpenMetadata 1.x's strong ETag, a hash of "<version>-<updatedAt>", is sent as read: it
     // moves with a change folded into the same version, which W/"<version>" does not see.
     const hash = createHash('sha256').update('0.3-1700000000000').digest('hex').slice(0, 16);
@@ -207,8 +213,8 @@ describe('CatalogClient', () => {
         [RESPONSE_ETAG]: `"${hash}"`,
       },
     );
-    expect(ifMatchFor(read, 'openmetadata')).toBe(`"${hash}"`);
-    expect(ifMatchFor({ ...read, updatedAt: 1_700_000_000_001 }, 'openmetadata')).toBe('W/"0.3"');
+    expect(ifMatchFor(read, om1)).toBe(`"${hash}"`);
+    expect(ifMatchFor({ ...read, updatedAt: 1_700_000_000_001 }, om1)).toBe('W/"0.3"');
   });
 
   it('percent-encodes the FQNs . and .., which would otherwise name other paths', async () => {

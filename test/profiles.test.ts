@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DesiredContract } from '../src/contract/model.js';
 import { parseContract } from '../src/contract/parse.js';
-import { openMetadataCodec, specCodec, storageProblems } from '../src/profile/codec.js';
+import { codecFor, openMetadataCodec, specCodec, storageProblems } from '../src/profile/codec.js';
 import { durationText, toUnits, type DurationUnit } from '../src/profile/durations.js';
 import { unkeptChange } from '../src/profile/unkept.js';
 import {
@@ -604,9 +604,9 @@ describe('a contract that moved during apply, planned again', () => {
 });
 
 describe('a change the catalog folded into the version the plan read', () => {
-  // 1.x's strong ETag (of version and updatedAt) moves with it, and apply sends that; under 2.0,
-  // whose If-Match is W/"<version>", the guard's test of each value the patch overwrites sees it.
-  it.each(['1.13.0', '2.0.0'])(
+  // The guard's test of updatedAt sees it on every release: 1.13.0 is sent no If-Match at all,
+  // and 2.0's W/"<version>" does not move with a folded change.
+  it.each(['1.10.0', '1.13.0', '1.13.1', '2.0.0', '2.0.5'])(
     'openmetadata %s: is still caught; nothing of it is lost',
     async (release) => {
       const { sandbox, ...opened } = await catalogOf(
@@ -627,6 +627,7 @@ describe('a change the catalog folded into the version the plan read', () => {
       );
       expect(plan.changes[0]!.patch).toEqual([
         { op: 'test', path: '/version', value: 0.2 },
+        { op: 'test', path: '/updatedAt', value: expect.any(Number) },
         { op: 'test', path: '/description', value: 'Old.' },
         { op: 'replace', path: '/description', value: 'Mine.' },
       ]);
@@ -635,7 +636,7 @@ describe('a change the catalog folded into the version the plan read', () => {
       const racing = racedBy(client, [{ op: 'replace', path: '/description', value: 'Theirs.' }]);
       const report = await applyPlan(plan, racing, {
         liveContracts: liveForUpdates,
-        codec: openMetadataCodec,
+        codec: codecFor('openmetadata', release),
       });
       expect(report.results[0]).toMatchObject({ status: 'failed', errorType: 'CONFLICT' });
       expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
@@ -756,8 +757,26 @@ owners:
     },
   );
 
-  it("openmetadata: an apply within the catalog's ten-minute session reports only its own change, and the version it was folded into", async () => {
-    const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
+  it('openmetadata 2.0.5: an apply within the ten-minute session is a new version, since it carries If-Match, which the catalog never folds', async () => {
+    const { env } = await catalogOf('openmetadata', oneTable('openmetadata', {}), '2.0.5');
+    const file = (terms: string) =>
+      `${head}entityStatus: Draft\nsla:\n  refreshFrequency: PT12H\ntermsOfUse: ${terms}\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`;
+    const cwd = await filesDir({ 'contracts/c.yaml': file('Old terms.') });
+    const first = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
+    expect(first.out, first.err).toContain('0.1 → 0.2');
+    await writeFile(path.join(cwd, 'contracts/c.yaml'), file('New terms.'));
+    const second = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
+    expect(second.code, second.out + second.err).toBe(0);
+    expect(second.out).toContain('0.2 → 0.3');
+    expect(second.out).not.toContain('folded');
+  });
+
+  it("openmetadata 1.13.0 (sent no If-Match): an apply within the catalog's ten-minute session reports only its own change, and the version it was folded into", async () => {
+    const { sandbox, env } = await catalogOf(
+      'openmetadata',
+      oneTable('openmetadata', {}),
+      '1.13.0',
+    );
     const file = (terms: string) =>
       `${head}entityStatus: Draft\nsla:\n  refreshFrequency: PT12H\ntermsOfUse: ${terms}\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`;
     const cwd = await filesDir({ 'contracts/c.yaml': file('Old terms.') });
@@ -1592,25 +1611,30 @@ describe('the sandbox as OpenMetadata', () => {
   const patchWith = (client: Client) => (ifMatch: string, value: string) =>
     client.patch(path, [{ op: 'add', path: '/description', value }], { ifMatch });
 
-  it('1.13: sends the strong ETag of version and updatedAt; a PATCH takes it, W/"<version>" or a list holding one, and refuses one that no longer holds (412, nothing stored)', async () => {
+  it('1.13.1: a GET sends the strong ETag of version and updatedAt (a PATCH answer none); a PATCH takes it, W/"<version>" or a list holding one, is never folded, and one that no longer holds is refused (412, nothing stored)', async () => {
     let now = 1_800_000_000_000;
     const { sandbox, client } = await openSandbox({
       seed: oneTable('openmetadata', {}),
       profile: 'openmetadata',
+      openmetadataVersion: '1.13.1',
       clock: () => now,
     });
     cleanups.push(() => sandbox.close());
-    expect((await client.get('/v1/system/version')).body.version).toBe('1.13.0');
+    expect((await client.get('/v1/system/version')).body.version).toBe('1.13.1');
     const read = await client.get(path);
     expect(read.headers.get('etag')).toBe(strong(`0.1-${String(read.body.updatedAt)}`));
     const patch = patchWith(client);
     const first = await patch(read.headers.get('etag')!, 'a');
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    const firstEtag = first.headers.get('etag')!;
+    expect(first.headers.get('etag')).toBeNull();
+    const firstEtag = (await client.get(path)).headers.get('etag')!;
     expect(firstEtag).toBe(strong(`0.2-${now}`));
     now += 60_000;
-    // The same user a minute later: folded into 0.2, but updatedAt moves, and the ETag with it.
-    expect((await patch(firstEtag, 'b')).status).toBe(200);
+    // The same user a minute later, without If-Match: folded into 0.2, but updatedAt moves, and
+    // the ETag with it.
+    expect(
+      (await client.patch(path, [{ op: 'add', path: '/description', value: 'b' }])).status,
+    ).toBe(200);
     const stale = await patch(firstEtag, 'c');
     expect(stale.status).toBe(412);
     expect(stale.body).toMatchObject({
@@ -1618,11 +1642,12 @@ describe('the sandbox as OpenMetadata', () => {
       message: `The entity has been modified. Current ETag: ${strong(`0.2-${now}`)}. Please refresh and retry with the latest version.`,
     });
     expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 0.2, description: 'b' });
-    // The weak validator names the version alone.
+    // The weak validator names the version alone; a PATCH with If-Match is a version of its own.
     expect((await patch('W/"0.1"', 'c')).status).toBe(412);
     expect((await patch('"stale", W/"0.2"', 'c')).status).toBe(200);
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 0.3, description: 'c' });
     expect((await patch('*', 'd')).status).toBe(200);
-    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 0.2, description: 'd' });
+    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 0.4, description: 'd' });
   });
 
   it('2.0: sends a hash of each answer, which no PATCH matches (412, nothing stored); W/"<version>" does', async () => {
@@ -1698,7 +1723,7 @@ describe('the sandbox as OpenMetadata', () => {
     expect(alone.err).toContain('--openmetadata-version needs --profile openmetadata');
   });
 
-  it("folds one user's PATCHes within ten minutes into one version; incrementalChangeDescription says what each did", async () => {
+  it("folds one user's PATCHes without If-Match within ten minutes into one version; the answer's changeDescription says what each did, the stored one the session", async () => {
     let now = 1_800_000_000_000;
     const opened = await openSandbox({
       seed: oneTable('openmetadata', {}),
@@ -1719,20 +1744,25 @@ describe('the sandbox as OpenMetadata', () => {
       incrementalChangeDescription: { previousVersion: 0.1 },
     });
     now += 5 * 60_000;
-    // Five minutes later, the same user: folded into 0.2, described from 0.1.
+    // Five minutes later, the same user: folded into 0.2, stored as described from 0.1; the
+    // answer says what this PATCH did.
+    const thisPatch = {
+      previousVersion: 0.2,
+      fieldsUpdated: [{ name: 'description', oldValue: 'a', newValue: 'b' }],
+    };
     expect(await edit('b')).toMatchObject({
       version: 0.2,
+      changeDescription: thisPatch,
+      incrementalChangeDescription: thisPatch,
+    });
+    expect(opened.sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+      updatedAt: now,
       changeDescription: {
         previousVersion: 0.1,
         fieldsAdded: [{ name: 'description', newValue: 'b' }],
         fieldsUpdated: [],
       },
-      incrementalChangeDescription: {
-        previousVersion: 0.2,
-        fieldsUpdated: [{ name: 'description', oldValue: 'a', newValue: 'b' }],
-      },
     });
-    expect(opened.sandbox.store.contracts.get(CONTRACT)).toMatchObject({ updatedAt: now });
     // Eleven minutes after the last change: a new version.
     now += 11 * 60_000;
     expect(await edit('c')).toMatchObject({
@@ -1793,7 +1823,7 @@ describe('the sandbox as OpenMetadata', () => {
     });
   });
 
-  it('compares a test value as JSON-P does: the stored version 1.0 is not 1 (400, nothing stored)', async () => {
+  it('compares a test value as JSON-P does: the stored version 1.0 is not 1 (a failed test is a 500, as on every release; nothing stored)', async () => {
     const { sandbox, client } = await catalogOf(
       'openmetadata',
       oneTable('openmetadata', { version: 1 }),
@@ -1802,13 +1832,15 @@ describe('the sandbox as OpenMetadata', () => {
     const edit = '{"op":"add","path":"/description","value":"x"}';
     for (const written of ['1', '1.00', '0.1']) {
       const refused = await patch(`[{"op":"test","path":"/version","value":${written}},${edit}]`);
-      expect(refused.status, written).toBe(400);
-      expect((refused.body as { message: string }).message).toContain('test /version');
+      expect(refused.status, written).toBe(500);
+      expect((refused.body as { message: string }).message).toContain(
+        "The JSON Patch operation 'test' failed for path '/version'",
+      );
     }
     // An Integer field compares at scale 0: 6, not 6.0.
     const interval = '/sla/refreshFrequency/interval';
     const asDouble = await patch(`[{"op":"test","path":"${interval}","value":6.0},${edit}]`);
-    expect(asDouble.status).toBe(400);
+    expect(asDouble.status).toBe(500);
     expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({ version: 1 });
     expect(sandbox.store.contracts.get(CONTRACT)!.description).toBeUndefined();
     const landed = await patch(
@@ -2005,23 +2037,22 @@ schema:
     description: The key.
 `;
 
-  it('openmetadata: a column described alone is a warning at its line; apply says it was not kept (exit 1); with a change counted it is kept and plan converges', async () => {
+  it('openmetadata: a column described alone is a warning at its line and no change (plan --detailed-exitcode 0, apply sends nothing); with a change counted it is kept and plan converges', async () => {
     const { sandbox, env } = await catalogOf('openmetadata', oneTable('openmetadata', {}));
     const cwd = await filesDir({ 'contracts/c.yaml': described });
     const plan = await cli(['plan', '--format', 'github'], { cwd, env });
     expect(plan.code, plan.err).toBe(0);
     expect(plan.out).toMatch(
-      /^::warning file=contracts\/c.yaml,line=7,col=18,title=change the catalog will not keep::column id's description will not be kept by OpenMetadata on its own: /m,
+      /^::warning file=contracts\/c.yaml,line=7,col=18,title=change the catalog will not keep::column id's description will not be kept by OpenMetadata on its own: .*so nothing is sent for it/m,
     );
+    const detailed = await cli(['plan', '--detailed-exitcode', '--no-color'], { cwd, env });
+    expect(detailed.code, detailed.out).toBe(0);
+    expect(detailed.out).toContain('Plan: 0 to change, 1 unchanged, 0 errors.');
+    const drift = await cli(['drift'], { cwd, env });
+    expect(drift.code, drift.out).toBe(0);
     const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
-    expect(apply.code, apply.out).toBe(1);
-    expect(apply.out).toContain(
-      '✗ db.s.t.dataContract_c  failed: NOT_KEPT: the catalog answered 200 at the version the contract had and kept nothing: read back, the contract (version 0.1) does not have the change.',
-    );
-    expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
-      version: 0.1,
-      schema: [{ name: 'id', dataType: 'BIGINT' }],
-    });
+    expect(apply.code, apply.out).toBe(0);
+    expect(sandbox.requests().filter((r) => r.method === 'PATCH')).toEqual([]);
     expect((sandbox.store.contracts.get(CONTRACT)!.schema as object[])[0]).not.toHaveProperty(
       'description',
     );

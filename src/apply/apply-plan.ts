@@ -10,7 +10,6 @@ import {
   type Shape,
 } from '../contract/model.js';
 import { specCodec, type Codec } from '../profile/codec.js';
-import type { Profile } from '../profile/profile.js';
 import { idsOfOperations, operationsWithIds, storedReferenceIds } from '../profile/references.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
@@ -18,23 +17,27 @@ import { topMember } from '../diff/json-value.js';
 import type { Operation } from '../diff/operation.js';
 import { project } from '../diff/project.js';
 import { applyToCopy, verifyPatch } from '../diff/verify.js';
-import {
-  CatalogError,
-  ConfigError,
-  InternalError,
-  NetworkError,
-  StalePlanError,
-  errorMessage,
-} from '../errors.js';
+import { CatalogError, NetworkError, errorMessage } from '../errors.js';
 import { hashContract } from '../plan/create-plan.js';
-import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
+import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
 import { ruleRefusal, type AssetRules } from '../plan/asset-rules.js';
-import { applyCreate, movedCreates, type CatalogCreator } from './create.js';
+import { applyCreate, type CatalogCreator } from './create.js';
+import { assertApplicable, readLiveForPlan } from './check-plan.js';
+import {
+  GUARD_STATUSES,
+  applies,
+  failedTest,
+  reached,
+  rebase,
+  refusedEtag,
+  sameManaged,
+} from './guard-refusals.js';
 import { failure, failureText, stops, type ApplyReport, type ContractResult } from './results.js';
 import { track, type ProgressHooks } from '../progress.js';
 
 export { STOP_STATUSES, type ApplyReport, type ContractResult } from './results.js';
+export { assertApplicable, readLiveForPlan } from './check-plan.js';
 
 /** The catalog calls apply needs. CatalogClient provides them. */
 export interface CatalogWriter extends CatalogCreator {
@@ -77,54 +80,6 @@ export interface ApplyOptions {
   progress?: ProgressHooks;
 }
 
-/** Refuses plans that cannot be applied whole: errors or missing contracts. */
-export function assertApplicable(plan: Plan): void {
-  const blocked = plan.changes.filter(
-    (change) => change.action === 'error' || change.action === 'missing',
-  );
-  if (blocked.length > 0) {
-    throw new ConfigError(
-      `the plan has ${blocked.length} contract${blocked.length === 1 ? '' : 's'} that cannot be applied (${blocked
-        .map((c) => `${c.fullyQualifiedName}: ${c.action}`)
-        .join('; ')}); fix them and plan again. Nothing was sent.`,
-    );
-  }
-}
-
-/** Re-reads every planned contract; throws StalePlanError (nothing sent) when any moved. */
-export async function readLiveForPlan(
-  plan: Plan,
-  reader: CatalogReader,
-): Promise<Map<string, LiveContract>> {
-  const planned = plan.changes.filter((change) => change.liveHash !== null);
-  const live = await Promise.all(
-    planned.map((change) => reader.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS)),
-  );
-  const moved: string[] = [];
-  const byFqn = new Map<string, LiveContract>();
-  planned.forEach((change, i) => {
-    const contract = live[i]!;
-    byFqn.set(change.fullyQualifiedName, contract);
-    if (change.id !== null && contract.id !== change.id) {
-      throw new ConfigError(
-        `the plan names contract id ${change.id} for ${change.fullyQualifiedName}, but the catalog's contract of that name has id ${contract.id}; the plan was edited or made against other contracts. Make a new plan. Nothing was sent.`,
-      );
-    }
-    if (contract.version !== change.liveVersion || hashContract(contract) !== change.liveHash) {
-      moved.push(
-        `${change.fullyQualifiedName} (version ${String(change.liveVersion)} when planned, ${String(contract.version)} now${contract.version === change.liveVersion ? ', content changed' : ''})`,
-      );
-    }
-  });
-  moved.push(...(await movedCreates(plan, reader)));
-  if (moved.length > 0) {
-    throw new StalePlanError(
-      `plan is stale: re-run plan. ${moved.length} contract${moved.length === 1 ? '' : 's'} changed since it was made: ${moved.join('; ')}. Nothing was sent.`,
-    );
-  }
-  return byFqn;
-}
-
 /** The desired state a patch leads to, for the fields it touches (for re-diffing after a failure). */
 export function targetOf(
   live: LiveContract,
@@ -149,34 +104,6 @@ export function targetOf(
   return target;
 }
 
-/** Whether `failed` is the catalog refusing the PATCH's If-Match. */
-function refusedEtag(failed: unknown): boolean {
-  return failed instanceof CatalogError && failed.status === 412;
-}
-
-/** Whether `ops` (guards included) apply to `contract`: false when a guard no longer holds. */
-function applies(contract: LiveContract, ops: readonly Operation[]): boolean {
-  try {
-    applyToCopy(contract, ops);
-    return true;
-  } catch (error) {
-    if (error instanceof InternalError) return false;
-    throw error;
-  }
-}
-
-/** Whether `contract` already has the target's managed fields. */
-function reached(
-  contract: LiveContract,
-  target: DesiredContract,
-  shapes: ReadonlyMap<string, Shape>,
-): boolean {
-  return diffContract(contract, target, shapes).length === 0;
-}
-
-/** Statuses a catalog answers when a guard of the patch (a `test`, or If-Match) failed. */
-const GUARD_STATUSES: ReadonlySet<number> = new Set([400, 409, 412]);
-
 interface ChangeContext {
   change: PlannedChange;
   /** The contract as read for this apply: If-Match comes from it (ifMatchFor). */
@@ -189,8 +116,8 @@ interface ChangeContext {
   attempts: number;
   /** Shapes of the catalog's wire, for diffs after a re-read. */
   shapes: ReadonlyMap<string, Shape>;
-  /** The catalog's profile: which of its validators a PATCH sends as If-Match. */
-  profile: Profile;
+  /** The catalog's codec: whether a PATCH sends If-Match, and which of its validators. */
+  codec: Codec;
   /** The data asset rules a change planned again is weighed against, when the plan had them. */
   assetRules: AssetRules | undefined;
 }
@@ -227,11 +154,14 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
   const redact = catalog.redact.bind(catalog);
   let operations: readonly Operation[] = change.patch;
-  let ifMatch = ifMatchFor(context.live, context.profile);
+  let ifMatch = ifMatchFor(context.live, context.codec);
   let target = context.target;
   let replannedAt: number | null = null;
   let lostAnswers = 0;
-  let etagRetried = false;
+  /** Whether the patch was sent once more after a refusal for something it does not touch. */
+  let refreshed = false;
+  /** The contract the patch was made from (as read for this apply, or planned again against). */
+  let base = context.live;
   /** The hash of the contract the patch was made from (the plan's, or the one planned again). */
   let baseHash = change.liveHash;
   for (;;) {
@@ -270,9 +200,11 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
     } catch (error) {
       failed = error;
     }
+    const refused =
+      failed instanceof CatalogError && (GUARD_STATUSES.has(failed.status) || failedTest(failed));
     const lost =
-      failed instanceof NetworkError || (failed instanceof CatalogError && failed.status >= 500);
-    const refused = failed instanceof CatalogError && GUARD_STATUSES.has(failed.status);
+      failed instanceof NetworkError ||
+      (failed instanceof CatalogError && failed.status >= 500 && !refused);
     if (!lost && !refused) return failure(change, failed, redact);
     if (lost) lostAnswers += 1;
     // Whether the PATCH landed, or why it was refused, is learnt from the contract as it is now.
@@ -301,7 +233,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         replannedAt,
       };
     }
-    ifMatch = ifMatchFor(fresh, context.profile);
+    ifMatch = ifMatchFor(fresh, context.codec);
     // The guards' test ops still hold; for a refused If-Match, the contract must also be as the
     // patch was made from (identity, version, managed fields), since a change the same user made
     // is folded into the version and an item appended beside the patch's escapes every test op.
@@ -313,8 +245,8 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
       if (refusedEtag(failed)) {
         // Only the ETag moved (the contract was touched without a change the patch minds, such
         // as a data-quality run's result): once more, with If-Match from the contract just read.
-        if (etagRetried) return failure(change, failed, redact);
-        etagRetried = true;
+        if (refreshed) return failure(change, failed, redact);
+        refreshed = true;
         continue;
       }
       if (refused) return failure(change, failed, redact);
@@ -326,6 +258,16 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         };
       }
       continue; // The same guarded patch again: if it did land after all, its guards refuse it.
+    }
+    // Only the version or the time of the last update moved (a write that left every field the
+    // patch reads as it was: an unmanaged field, a data-quality run): the same change, guarded by
+    // the contract just read, once more.
+    const rebased = rebase(operations, fresh);
+    if (!refreshed && sameManaged(fresh, base) && applies(fresh, rebased)) {
+      refreshed = true;
+      operations = rebased;
+      base = fresh;
+      continue;
     }
     // A guard no longer holds: the contract moved since the patch was made.
     const moved = `the contract changed since ${replannedAt === null ? 'the plan was made' : 'it was planned again'} (version ${String(replannedAt ?? change.liveVersion)} then, ${String(fresh.version)} now)`;
@@ -373,6 +315,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
     }
     target = context.desired;
     replannedAt = fresh.version;
+    base = fresh;
     baseHash = hashContract(fresh);
   }
 }
@@ -388,7 +331,8 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<ApplyReport> {
   assertApplicable(plan);
-  const { shapes, profile } = options.codec ?? specCodec;
+  const codec = options.codec ?? specCodec;
+  const { shapes } = codec;
   const liveContracts = options.liveContracts ?? (await readLiveForPlan(plan, catalog));
   // Each patch's target, before anything is sent: working it out also checks that a saved plan's
   // patch (which could have been edited) still applies to the contract it was made for.
@@ -432,7 +376,7 @@ export async function applyPlan(
               catalog,
               attempts: options.recoveryAttempts ?? 2,
               shapes,
-              profile,
+              codec,
               assetRules: options.assetRules,
             }),
       );

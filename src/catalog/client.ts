@@ -27,16 +27,19 @@ import {
   type AnswerShape,
   type CatalogClientOptions,
   type CustomProperty,
+  type CreateValidation,
   type LiveContract,
   type Page,
   type PatchedContract,
   type SearchResponse,
 } from './types.js';
 import { preflightProblem } from './preflight.js';
+import { followRedirects } from './redirects.js';
 import { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 
 export type {
   CatalogClientOptions,
+  CreateValidation,
   CustomProperty,
   ChangeDescription,
   FieldChange,
@@ -57,7 +60,6 @@ const REFERENCE_ROUTES: Readonly<Record<ReferenceType, string>> = {
 };
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-const MAX_REDIRECTS = 3;
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -345,6 +347,30 @@ export class CatalogClient {
     }
   }
 
+  /**
+   * `POST /v1/dataContracts/validate`: the server's dry run of a create body (OpenMetadata's
+   * ContractValidation: `valid`, `schemaValidation`, `entityErrors`, `constraintErrors`); null
+   * when the catalog does not serve the route (404, or 405: a release without it takes the path
+   * for `/{id}`, which has no POST). Nothing is created; it is sent again like a read.
+   */
+  async validateCreate(body: Record<string, unknown>): Promise<CreateValidation | null> {
+    const text = JSON.stringify(body);
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.send('POST', '/dataContracts/validate', text, {
+        'content-type': 'application/json',
+      });
+      if ([404, 405].includes(response.status)) return null;
+      if (!RETRYABLE_STATUS.has(response.status) || attempt >= this.retries)
+        return this.answer(
+          'POST',
+          '/dataContracts/validate',
+          response,
+          ANY_ANSWER,
+        ) as CreateValidation;
+      await this.sleep(this.backoffMs(attempt, response));
+    }
+  }
+
   /** How long to wait before retry `attempt`: exponential with full jitter, or what the catalog asks. */
   private backoffMs(attempt: number, response: RawResponse | undefined): number {
     const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** attempt) * this.random();
@@ -399,11 +425,9 @@ export class CatalogClient {
     body: string | undefined,
     headers: Record<string, string>,
   ): Promise<RawResponse> {
-    let path = `${this.prefix}${target}`;
-    for (let redirects = 0; ; redirects++) {
-      let response: RawResponse;
+    return followRedirects(method, `${this.prefix}${target}`, this.baseUrl, async (path) => {
       try {
-        response = await this.connections.send({
+        return await this.connections.send({
           path,
           method: method,
           headers,
@@ -412,22 +436,6 @@ export class CatalogClient {
       } catch (error) {
         throw networkError(method, path, error, this.baseUrl, (text) => this.redact(text));
       }
-      const location = response.headers.location;
-      if (response.status >= 300 && response.status < 400 && typeof location === 'string') {
-        const next = new URL(location, new URL(path, this.baseUrl.origin));
-        if (next.origin !== this.baseUrl.origin) {
-          throw new ConfigError(
-            `the catalog redirected ${method} ${path.split('?')[0]!} to another origin (${next.origin}); the token is only sent to ${this.baseUrl.origin}. If the catalog lives there, set --catalog-url to it.`,
-          );
-        }
-        if (redirects >= MAX_REDIRECTS)
-          throw new ConfigError(
-            `the catalog redirected ${method} ${path.split('?')[0]!} more than ${MAX_REDIRECTS} times`,
-          );
-        path = `${next.pathname}${next.search}`;
-        continue;
-      }
-      return response;
-    }
+    });
   }
 }

@@ -1,7 +1,7 @@
 // What a contract read through the client keeps of its answer, under a symbol so it never shows
 // in JSON: the answer's ETag. Apply sends If-Match from it.
 import { createHash } from 'node:crypto';
-import type { Profile } from '../profile/profile.js';
+import type { Codec } from '../profile/codec-types.js';
 import { javaVersion } from './patch-text.js';
 
 /** Where a contract read through the client keeps the ETag the catalog sent with it, if any. */
@@ -24,8 +24,10 @@ function versionEtag(version: number, updatedAt: number): string {
 }
 
 /**
- * The If-Match a PATCH of `contract` sends: nothing when it was read without an ETag. Under the
- * spec, the ETag as read. OpenMetadata weighs If-Match against the contract as it loads it for
+ * The If-Match a PATCH of `contract` sends: nothing when it was read without an ETag, or when the
+ * catalog is an OpenMetadata release that drops contract changes sent with one (1.10.0–1.13.0,
+ * or a release that does not say which it is: `codec.sendsIfMatch`); the patch's `test` guards
+ * protect it then. Under the spec, the ETag as read. OpenMetadata weighs If-Match against the contract as it loads it for
  * the PATCH. Up to 1.x its strong ETag hashes the version and updatedAt, the same for a read and
  * a PATCH, and moves with every change it stores, even one it folds into the same version (one
  * user's changes within ten minutes): when the read's ETag is that hash, it is sent as read, so
@@ -35,9 +37,13 @@ function versionEtag(version: number, updatedAt: number): string {
  * `W/"<version>"`, its own clients' way, so that is what is sent then, the version as Java
  * writes it.
  */
-export function ifMatchFor(contract: unknown, profile: Profile): string | undefined {
+export function ifMatchFor(
+  contract: unknown,
+  codec: Pick<Codec, 'profile' | 'sendsIfMatch'>,
+): string | undefined {
   const etag = etagOf(contract);
-  if (etag === undefined || profile !== 'openmetadata') return etag;
+  if (etag === undefined || !codec.sendsIfMatch) return undefined;
+  if (codec.profile !== 'openmetadata') return etag;
   const { version, updatedAt } = contract as { version?: unknown; updatedAt?: unknown };
   if (typeof version !== 'number') return etag;
   if (typeof updatedAt === 'number' && etag === versionEtag(version, updatedAt)) return etag;

@@ -128,3 +128,15 @@ export interface CustomProperty {
   /** An enum's `{values, multiSelect}`, a date's format, ...: as the catalog sends it. */
   config?: unknown;
 }
+
+/** OpenMetadata's ContractValidation: its dry run of a create body (`POST /dataContracts/validate`). */
+export interface CreateValidation {
+  valid?: boolean;
+  schemaValidation?: {
+    failedFields?: string[];
+    duplicateFields?: string[];
+    typeMismatchFields?: string[];
+  };
+  entityErrors?: string[];
+  constraintErrors?: string[];
+}

@@ -12,7 +12,7 @@ import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
-import { resolveProfile } from '../profile/profile.js';
+import { resolveCatalog } from '../profile/profile.js';
 import { colorsFor, PromptCancelled, type Io } from './io.js';
 import { progressLine } from './progress.js';
 import { nothingSelected } from './plan.js';
@@ -113,17 +113,17 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
           `the plan was made against ${plan.catalogUrl}, not ${catalogUrl}; plan again against this catalog. Nothing was sent.`,
         );
       }
-      const connected = await resolveProfile(profile, client);
-      if (plan.catalogProfile !== connected) {
+      const connected = await resolveCatalog(profile, client);
+      if (plan.catalogProfile !== connected.profile) {
         throw new ConfigError(
-          `the plan was made for the ${plan.catalogProfile} profile, but this catalog is ${connected}; plan again against it. Nothing was sent.`,
+          `the plan was made for the ${plan.catalogProfile} profile, but this catalog is ${connected.profile}; plan again against it. Nothing was sent.`,
         );
       }
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
       const interrupt = interruptSignal(io);
       const report = await applyPlan(plan, client, {
         signal: interrupt.signal,
-        codec: codecFor(connected),
+        codec: codecFor(connected.profile, connected.release),
         concurrency: patchConcurrency,
         ...reporting(plan),
       }).finally(() => {

@@ -3,7 +3,7 @@
 // written, and nothing is written when any file exists (without --force) or any read fails.
 import { existsSync } from 'node:fs';
 import { codecFor } from '../profile/codec.js';
-import { resolveProfile, type Profile } from '../profile/profile.js';
+import { resolveCatalog, type Profile } from '../profile/profile.js';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +93,8 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
   const { client, profile } = connect(options, io.env);
   try {
     await client.preflight();
-    const codec = codecFor(await resolveProfile(profile, client));
+    const connected = await resolveCatalog(profile, client);
+    const codec = codecFor(connected.profile, connected.release);
     const fqns = [...new Set(options.fqns)];
     const progress = progressLine(io.stderr, 'Reading contracts', {
       total: fqns.length + entities.length,

@@ -1,10 +1,12 @@
 // Guards a minimal patch so that it can only land on the contract it was computed against: a
-// `test` of the live version first; before every operation that addresses a keyed array item by
-// index, a `test` of the key of the item at that index at that point of the patch; and before
-// every operation that replaces or removes a text, number or boolean, a `test` of that value. A
-// catalog whose contract moved then refuses the whole patch instead of applying it to the wrong
-// items or over a value it never showed: the version alone does not say the contract moved, since
-// OpenMetadata folds one user's changes within ten minutes into one version.
+// `test` of the live version and of the time of its last update first (every stored write moves
+// one of them); before every operation that addresses a keyed array item by index, a `test` of
+// the key of the item at that index at that point of the patch; and before every operation that
+// replaces or removes a text, number or boolean, a `test` of that value. A catalog whose contract
+// moved then refuses the whole patch instead of applying it to the wrong items or over a value it
+// never showed: the version alone does not say the contract moved, since OpenMetadata folds one
+// user's changes within ten minutes into one version, and its 1.10.0–1.13.0 releases must not be
+// sent If-Match.
 // Pure; the diff itself stays minimal and knows nothing of guards.
 import { applyPatch, Pointer } from 'rfc6902';
 import { ARRAY_KEYS, REFERENCE_FIELDS } from '../contract/model.js';
@@ -53,8 +55,24 @@ function overwrittenScalar(document: JsonObject, op: ChangeOperation): { value: 
     : null;
 }
 
+/** The fields every stored write moves: the version, and the time of the last update. */
+export const STORE_GUARD_PATHS: readonly string[] = ['/version', '/updatedAt'];
+
 /**
- * `ops` (a patch for `live`) with guards: `test /version` first when the live contract has one,
+ * A `test` of each field every stored write moves that `live` has: its version, which a change
+ * folded into the same version (one user's changes within ten minutes on OpenMetadata) does not
+ * move, and its updatedAt, which that change does.
+ */
+export function storeGuards(live: Readonly<JsonObject>): Operation[] {
+  return STORE_GUARD_PATHS.flatMap((path) => {
+    const value = live[path.slice(1)];
+    return typeof value === 'number' ? [{ op: 'test' as const, path, value }] : [];
+  });
+}
+
+/**
+ * `ops` (a patch for `live`) with guards: `test /version` and `test /updatedAt` first when the
+ * live contract has them (storeGuards),
  * a `test` of each addressed keyed item's key fields, and a `test` of each text, number or
  * boolean an op replaces or removes. The result applies to `live` exactly as `ops` does.
  */
@@ -64,8 +82,7 @@ export function guardPatch(
 ): Operation[] {
   if (ops.length === 0) return [];
   const guarded: Operation[] = [];
-  if (typeof live.version === 'number')
-    guarded.push({ op: 'test', path: '/version', value: live.version });
+  guarded.push(...storeGuards(live));
   // A working copy, deep only in the arrays the patch reaches, to know which item each index
   // names at its point in the patch.
   const working: JsonObject = { ...live };

@@ -11,7 +11,7 @@ import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { AssetRules } from '../plan/asset-rules.js';
 import type { Plan } from '../plan/types.js';
 import { codecFor, type Codec } from '../profile/codec.js';
-import { PROFILES, resolveProfile, type ProfileSetting } from '../profile/profile.js';
+import { PROFILES, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
 import type { ProgressHooks } from '../progress.js';
 import { storageProblemsIn } from './storage-problems.js';
 
@@ -69,11 +69,12 @@ export async function planFromFiles(
   // Only now, with every file valid, does anything go to the catalog.
   // The preflight and the profile's question go out together; the preflight's verdict (a wrong
   // address, a refused token) is the one said.
-  const profile = resolveProfile(setting, reader);
-  profile.catch(() => undefined);
+  const connected = resolveCatalog(setting, reader);
+  connected.catch(() => undefined);
   await reader.preflight?.();
   // What the connected catalog cannot store is a problem of the file, before any contract is read.
-  const codec = codecFor(await profile);
+  const { profile, release } = await connected;
+  const codec = codecFor(profile, release);
   const problems = storageProblemsIn(loaded, codec.profile);
   if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
   request.progress?.total?.(files.length);

@@ -16,6 +16,7 @@ export type CatalogReader = Pick<
       | 'referenceEntity'
       | 'entityRules'
       | 'customProperties'
+      | 'validateCreate'
     >
   >;
 

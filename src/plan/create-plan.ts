@@ -214,6 +214,10 @@ function refusals(
 ): { error?: string; warnings: string[]; notes: string[] } {
   const { action } = planned;
   const found: { error: string; warning: string | undefined }[] = [];
+  // Values the connected release refuses that a newer one stores, at their own fields.
+  if (action === 'update' || action === 'create')
+    for (const refused of options.codec?.refusedByRelease?.(input.file.contract) ?? [])
+      found.push({ error: refused.message, warning: undefined });
   // References the catalog lacks (or refuses) and extension keys it does not define come first,
   // at their items, with everything else the catalog would refuse.
   if (input.referenceError !== undefined && (action === 'update' || action === 'create'))
@@ -320,7 +324,12 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
         action: 'error',
         error: `${unkept}; --strict makes this an error, and nothing will be sent for this contract`,
       };
-    if (unkept !== undefined) warnings.push(unkept);
+    // Nothing is planned that the catalog will never keep: the difference stays a warning, at its
+    // line, so that plan and drift can reach "no changes".
+    if (unkept !== undefined) {
+      warnings.push(unkept);
+      return { ...base, ...known, action: 'noop', error: null };
+    }
     // The file's model on both sides: the live contract read back, and the file as the catalog
     // will store it (an accessPolicy written as one of policies, say).
     const seen = codec === specCodec ? contract : codec.fromWire(contract);

@@ -91,7 +91,7 @@ export function findingPointer(message: string, file: ContractFile): string {
     return value?.[property] === undefined ? '/sla' : `/sla/${property}`;
   }
   if (message.startsWith('SLA')) return '/sla';
-  if (message.startsWith('status')) return '/entityStatus';
+  if (message.startsWith('status') || message.startsWith('entityStatus')) return '/entityStatus';
   // A data asset rule the contract breaks: at the first field it reads that the file sets.
   const rule = /data asset rule ".*?, which reads ([\w, ]+)/.exec(message);
   const field = rule?.[1]!

@@ -22,6 +22,7 @@ import { catalogRules, ruleFindings, type CatalogRules } from './catalog-rules.j
 import type { AssetRules } from './asset-rules.js';
 import { joinRefusals } from './refusal-text.js';
 import { createBlocker, effectiveContractOf } from './create-blockers.js';
+import { withCreateDryRun } from './create-dry-run.js';
 import { assetKey, dataProductNames, lookupAssets, type AssetLookup } from './live-assets.js';
 import {
   assetFields,
@@ -329,7 +330,7 @@ export async function planContracts(
     found: Map<string, AssetLookup<CheckedAsset>>,
   ): Promise<void> => {
     const input = await planInput(files[index]!, live, found, reader, references, rules);
-    const change = planChange(input, options);
+    const change = await withCreateDryRun(planChange(input, options), reader, codec);
     changes[index] = change;
     assetRules ??= input.assetRules;
     const fqn = change.fullyQualifiedName;

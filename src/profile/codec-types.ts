@@ -7,6 +7,7 @@ import type { Problem } from '../contract/problem.js';
 import type { JsonObject } from '../diff/json-value.js';
 import type { Profile } from './profile.js';
 import type { ReferenceIds } from './references.js';
+import type { ReleaseVersion } from './releases.js';
 
 /** A value a catalog cannot store: where it is in the contract, and what to do about it. */
 export interface Unstorable {
@@ -25,12 +26,24 @@ export interface RefusedLive {
 
 export interface Codec {
   readonly profile: Profile;
+  /** The OpenMetadata release connected to, as it reports itself (null: the spec, or not said). */
+  readonly release: ReleaseVersion;
+  /**
+   * Whether a PATCH carries the `If-Match` of the contract it was made from: not to an
+   * OpenMetadata release that drops contract changes sent with it (releases.ts).
+   */
+  readonly sendsIfMatch: boolean;
   /** Declared shapes of the managed fields on the wire (server-added properties are ignored). */
   readonly shapes: ReadonlyMap<string, Shape>;
   /** The statuses this catalog stores. */
   readonly statuses: readonly string[];
   /** The values of a valid contract this catalog cannot store (see storageProblems). */
   unstorable(contract: DesiredContract): Unstorable[];
+  /**
+   * The values the connected release refuses that a newer one stores (`Archived` before
+   * OpenMetadata 1.13.0), each naming the release; known once the catalog said which it is.
+   */
+  refusedByRelease?(contract: DesiredContract): Unstorable[];
   /**
    * What of a PATCH leading from `live` to `patched` (both in the wire's shape) this catalog would
    * answer and not keep, as a sentence; undefined when it keeps all of it.

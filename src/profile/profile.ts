@@ -2,6 +2,7 @@
 // catalog for its version: 1.10 or later is OpenMetadata, a 404 the spec's interface, an older
 // OpenMetadata release neither (refused).
 import { ConfigError } from '../errors.js';
+import type { ReleaseVersion } from './releases.js';
 
 export type Profile = 'spec' | 'openmetadata';
 export type ProfileSetting = Profile | 'auto';
@@ -60,15 +61,36 @@ export interface VersionReader {
   systemVersion?(): Promise<string | null>;
 }
 
+/** The catalog connected to: the profile it speaks and, for OpenMetadata, the release it reports. */
+export interface ConnectedCatalog {
+  profile: Profile;
+  release: ReleaseVersion;
+}
+
 /**
  * The profile to speak: the one set, or under `auto` the one the catalog's version says (a
- * ConfigError for an OpenMetadata release before 1.10).
+ * ConfigError for an OpenMetadata release before 1.10); with openmetadata, the release the
+ * catalog reports (null when it has no version route, or reports none, such as "unknown").
  */
+export async function resolveCatalog(
+  setting: ProfileSetting,
+  reader: VersionReader,
+): Promise<ConnectedCatalog> {
+  if (setting === 'spec') return { profile: 'spec', release: null };
+  const version = (await reader.systemVersion?.()) ?? null;
+  const profile =
+    setting === 'auto' ? (version === null ? 'spec' : profileForVersion(version)) : setting;
+  const release =
+    profile === 'openmetadata' && version !== null && /^v?\d+\.\d+/.test(version.trim())
+      ? version.trim()
+      : null;
+  return { profile, release };
+}
+
+/** The profile to speak (resolveCatalog, without the release). */
 export async function resolveProfile(
   setting: ProfileSetting,
   reader: VersionReader,
 ): Promise<Profile> {
-  if (setting !== 'auto') return setting;
-  const version = (await reader.systemVersion?.()) ?? null;
-  return version === null ? 'spec' : profileForVersion(version);
+  return (await resolveCatalog(setting, reader)).profile;
 }

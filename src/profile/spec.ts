@@ -10,6 +10,8 @@ const OPENMETADATA_SLA = ['retention', 'availabilityTime', 'timezone', 'columnNa
 /** The spec's interface: the file's shapes are the wire's. */
 export const specCodec: Codec = {
   profile: 'spec',
+  release: null,
+  sendsIfMatch: true,
   shapes: FIELD_SHAPES,
   statuses: SPEC_STATUSES,
   unstorable(contract) {

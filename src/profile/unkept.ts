@@ -5,7 +5,8 @@
 // (`EntityUtil.columnMatch`), its semantics rules by every part a file sets (`semanticsRuleMatch`
 // in `DataContractRepository`), references by id and type. A change only to a column's
 // description, constraint, length, precision or scale, or only to a list's order, is answered 200
-// with the patched contract at the version it had, and dropped.
+// with the patched contract at the version it had, and dropped: plan sends none (a warning at its
+// line), so that a re-plan can reach no changes.
 import { isDeepStrictEqual } from 'node:util';
 import { MANAGED_FIELDS } from '../contract/model.js';
 import type { JsonObject } from '../diff/json-value.js';
@@ -88,5 +89,5 @@ export function unkeptChange(live: JsonObject, patched: JsonObject): string | un
     if (after.length === 0) unkept.push(`the empty list of ${name}`);
   }
   if (unkept.length === 0) return undefined;
-  return `${unkept.join(', ')} will not be kept by OpenMetadata on its own: it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by name and data type), and drops a PATCH in which it counts no change, answering 200. It is kept along with any change it counts in this contract (to another field, or a column added or removed); apply says whether it was kept`;
+  return `${unkept.join(', ')} will not be kept by OpenMetadata on its own: it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by name and data type), and drops a PATCH in which it counts no change, answering 200; so nothing is sent for it. It is kept along with any change OpenMetadata counts in this contract (to another field, or a column added or removed), which the next plan sends with it; or make it in OpenMetadata itself`;
 }

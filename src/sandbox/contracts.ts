@@ -18,13 +18,15 @@ import {
   type SandboxProfile,
 } from './openmetadata.js';
 import { checkDataAssetRules } from './asset-rules.js';
+import { effectiveContract, entityReference } from './effective-contracts.js';
+import { contractValidation } from './create-validation.js';
 import { schemaNamesOf } from './asset-schemas.js';
 import type { OpenMetadataRelease } from './release.js';
 import type { Directory } from './directory.js';
 import { stringify } from 'lossless-json';
 import { javaEquals } from './java-json.js';
 import { checkOperations, checkSource, valueAt } from './patch-operations.js';
-import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
+import type { ContractResource, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 
 const OPTIONAL_CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;
@@ -40,8 +42,6 @@ const STATUSES: Record<SandboxProfile, readonly string[]> = {
     'Unprocessed',
   ],
 };
-/** The status in which a data product's contract is inherited. */
-const IN_FORCE: Record<SandboxProfile, string> = { spec: 'Active', openmetadata: 'Approved' };
 /** Fields PATCH can never change: restored silently, as the real server does. */
 const RESTORED_ON_PATCH = [
   'id',
@@ -77,15 +77,6 @@ function includeFilter(query: URLSearchParams): (contract: ContractResource) => 
     400,
     `query param include must be one of [all, deleted, non-deleted], got '${include}'`,
   );
-}
-
-function entityReference(asset: SeedAsset): Json {
-  return {
-    id: asset.id,
-    type: asset.entityType,
-    name: asset.name,
-    fullyQualifiedName: asset.fullyQualifiedName,
-  };
 }
 
 function stripComputed(contract: Json): Json {
@@ -128,83 +119,8 @@ export class Contracts {
   // 4.3
   getEffectiveContract(user: SeedUser, query: URLSearchParams): Json {
     requirePermission(user, 'ViewDataContract', 'ViewBasic');
-    const entityId = query.get('entityId');
-    const entityType = query.get('entityType');
-    if (entityId === null || entityId === '')
-      throw new ApiError(400, 'query param entityId must not be null');
-    if (entityType === null || entityType === '')
-      throw new ApiError(400, 'query param entityType must not be null');
     const fields = parseFields(query, undefined);
-    if (entityType === 'dataProduct') {
-      // A data product's effective contract is its own.
-      const product = [...this.store.dataProducts.values()].find(
-        (p) => (typeof p.id === 'string' ? p.id : p.name) === entityId,
-      );
-      const contract =
-        product?.contract === undefined ? undefined : this.store.contractByFqn(product.contract);
-      if (contract === undefined || contract.deleted === true)
-        throw new ApiError(404, `dataContract instance for dataProduct ${entityId} not found`);
-      return contractView({ ...contract, inherited: false }, fields, this.profile);
-    }
-    const asset = this.store.assets.get(entityId);
-    if (asset === undefined || asset.entityType !== entityType || asset.deleted === true) {
-      throw new ApiError(404, `${entityType} instance for ${entityId} not found`);
-    }
-    const own = this.store.contractForAsset(asset);
-    const product = this.productContractInForce(asset);
-    if (own === undefined && product === undefined) {
-      throw new ApiError(404, `dataContract instance for ${entityType} ${entityId} not found`);
-    }
-    const markInherited = (value: unknown): unknown =>
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? { ...(value as Json), inherited: true }
-        : value;
-    if (own === undefined) {
-      const inherited: Json = {
-        ...structuredClone(product!),
-        entity: entityReference(asset),
-        entityStatus: 'Draft',
-        inherited: true,
-      };
-      delete inherited.schema;
-      delete inherited.qualityExpectations;
-      delete inherited.latestResult;
-      for (const field of ['termsOfUse', 'security', 'sla'])
-        if (inherited[field] !== undefined) inherited[field] = markInherited(inherited[field]);
-      if (Array.isArray(inherited.semantics))
-        inherited.semantics = inherited.semantics.map(markInherited);
-      return contractView(inherited as ContractResource, fields, this.profile);
-    }
-    const effective: Json = structuredClone(own);
-    if (product !== undefined) {
-      for (const field of ['termsOfUse', 'security', 'sla']) {
-        if (effective[field] === undefined && product[field] !== undefined)
-          effective[field] = markInherited(structuredClone(product[field]));
-      }
-      const ownRules = Array.isArray(effective.semantics) ? (effective.semantics as Json[]) : [];
-      const ownNames = new Set(ownRules.map((rule) => rule.name));
-      const productRules = (
-        Array.isArray(product.semantics) ? (product.semantics as Json[]) : []
-      ).filter((rule) => !ownNames.has(rule.name));
-      if (productRules.length > 0)
-        effective.semantics = [...productRules.map(markInherited), ...ownRules];
-    }
-    effective.inherited = false;
-    return contractView(effective as ContractResource, fields, this.profile);
-  }
-
-  /** The contract of the asset's one data product, when it is in force (Active; Approved on OpenMetadata). */
-  private productContractInForce(asset: SeedAsset): ContractResource | undefined {
-    const products = asset.dataProducts ?? [];
-    if (products.length !== 1) return undefined;
-    const product = this.store.dataProducts.get(products[0]!);
-    if (product?.contract === undefined) return undefined;
-    const contract = this.store.contractByFqn(product.contract);
-    return contract !== undefined &&
-      contract.deleted !== true &&
-      contract.entityStatus === IN_FORCE[this.profile]
-      ? contract
-      : undefined;
+    return contractView(effectiveContract(this.store, this.profile, query), fields, this.profile);
   }
 
   /**
@@ -212,6 +128,46 @@ export class Contracts {
    * `name` and `entity {id, type}` required; one contract per asset; named after its asset.
    */
   createContract(user: SeedUser, contentType: string | undefined, body: () => unknown): Json {
+    const contract = this.newContract(user, contentType, body, false);
+    this.store.putContract(contract as ContractResource);
+    return contract;
+  }
+
+  /**
+   * `POST /v1/dataContracts/validate`: the server's dry run of a create body, answered with its
+   * ContractValidation (`validateContractWithoutThrowing`): the create's own checks, nothing
+   * stored. A body that is no create request at all is refused as the create refuses it.
+   */
+  validateCreate(user: SeedUser, contentType: string | undefined, body: () => unknown): Json {
+    return contractValidation(() => this.newContract(user, contentType, body, true), body);
+  }
+
+  /** The entity a create names: an asset, or (by id) a data product. */
+  private createdOn(reference: { id: string; type: string }): Json | undefined {
+    if (reference.type === 'dataProduct') {
+      const product = [...this.store.dataProducts.values()].find((p) => p.id === reference.id);
+      return product === undefined
+        ? undefined
+        : {
+            id: reference.id,
+            type: 'dataProduct',
+            name: product.name,
+            fullyQualifiedName: product.name,
+          };
+    }
+    const asset = this.store.assets.get(reference.id);
+    return asset === undefined || asset.deleted === true || asset.entityType !== reference.type
+      ? undefined
+      : entityReference(asset);
+  }
+
+  /** The contract a create body makes, checked as the create checks it (`dryRun`: not its uniqueness). */
+  private newContract(
+    user: SeedUser,
+    contentType: string | undefined,
+    body: () => unknown,
+    dryRun: boolean,
+  ): Json {
     requirePermission(user, 'EditDataContract', 'Create');
     const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
     if (mediaType !== 'application/json')
@@ -224,27 +180,48 @@ export class Contracts {
       throw new ApiError(400, 'the body must be a CreateDataContract object');
     const { name, entity, ...fields } = request as Json;
     if (typeof name !== 'string' || name === '') throw new ApiError(400, 'name must not be null');
-    const reference = entity as { id?: unknown; type?: unknown } | undefined;
+    const reference = entity as
+      { id?: unknown; type?: unknown; name?: unknown; fullyQualifiedName?: unknown } | undefined;
     if (typeof reference?.id !== 'string' || typeof reference.type !== 'string')
       throw new ApiError(400, 'entity must be a reference with id and type');
     for (const field of Object.keys(fields))
       if (RESTORED_ON_PATCH.includes(field) || field === 'deleted')
         throw new ApiError(400, `${field} cannot be set when creating a data contract`);
-    const asset = this.store.assets.get(reference.id);
-    if (asset === undefined || asset.deleted === true || asset.entityType !== reference.type)
+    const target = this.createdOn({ id: reference.id, type: reference.type });
+    if (target === undefined)
       throw new ApiError(404, `${reference.type} instance for ${reference.id} not found`);
-    if (this.store.contractForAsset(asset) !== undefined)
+    // 2.0 refuses a reference whose name or FQN names another entity than its id.
+    if (
+      this.release?.has('createEntityAgrees') === true &&
+      (['name', 'fullyQualifiedName'] as const).some(
+        (key) => reference[key] !== undefined && reference[key] !== target[key],
+      )
+    )
       throw new ApiError(
         400,
-        `A data contract already exists for entity '${asset.entityType}' with ID ${asset.id}`,
+        `entity ${String(reference.fullyQualifiedName ?? reference.name)} does not match the ${reference.type} with id ${reference.id} (${String(target.fullyQualifiedName)})`,
+      );
+    const existing =
+      reference.type === 'dataProduct'
+        ? [...this.store.contracts.values()].find(
+            (c) =>
+              c.deleted !== true &&
+              c.entity.type === 'dataProduct' &&
+              c.entity.fullyQualifiedName === target.fullyQualifiedName,
+          )
+        : this.store.contractForAsset(this.store.assets.get(reference.id)!);
+    if (!dryRun && existing !== undefined)
+      throw new ApiError(
+        400,
+        `A data contract already exists for entity '${reference.type}' with ID ${reference.id}`,
       );
     const now = this.clock();
     const contract: Json = {
       ...structuredClone(fields),
       id: randomUUID(),
       name,
-      fullyQualifiedName: `${asset.fullyQualifiedName}.dataContract_${name}`,
-      entity: entityReference(asset),
+      fullyQualifiedName: `${String(target.fullyQualifiedName)}.dataContract_${name}`,
+      entity: target,
       entityStatus: fields.entityStatus ?? 'Draft',
       version: 0.1,
       createdAt: now,
@@ -257,10 +234,9 @@ export class Contracts {
       contract.termsOfUse = { content: contract.termsOfUse };
     // The name is unique among all contracts, deleted ones included (a row they keep): the real
     // server's insert breaks its unique key, which it answers with a 409.
-    if (this.store.contractByFqn(contract.fullyQualifiedName as string) !== undefined)
+    if (!dryRun && this.store.contractByFqn(contract.fullyQualifiedName as string) !== undefined)
       throw new ApiError(409, 'Entity already exists');
     this.checkPatchedContract(contract as ContractResource, contract, true);
-    this.store.putContract(contract as ContractResource);
     return contract;
   }
 
@@ -311,10 +287,12 @@ export class Contracts {
       if (this.profile === 'openmetadata' && op.op === 'test') {
         // JSON-P's test: numbers compared as BigDecimals (the stored version 1.0 is not 1).
         const stored = valueAt(patched, op.path);
+        // A failed test raises JSON-P's JsonException, which no mapper of OpenMetadata's takes:
+        // a 500 on every release (CatalogGenericExceptionMapper).
         if (stored === undefined || !javaEquals(op.value, stored.value, op.path))
           throw new ApiError(
-            400,
-            `operation ${index} (test ${op.path}) failed: the value at ${op.path} is not ${stringify(op.value) ?? ''}`,
+            500,
+            `javax.json.JsonException: The JSON Patch operation 'test' failed for path '${op.path}' and value '${stringify(op.value) ?? ''}'`,
           );
         continue;
       }
@@ -338,6 +316,8 @@ export class Contracts {
     const stored = (c: Json) =>
       this.profile === 'openmetadata' ? withoutEmptyRelationships(c) : c;
     patched = stored(patched);
+    // 2.0.0 drops an ODCS import's passthrough on any other update (fixed in 2.0.1).
+    if (this.release?.has('stripsOdcsPassthrough') === true) delete patched.odcsElementExtensions;
     this.checkPatchedContract(current, patched);
     // Checked by OpenMetadata's updater, on every PATCH; a create does not check it.
     if (this.profile === 'openmetadata') checkReviewerTypes(patched);
@@ -360,16 +340,27 @@ export class Contracts {
       now: this.clock(),
       profile: this.profile,
       store: this.store,
+      optimisticLocking: ifMatch !== undefined,
+      genericUpdater:
+        ifMatch !== undefined && this.release?.has('ifMatchDropsContractChanges') === true,
     });
     if (next.stored) this.store.putContract(next.contract);
-    return shown(next.contract);
+    return shown(next.answer);
+  }
+
+  /** The statuses the catalog stores: OpenMetadata's, Archived only from the release that has it. */
+  private statuses(): readonly string[] {
+    const statuses = STATUSES[this.profile];
+    return this.release === undefined || this.release.has('archivedStatus')
+      ? statuses
+      : statuses.filter((status) => status !== 'Archived');
   }
 
   /** Checks `after`, the contract `before` becomes (`created`: the contract a create makes). */
   private checkPatchedContract(before: ContractResource, after: Json, created = false): void {
     if (!isDeepStrictEqual(after.entity, before.entity))
       throw new ApiError(400, 'entity of a data contract cannot be changed');
-    const statuses = STATUSES[this.profile];
+    const statuses = this.statuses();
     if (after.entityStatus !== undefined && !statuses.includes(after.entityStatus as string)) {
       throw new ApiError(
         400,

@@ -339,7 +339,12 @@ export function demoSeed(): Seed {
     ],
     assets,
     dataProducts: [
-      { name: 'sales-analytics', contract: 'sales-analytics.dataContract_sales-analytics' },
+      {
+        // A data product's id is a UUID, in its search document too, as on a real server.
+        id: stableId('product:sales-analytics'),
+        name: 'sales-analytics',
+        contract: 'sales-analytics.dataContract_sales-analytics',
+      },
     ],
     dataContracts,
   };

@@ -147,6 +147,8 @@ const CONTRACT_MODEL = {
     },
     qualityExpectations: { type: 'array', items: { $ref: '#/definitions/reference' } },
     odcsQualityRules: { type: 'array' },
+    // 2.x: what an ODCS import keeps of the document that OpenMetadata has no field for.
+    odcsElementExtensions: {},
     contractUpdates: { type: 'array' },
     owners: { type: 'array', items: { $ref: '#/definitions/reference' } },
     reviewers: { type: 'array', items: { $ref: '#/definitions/reference' } },

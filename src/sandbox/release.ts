@@ -1,14 +1,22 @@
-// The OpenMetadata release the sandbox plays under `--profile openmetadata` (1.13.0 unless told):
-// what its version endpoint answers, and its ETags, which changed in 2.0.
+// The OpenMetadata release the sandbox plays under `--profile openmetadata` (2.0.5 unless told):
+// what its version endpoint answers, its ETags, and each behaviour that differs from release to
+// release, written once below (RELEASE_BEHAVIOURS) with its range and where it comes from.
 //
-// Every answer with an entity carries a strong ETag, 16 hex digits of a SHA-256 in quotes
-// (EntityETag.generateETag). Up to 1.x it hashes "<version>-<updatedAt>", the same whatever
-// fields were asked for. From 2.0 on it hashes the answer's body (open-metadata/OpenMetadata#30497),
-// so it moves with anything in the answer; but a PATCH weighs If-Match against the entity as the
-// server loads it for the PATCH, with its own fields and without the `href` only answers carry, so
-// the strong ETag of a read never matches there (open-metadata/OpenMetadata#30885). Every release
-// also takes the weak validator `W/"<version>"`, the version as Java writes a Double (1.0, 0.3),
-// and `*`; If-Match may list several, comma-separated, any one of which will do.
+// Every GET answer with an entity carries a strong ETag, 16 hex digits of a SHA-256 in quotes
+// (EntityETag.generateETag); PATCH answers carry none (ETagResponseFilter is GET-only). Up to 1.x
+// it hashes "<version>-<updatedAt>", the same whatever fields were asked for. From 2.0 on it
+// hashes the answer's body (open-metadata/OpenMetadata#30497), so it moves with anything in the
+// answer; but a PATCH weighs If-Match against the entity as the server loads it for the PATCH,
+// with its own fields and without the `href` only answers carry, so the strong ETag of a read
+// never matches there (open-metadata/OpenMetadata#30885). Every release also takes the weak
+// validator `W/"<version>"`, the version as Java writes a Double (1.0, 0.3), and `*`; If-Match may
+// list several, comma-separated, any one of which will do.
+//
+// Behaviours of every release, played where they happen: a PATCH carrying If-Match is never
+// folded into the user's ten-minute session (versioning.ts); a PATCH answer's changeDescription is
+// this request's own; a failed JSON-Patch `test` is an unmapped JsonException, a 500
+// (contracts.ts); a change only to a column's description or tags counts as no change and is not
+// stored (change-description.ts).
 import { createHash } from 'node:crypto';
 import { FIRST_RELEASE_TEXT, fromFirstRelease } from '../profile/profile.js';
 import { ApiError, type Json } from './http.js';
@@ -16,8 +24,56 @@ import { typeAnswer } from './custom-properties.js';
 import { rulesFor } from './asset-rules.js';
 import type { ContractResource, Seed } from './seed.js';
 
-/** The release the sandbox plays when none is given. */
-export const DEFAULT_OPENMETADATA_VERSION = '1.13.0';
+/** The release the sandbox plays when none is given: the newest. */
+export const DEFAULT_OPENMETADATA_VERSION = '2.0.5';
+
+type Triple = readonly [number, number, number];
+
+/** A behaviour some releases have: the first and last release that have it, and its source. */
+interface ReleaseBehaviour {
+  from?: Triple;
+  until?: Triple;
+  source: string;
+}
+
+/** What differs from release to release, each written once. */
+export const RELEASE_BEHAVIOURS = {
+  /**
+   * A PATCH carrying If-Match builds the generic entity updater, not the data contract's: a change
+   * only to entityStatus, sla, termsOfUse, security, schema, semantics or qualityExpectations is
+   * answered 200 at the old version and not stored; mixed with another field the whole document
+   * is stored, and changeDescription lists only the other fields.
+   */
+  ifMatchDropsContractChanges: {
+    from: [1, 10, 0],
+    until: [1, 13, 0],
+    source: 'open-metadata/OpenMetadata#28876, fixed by #28837 in 1.13.1',
+  },
+  /** The Archived status. */
+  archivedStatus: { from: [1, 13, 0], source: 'OpenMetadata 1.13.0 release notes' },
+  /** Strong ETags hash the answer's body (else "<version>-<updatedAt>"). */
+  contentEtags: { from: [2, 0, 0], source: 'open-metadata/OpenMetadata#30497 (#30502 in 2.0)' },
+  /** A create body whose entity name or FQN contradicts its id is refused. */
+  createEntityAgrees: { from: [2, 0, 0], source: 'DataContractMapper in 2.0' },
+  /** Any update that is not an ODCS import strips the contract's `odcsElementExtensions`. */
+  stripsOdcsPassthrough: {
+    from: [2, 0, 0],
+    until: [2, 0, 0],
+    source: 'OpenMetadata 2.0.1 release notes, open-metadata/OpenMetadata#31145',
+  },
+  /**
+   * `POST /v1/dataContracts/validate`, the server's dry run of a create body. The route is in the
+   * sources with contractValidation.json, which 1.13's schemas carry, and its SDK methods came in
+   * February 2026 (open-metadata/OpenMetadata#26082); 1.12.0 is the first release taken to have it.
+   */
+  createDryRun: { from: [1, 12, 0], source: 'DataContractResource.validateDataContractRequest' },
+} satisfies Record<string, ReleaseBehaviour>;
+
+export type ReleaseBehaviourName = keyof typeof RELEASE_BEHAVIOURS;
+
+function compare(a: Triple, b: Triple): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
 
 /** A number as Java's Double.toString writes a version: 1.0, 0.3, 1.25. */
 function javaDouble(value: number): string {
@@ -35,17 +91,26 @@ function withoutHref(entity: Json): Json {
 }
 
 export class OpenMetadataRelease {
-  private readonly contentEtags: boolean;
+  private readonly numbers: Triple;
 
   /** `version` such as 1.13.0; a release before 1.10 (no data contracts as the tool knows them) is refused. */
   constructor(readonly version: string = DEFAULT_OPENMETADATA_VERSION) {
     const match = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version);
-    const [major, minor] = match === null ? [0, 0] : [Number(match[1]), Number(match[2])];
-    if (!fromFirstRelease(major, minor))
+    this.numbers =
+      match === null ? [0, 0, 0] : [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+    if (!fromFirstRelease(this.numbers[0], this.numbers[1]))
       throw new RangeError(
         `the OpenMetadata version must be ${FIRST_RELEASE_TEXT} or later, written as 1.13.0, got '${version}'`,
       );
-    this.contentEtags = major >= 2;
+  }
+
+  /** Whether this release has `behaviour` (RELEASE_BEHAVIOURS). */
+  has(behaviour: ReleaseBehaviourName): boolean {
+    const { from, until } = RELEASE_BEHAVIOURS[behaviour] as ReleaseBehaviour;
+    return (
+      (from === undefined || compare(this.numbers, from) >= 0) &&
+      (until === undefined || compare(this.numbers, until) <= 0)
+    );
   }
 
   /** What `GET /api/v1/system/version` answers. */
@@ -76,13 +141,13 @@ export class OpenMetadataRelease {
 
   /** The ETag an answer carrying `entity` (as sent, with its href) has. */
   answerEtag(entity: Json): string {
-    return this.contentEtags ? strongEtag(JSON.stringify(entity)) : this.versionEtag(entity);
+    return this.has('contentEtags') ? strongEtag(JSON.stringify(entity)) : this.versionEtag(entity);
   }
 
   /** Refuses (412) a PATCH of `current` whose If-Match none of its validators matches. */
   checkIfMatch(ifMatch: string, current: ContractResource): void {
     // The contract as a PATCH loads it: no href, which only answers carry.
-    const strong = this.contentEtags
+    const strong = this.has('contentEtags')
       ? strongEtag(JSON.stringify(withoutHref(current)))
       : this.versionEtag(current);
     const weak = `W/"${javaDouble(current.version)}"`;

@@ -255,7 +255,7 @@ export class Search {
     if (types.includes('dataProduct')) {
       return [...this.store.dataProducts.values()].map((p) => ({
         ...p,
-        id: typeof p.id === 'string' ? p.id : p.name,
+        id: p.id,
         fullyQualifiedName: p.name,
         entityType: 'dataProduct',
       }));

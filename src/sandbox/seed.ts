@@ -1,6 +1,6 @@
 // The sandbox's seed format (DESIGN.md "Seed file") and its checks. A bad seed is refused with
 // a sentence that names the entry, never half-loaded.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 export type Permission = 'ViewDataContract' | 'EditDataContract' | 'SearchEntities';
 export const PERMISSIONS: readonly Permission[] = [
@@ -36,6 +36,8 @@ export interface SeedAsset {
 }
 
 export interface SeedDataProduct {
+  /** A UUID; one derived from the name when the seed gives none. */
+  id?: string;
   name: string;
   /** FQN of the product's own contract. */
   contract?: string;
@@ -170,7 +172,9 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
     if (!isRecord(product)) throw new SeedError(`${where} must be an object`);
     requireString(product, 'name', where);
     if (product.contract !== undefined) requireString(product, 'contract', where);
-    return product as SeedDataProduct;
+    if (product.id !== undefined) requireString(product, 'id', where);
+    // A data product has a UUID, as every entity does (its search document shows it).
+    return { id: productId(product.name as string), ...product } as SeedDataProduct;
   });
   const contractIds = new Set<string>();
   const contractFqns = new Set<string>();
@@ -233,4 +237,10 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
       ? {}
       : { dataAssetRules: rules as NonNullable<Seed['dataAssetRules']> }),
   };
+}
+
+/** The UUID a data product the seed gives none has: the same for the same name, run after run. */
+function productId(name: string): string {
+  const hex = createHash('sha256').update(`dataProduct:${name}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -4,11 +4,21 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
-import { Catalog, type Json } from './catalog.js';
+import { Catalog } from './catalog.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { parsePatchBody } from './java-json.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
-import { checkSeed, SeedError, type Seed } from './seed.js';
+import type { Seed } from './seed.js';
+import { handleAdmin } from './admin.js';
+import {
+  LOG_TRIM_AT,
+  MAX_LOGGED_REQUESTS,
+  latest,
+  type Reply,
+  type RequestRecord,
+} from './request-log.js';
+
+export type { RequestRecord } from './request-log.js';
 import { Store } from './store.js';
 import { checkCustomProperties } from './custom-properties.js';
 import {
@@ -39,15 +49,6 @@ export interface SandboxOptions {
   openmetadataVersion?: string;
 }
 
-/** What a handler answers; the server sends it, or drops it when a fault says so. */
-interface Reply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-  /** An HTML page instead of JSON (the web UI's page in the openmetadata profile). */
-  html?: string;
-}
-
 /** What OpenMetadata answers a GET outside /api: its web UI's single page, 200 text/html. */
 const WEB_UI_PAGE =
   '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>OpenMetadata</title></head>' +
@@ -64,22 +65,6 @@ const reply = (status: number, body: unknown, headers?: Record<string, string>):
   body,
   ...(headers === undefined ? {} : { headers }),
 });
-
-/** One handled request, as the admin route /sandbox/requests reports it. */
-export interface RequestRecord {
-  seq: number;
-  method: string;
-  path: string;
-  /** The query string, without its `?` ('' when there is none). */
-  query: string;
-  status: number;
-  /** `answered`, or a fault: `reset` (cut before any work), `dropped` (done and stored, answer cut). */
-  outcome: 'answered' | 'reset' | 'dropped';
-  user: string | null;
-  /** When the request arrived and when it was answered: milliseconds on the sandbox process's monotonic clock (performance.now()). */
-  startedAt: number;
-  finishedAt: number;
-}
 
 export interface Sandbox {
   /**
@@ -98,15 +83,6 @@ export interface Sandbox {
   /** Turns faults on with a new spec, or off with null. */
   setFaults(spec: FaultSpec | null): void;
   close(): Promise<void>;
-}
-
-/** The request log keeps the latest requests; older ones are dropped in batches of a quarter. */
-const MAX_LOGGED_REQUESTS = 100_000;
-const LOG_TRIM_AT = MAX_LOGGED_REQUESTS + MAX_LOGGED_REQUESTS / 4;
-
-/** The latest requests, at most MAX_LOGGED_REQUESTS. */
-function latest(log: readonly RequestRecord[]): RequestRecord[] {
-  return log.slice(-MAX_LOGGED_REQUESTS);
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -139,8 +115,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const profile = options.profile ?? 'spec';
   const catalog = new Catalog(store, secret, options.clock, profile, release);
   /**
-   * A contract as answered. OpenMetadata adds its href, and the ETag of that answer to a GET or a
-   * PATCH (not to a create).
+   * A contract as answered. OpenMetadata adds its href, and to a GET the ETag of that answer
+   * (ETagResponseFilter is GET-only: a create or a PATCH is answered without one).
    */
   const contractReply = (
     request: IncomingMessage,
@@ -153,9 +129,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...contract,
       href: `http://${host}/api/v1/dataContracts/${String(contract.id)}`,
     };
-    return status === 201
-      ? reply(status, answer)
-      : reply(status, answer, { etag: release.answerEtag(answer) });
+    return request.method === 'GET'
+      ? reply(status, answer, { etag: release.answerEtag(answer) })
+      : reply(status, answer);
   };
   const log: RequestRecord[] = [];
 
@@ -191,6 +167,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             parseJsonBody(body),
           ),
           201,
+        );
+      }
+      // The server's dry run of a create body, on the releases that serve it; on the others
+      // the path is only `/{id}`'s, which takes no POST.
+      if (route.length === 2 && route[1] === 'validate' && method === 'POST') {
+        if (release?.has('createDryRun') !== true)
+          throw new ApiError(405, `HTTP 405 Method Not Allowed`);
+        const body = await readBody(request);
+        return reply(
+          200,
+          catalog.contracts.validateCreate(user, request.headers['content-type'], () =>
+            parseJsonBody(body),
+          ),
         );
       }
       if (route.length === 2 && route[1] === 'entity') {
@@ -379,71 +368,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeAllConnections();
       }),
   };
-}
-
-async function handleAdmin(
-  method: string,
-  route: string[],
-  request: IncomingMessage,
-  store: Store,
-  log: RequestRecord[],
-): Promise<Reply> {
-  const jsonBody = async (): Promise<Json> => {
-    const body = parseJsonBody(await readBody(request));
-    if (body === null || typeof body !== 'object' || Array.isArray(body))
-      throw new ApiError(400, 'the body must be a JSON object');
-    return body as Json;
-  };
-  const [resource, id] = route;
-  if (resource === 'requests' && id === undefined) {
-    if (method === 'GET') return reply(200, { data: latest(log) });
-    if (method === 'DELETE') {
-      log.splice(0, log.length);
-      return reply(204, undefined);
-    }
-  }
-  if (resource === 'state' && id === undefined && method === 'GET')
-    return reply(200, store.snapshot());
-  if (resource === 'assets') {
-    if (method === 'POST' && id === undefined) {
-      const checked = await checkOrFail(
-        async () => checkSeed({ assets: [await jsonBody()] }).assets[0]!,
-      );
-      store.putAsset(checked);
-      return reply(201, checked);
-    }
-    if (method === 'DELETE' && id !== undefined) {
-      if (!store.removeAsset(id)) throw new ApiError(404, `asset ${id} not found`);
-      return reply(204, undefined);
-    }
-  }
-  if (resource === 'dataContracts') {
-    if (method === 'POST' && id === undefined) {
-      const checked = await checkOrFail(
-        async () => checkSeed({ dataContracts: [await jsonBody()] }).dataContracts[0]!,
-      );
-      const clash = store.contractByFqn(checked.fullyQualifiedName);
-      if (clash !== undefined && clash.id !== checked.id)
-        throw new ApiError(
-          409,
-          `a contract named ${checked.fullyQualifiedName} exists with id ${clash.id}`,
-        );
-      store.putContract(checked);
-      return reply(201, checked);
-    }
-    if (method === 'DELETE' && id !== undefined) {
-      if (!store.removeContract(id)) throw new ApiError(404, `dataContract ${id} not found`);
-      return reply(204, undefined);
-    }
-  }
-  throw new ApiError(404, `Route not found: ${method} /sandbox/${route.join('/')}`);
-}
-
-async function checkOrFail<T>(check: () => Promise<T>): Promise<T> {
-  try {
-    return await check();
-  } catch (error) {
-    if (error instanceof SeedError) throw new ApiError(400, error.message);
-    throw error;
-  }
 }

@@ -4,7 +4,8 @@
 // version does not move, changeDescription then runs from the version before the session, and
 // incrementalChangeDescription says what this PATCH alone did. Outside a session, OpenMetadata
 // stores a PATCH only when it records a change (`storeUpdate`): one that records none (a column's
-// description, a reorder) is answered as patched, at the version it had, and not stored.
+// description, a reorder) is answered as patched, at the version it had, and not stored. A PATCH
+// with If-Match is never folded, and on 1.10.0–1.13.0 counts only the generic entity's fields.
 import { describeChange, nextVersion, type ChangeDescription } from './change-description.js';
 import type { Json } from './http.js';
 import type { SandboxProfile } from './openmetadata.js';
@@ -20,6 +21,17 @@ export interface Writer {
   profile: SandboxProfile;
   /** Where earlier versions are kept. */
   store: Store;
+  /**
+   * The PATCH carries If-Match: it is never folded into the user's session, on any release
+   * (1.x `EntityUpdater.consolidateChanges` skips under optimistic locking; 2.x
+   * `SessionConsolidationPolicy.canConsolidate`).
+   */
+  optimisticLocking?: boolean;
+  /**
+   * The release builds the generic entity updater for this PATCH (If-Match on 1.10.0–1.13.0,
+   * open-metadata/OpenMetadata#28876): it counts no change of the data contract's own fields.
+   */
+  genericUpdater?: boolean;
 }
 
 /**
@@ -48,28 +60,59 @@ function isEmpty(change: ChangeDescription): boolean {
   );
 }
 
+/** The fields only the data contract's updater counts; the generic entity updater does not. */
+const CONTRACT_UPDATER_FIELDS: ReadonlySet<string> = new Set([
+  'entityStatus',
+  'sla',
+  'termsOfUse',
+  'security',
+  'schema',
+  'semantics',
+  'qualityExpectations',
+]);
+
+/** `change` without the entries of the data contract's own fields. */
+function genericChange(change: ChangeDescription): ChangeDescription {
+  const counted = (entry: { name: string }) =>
+    !CONTRACT_UPDATER_FIELDS.has(entry.name.split('.')[0]!);
+  return {
+    ...change,
+    fieldsAdded: change.fieldsAdded.filter(counted),
+    fieldsUpdated: change.fieldsUpdated.filter(counted),
+    fieldsDeleted: change.fieldsDeleted.filter(counted),
+  };
+}
+
 /**
- * `patched` (a change of `current`) with its version, updatedAt, updatedBy and descriptions, and
- * whether the catalog stores it (else it is only the answer).
+ * `patched` (a change of `current`) with its version, updatedAt, updatedBy and descriptions:
+ * `contract` as the catalog keeps it (when `stored`), and `answer`, what the PATCH is answered
+ * with, whose changeDescription is this request's own on every release
+ * (`patchCommonWithOptimisticLocking`, `EntityPatchService.patch`).
  */
 export function nextVersionOf(
   current: ContractResource,
   patched: Json,
   writer: Writer,
-): { contract: ContractResource; stored: boolean } {
-  const change = describeChange(current, patched, current.version, writer.profile);
+): { contract: ContractResource; answer: ContractResource; stored: boolean } {
+  const described = describeChange(current, patched, current.version, writer.profile);
+  const change = writer.genericUpdater === true ? genericChange(described) : described;
   const next: Json = { ...patched, updatedAt: writer.now, updatedBy: writer.user };
-  const previous = sessionStart(current, writer);
+  const previous = writer.optimisticLocking === true ? undefined : sessionStart(current, writer);
   if (previous === undefined && writer.profile === 'openmetadata' && isEmpty(change)) {
+    // Nothing counted: answered as patched, at the version it had, and not stored.
     const answer: Json = {
       ...patched,
       version: current.version,
       updatedAt: current.updatedAt,
       updatedBy: current.updatedBy,
-      changeDescription: current.changeDescription,
+      changeDescription: change,
       incrementalChangeDescription: change,
     };
-    return { contract: answer as ContractResource, stored: false };
+    return {
+      contract: current,
+      answer: answer as ContractResource,
+      stored: false,
+    };
   }
   if (previous === undefined) {
     writer.store.keepVersion(current);
@@ -80,6 +123,12 @@ export function nextVersionOf(
     next.version = isEmpty(session) ? previous.version : nextVersion(previous.version);
     next.changeDescription = session;
   }
-  if (writer.profile === 'openmetadata') next.incrementalChangeDescription = change;
-  return { contract: next as ContractResource, stored: true };
+  if (writer.profile !== 'openmetadata')
+    return { contract: next as ContractResource, answer: next as ContractResource, stored: true };
+  next.incrementalChangeDescription = change;
+  return {
+    contract: next as ContractResource,
+    answer: { ...next, changeDescription: change } as unknown as ContractResource,
+    stored: true,
+  };
 }

@@ -1,0 +1,56 @@
+// What apply checks of a plan before it sends anything: that it can be applied whole, and (for a
+// saved plan) that no contract it names moved since it was made.
+import type { LiveContract } from '../catalog/client.js';
+import { ConfigError, StalePlanError } from '../errors.js';
+import { hashContract } from '../plan/create-plan.js';
+import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
+import type { Plan } from '../plan/types.js';
+import { movedCreates } from './create.js';
+
+/** Refuses plans that cannot be applied whole: errors or missing contracts. */
+export function assertApplicable(plan: Plan): void {
+  const blocked = plan.changes.filter(
+    (change) => change.action === 'error' || change.action === 'missing',
+  );
+  if (blocked.length > 0) {
+    throw new ConfigError(
+      `the plan has ${blocked.length} contract${blocked.length === 1 ? '' : 's'} that cannot be applied (${blocked
+        .map((c) => `${c.fullyQualifiedName}: ${c.action}`)
+        .join('; ')}); fix them and plan again. Nothing was sent.`,
+    );
+  }
+}
+
+/** Re-reads every planned contract; throws StalePlanError (nothing sent) when any moved. */
+export async function readLiveForPlan(
+  plan: Plan,
+  reader: CatalogReader,
+): Promise<Map<string, LiveContract>> {
+  const planned = plan.changes.filter((change) => change.liveHash !== null);
+  const live = await Promise.all(
+    planned.map((change) => reader.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS)),
+  );
+  const moved: string[] = [];
+  const byFqn = new Map<string, LiveContract>();
+  planned.forEach((change, i) => {
+    const contract = live[i]!;
+    byFqn.set(change.fullyQualifiedName, contract);
+    if (change.id !== null && contract.id !== change.id) {
+      throw new ConfigError(
+        `the plan names contract id ${change.id} for ${change.fullyQualifiedName}, but the catalog's contract of that name has id ${contract.id}; the plan was edited or made against other contracts. Make a new plan. Nothing was sent.`,
+      );
+    }
+    if (contract.version !== change.liveVersion || hashContract(contract) !== change.liveHash) {
+      moved.push(
+        `${change.fullyQualifiedName} (version ${String(change.liveVersion)} when planned, ${String(contract.version)} now${contract.version === change.liveVersion ? ', content changed' : ''})`,
+      );
+    }
+  });
+  moved.push(...(await movedCreates(plan, reader)));
+  if (moved.length > 0) {
+    throw new StalePlanError(
+      `plan is stale: re-run plan. ${moved.length} contract${moved.length === 1 ? '' : 's'} changed since it was made: ${moved.join('; ')}. Nothing was sent.`,
+    );
+  }
+  return byFqn;
+}

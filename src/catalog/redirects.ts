@@ -1,0 +1,37 @@
+// A request that follows the catalog's redirects within its own origin, a few at most: the token
+// goes to the catalog's origin and nowhere else.
+import type { RawResponse } from './answer.js';
+import { ConfigError } from '../errors.js';
+
+/** Redirects followed for one request. */
+const MAX_REDIRECTS = 3;
+
+/**
+ * `send(path)`, and again at each place a 3xx answer points to on `baseUrl`'s origin; a redirect
+ * to another origin, or more than MAX_REDIRECTS, is a ConfigError.
+ */
+export async function followRedirects(
+  method: string,
+  firstPath: string,
+  baseUrl: URL,
+  send: (path: string) => Promise<RawResponse>,
+): Promise<RawResponse> {
+  let path = firstPath;
+  for (let redirects = 0; ; redirects++) {
+    const response = await send(path);
+    const location = response.headers.location;
+    if (response.status < 300 || response.status >= 400 || typeof location !== 'string')
+      return response;
+    const next = new URL(location, new URL(path, baseUrl.origin));
+    if (next.origin !== baseUrl.origin) {
+      throw new ConfigError(
+        `the catalog redirected ${method} ${path.split('?')[0]!} to another origin (${next.origin}); the token is only sent to ${baseUrl.origin}. If the catalog lives there, set --catalog-url to it.`,
+      );
+    }
+    if (redirects >= MAX_REDIRECTS)
+      throw new ConfigError(
+        `the catalog redirected ${method} ${path.split('?')[0]!} more than ${MAX_REDIRECTS} times`,
+      );
+    path = `${next.pathname}${next.search}`;
+  }
+}
