@@ -1,6 +1,5 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
 // all reading happens before (planContracts), all sending after (applyPlan).
-import { createHash, type Hash } from 'node:crypto';
 import { MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingChanges } from '../diff/breaking.js';
@@ -8,8 +7,8 @@ import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
 import type { JsonObject } from '../diff/json-value.js';
 import { applyToCopy, verifyPatch } from '../diff/verify.js';
+import { releaseName, stripsOdcsPassthrough } from '../profile/releases.js';
 import { specCodec, type Codec } from '../profile/codec.js';
-import type { Profile } from '../profile/profile.js';
 import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
 import { InternalError } from '../errors.js';
 import { describePatch } from './describe-patch.js';
@@ -20,14 +19,10 @@ import {
   type LackingColumns,
 } from './refusal-text.js';
 import { weighWrite, writeFrom, type AssetRules, type Write } from './asset-rules.js';
-import {
-  PLAN_FORMAT_VERSION,
-  plannedChange,
-  summarize,
-  type DiffLine,
-  type Plan,
-  type PlannedChange,
-} from './types.js';
+import { plannedChange, type DiffLine, type Plan, type PlannedChange } from './types.js';
+import { assemblePlan, hashContract, type PlanMeta } from './seal.js';
+
+export { assemblePlan, hashContract, planChecksum, type PlanMeta } from './seal.js';
 
 /** What was read from the catalog for one contract file. */
 export type LiveResult =
@@ -65,65 +60,6 @@ export interface PlanInput {
   createBlocked?: string;
   /** The catalog's data asset rules in force for data contracts (OpenMetadata), or why unknown. */
   assetRules?: AssetRules;
-}
-
-export interface PlanMeta {
-  catalogUrl: string;
-  catalogProfile: Profile;
-  gitCommit: string | null;
-  createdAt: string;
-}
-
-/**
- * Feeds `hash` the JSON of `value` with object keys in a fixed order (the same value, the same
- * text), some kilobytes at a time, so that a plan of thousands of changes is never one string in
- * memory.
- */
-function updateCanonical(hash: Hash, value: unknown): void {
-  let pending = '';
-  const write = (text: string): void => {
-    pending += text;
-    if (pending.length >= 16_384) {
-      hash.update(pending);
-      pending = '';
-    }
-  };
-  const visit = (item: unknown): void => {
-    if (Array.isArray(item)) {
-      write('[');
-      for (let index = 0; index < item.length; index++) {
-        if (index > 0) write(',');
-        visit(item[index]);
-      }
-      write(']');
-    } else if (item !== null && typeof item === 'object') {
-      const record = item as JsonObject;
-      let separator = '{';
-      for (const key of Object.keys(record).sort()) {
-        if (record[key] === undefined) continue;
-        write(`${separator}${JSON.stringify(key)}:`);
-        separator = ',';
-        visit(record[key]);
-      }
-      write(separator === '{' ? '{}' : '}');
-    } else write(JSON.stringify(item) ?? '');
-  };
-  visit(value);
-  hash.update(pending);
-}
-
-/** What staleness is judged on: identity, version and the fields a file may manage. */
-const HASHED_FIELDS = ['id', 'name', 'fullyQualifiedName', 'entity', 'version', ...MANAGED_FIELDS];
-
-/**
- * The live hash of a contract: the SHA-256 of its identity, version and managed fields, each as
- * the catalog sent it (one catalog serializes an unchanged value the same way every time). What
- * the server rewrites on its own (a data-quality run's `latestResult`, `updatedAt`, `href`) does
- * not make a plan stale.
- */
-export function hashContract(contract: Readonly<JsonObject>): string {
-  const hashed = JSON.stringify(HASHED_FIELDS.map((field) => contract[field] ?? null));
-  return `sha256:${createHash('sha256').update(hashed).digest('hex')}`;
 }
 
 function identityProblem(file: ContractFile, live: JsonObject): string | null {
@@ -245,7 +181,25 @@ function refusals(
   if (found.length > 0 && (action !== 'noop' || options.strict === true))
     return { error: joinRefusals(found.map(({ error }) => error)), warnings: [], notes };
   const warnings = found.flatMap(({ warning }) => warning ?? []);
-  return { warnings: [...warnings, ...(ruled?.warnings ?? [])], notes };
+  const stripped = action === 'update' ? passthroughLost(input, options.codec) : undefined;
+  return {
+    warnings: [...warnings, ...(ruled?.warnings ?? []), ...(stripped ?? [])],
+    notes,
+  };
+}
+
+/**
+ * A warning when the change would strip the live contract's ODCS passthrough: OpenMetadata 2.0.0
+ * drops `odcsElementExtensions` on any update that is not an ODCS import (fixed in 2.0.1,
+ * open-metadata/OpenMetadata#31145).
+ */
+function passthroughLost(input: PlanInput, codec: Codec | undefined): string[] | undefined {
+  if (input.live.kind !== 'found' || codec === undefined || !stripsOdcsPassthrough(codec.release))
+    return undefined;
+  if (input.live.contract.odcsElementExtensions === undefined) return undefined;
+  return [
+    `${releaseName(codec.release)} drops what this contract keeps of its ODCS document (odcsElementExtensions) on any change that is not an ODCS import, this one too (open-metadata/OpenMetadata#31145, fixed in 2.0.1): upgrade the server before applying, or keep that part of the document elsewhere`,
+  ];
 }
 
 function planChecked(input: PlanInput, options: PlanOptions): PlannedChange {
@@ -416,23 +370,4 @@ export function createPlan(
     inputs.map((input) => planChange(input, options)),
     meta,
   );
-}
-
-/** A plan from changes already planned one by one, sealed with its checksum. */
-export function assemblePlan(changes: PlannedChange[], meta: PlanMeta): Plan {
-  const content: Omit<Plan, 'checksum'> = {
-    formatVersion: PLAN_FORMAT_VERSION,
-    ...meta,
-    summary: summarize(changes),
-    changes,
-  };
-  return { ...content, checksum: planChecksum(content) };
-}
-
-/** `sha256:` over everything a plan says but its checksum, so an edited plan file is noticed. */
-export function planChecksum(plan: Omit<Plan, 'checksum'> & { checksum?: string }): string {
-  const { checksum: _ignored, ...content } = plan;
-  const hash = createHash('sha256');
-  updateCanonical(hash, content);
-  return `sha256:${hash.digest('hex')}`;
 }

@@ -19,6 +19,8 @@ export interface Forwarder {
 export async function forwarder(
   target: string,
   answer: (method: string, url: string) => { status: number; body: unknown } | undefined,
+  /** What a forwarded JSON answer becomes (as the sandbox answered it, by default). */
+  rewrite?: (method: string, url: string, body: unknown) => unknown,
 ): Promise<Forwarder> {
   const requests: string[] = [];
   const server: Server = createServer((request, response) => {
@@ -46,7 +48,13 @@ export async function forwarder(
             if (value !== null) kept[name] = value;
           }
           response.writeHead(forwarded.status, kept);
-          response.end(Buffer.from(await forwarded.arrayBuffer()));
+          const bytes = Buffer.from(await forwarded.arrayBuffer());
+          const json = kept['content-type']?.startsWith('application/json') === true;
+          response.end(
+            rewrite === undefined || !json || bytes.length === 0
+              ? bytes
+              : JSON.stringify(rewrite(method, url, JSON.parse(bytes.toString('utf8')))),
+          );
         },
         () => response.destroy(),
       );

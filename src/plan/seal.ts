@@ -1,0 +1,85 @@
+// A plan's seals: the hash of each live contract it was made from (a saved plan whose contract
+// moved is stale), and the checksum over everything the plan says (an edited plan is noticed).
+import { createHash, type Hash } from 'node:crypto';
+import { MANAGED_FIELDS } from '../contract/model.js';
+import type { JsonObject } from '../diff/json-value.js';
+import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlannedChange } from './types.js';
+import type { Profile } from '../profile/profile.js';
+
+export interface PlanMeta {
+  catalogUrl: string;
+  catalogProfile: Profile;
+  gitCommit: string | null;
+  createdAt: string;
+}
+
+/**
+ * Feeds `hash` the JSON of `value` with object keys in a fixed order (the same value, the same
+ * text), some kilobytes at a time, so that a plan of thousands of changes is never one string in
+ * memory.
+ */
+function updateCanonical(hash: Hash, value: unknown): void {
+  let pending = '';
+  const write = (text: string): void => {
+    pending += text;
+    if (pending.length >= 16_384) {
+      hash.update(pending);
+      pending = '';
+    }
+  };
+  const visit = (item: unknown): void => {
+    if (Array.isArray(item)) {
+      write('[');
+      for (let index = 0; index < item.length; index++) {
+        if (index > 0) write(',');
+        visit(item[index]);
+      }
+      write(']');
+    } else if (item !== null && typeof item === 'object') {
+      const record = item as JsonObject;
+      let separator = '{';
+      for (const key of Object.keys(record).sort()) {
+        if (record[key] === undefined) continue;
+        write(`${separator}${JSON.stringify(key)}:`);
+        separator = ',';
+        visit(record[key]);
+      }
+      write(separator === '{' ? '{}' : '}');
+    } else write(JSON.stringify(item) ?? '');
+  };
+  visit(value);
+  hash.update(pending);
+}
+
+/** What staleness is judged on: identity, version and the fields a file may manage. */
+const HASHED_FIELDS = ['id', 'name', 'fullyQualifiedName', 'entity', 'version', ...MANAGED_FIELDS];
+
+/**
+ * The live hash of a contract: the SHA-256 of its identity, version and managed fields, each as
+ * the catalog sent it (one catalog serializes an unchanged value the same way every time). What
+ * the server rewrites on its own (a data-quality run's `latestResult`, `updatedAt`, `href`) does
+ * not make a plan stale.
+ */
+export function hashContract(contract: Readonly<JsonObject>): string {
+  const hashed = JSON.stringify(HASHED_FIELDS.map((field) => contract[field] ?? null));
+  return `sha256:${createHash('sha256').update(hashed).digest('hex')}`;
+}
+
+/** A plan from changes already planned one by one, sealed with its checksum. */
+export function assemblePlan(changes: PlannedChange[], meta: PlanMeta): Plan {
+  const content: Omit<Plan, 'checksum'> = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    ...meta,
+    summary: summarize(changes),
+    changes,
+  };
+  return { ...content, checksum: planChecksum(content) };
+}
+
+/** `sha256:` over everything a plan says but its checksum, so an edited plan file is noticed. */
+export function planChecksum(plan: Omit<Plan, 'checksum'> & { checksum?: string }): string {
+  const { checksum: _ignored, ...content } = plan;
+  const hash = createHash('sha256');
+  updateCanonical(hash, content);
+  return `sha256:${hash.digest('hex')}`;
+}
