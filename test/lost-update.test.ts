@@ -224,7 +224,9 @@ describe('concurrent applies never corrupt a contract', () => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json-patch+json' },
       // Without the version and time guards: the column's own guard refuses it alone.
       body: JSON.stringify(
-        plan.changes[0].patch.filter((op: Operation) => !['/version', '/updatedAt'].includes(op.path)),
+        plan.changes[0].patch.filter(
+          (op: Operation) => !['/version', '/updatedAt'].includes(op.path),
+        ),
       ),
     });
     expect(refused.status).toBe(400);

@@ -2,8 +2,8 @@
 // converges on each, what it stores is what OpenMetadata's own schema takes, and the behaviours
 // that differ from release to release (If-Match dropping contract changes up to 1.13.0, Archived
 // from 1.13.0, the create dry run, the 2.0.0 ODCS strip) are met by the CLI as a user meets them.
-import { cp, readdirSync, readFileSync, statSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
@@ -52,7 +52,7 @@ async function demoOn(release: string) {
   cleanups.push(() => opened.sandbox.close());
   const dir = await tempDir();
   cleanups.push(() => dir.remove());
-  await promisify(cp)(
+  await cp(
     path.join(root, 'examples', 'openmetadata', 'contracts'),
     path.join(dir.dir, 'contracts'),
     { recursive: true },
@@ -214,7 +214,6 @@ describe('the vocabulary of the connected release', () => {
       /^entityStatus: .*$/m,
       'entityStatus: Archived',
     );
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(file, text);
     const line = text.split('\n').findIndex((l) => l.startsWith('entityStatus:')) + 1;
     return { sandbox, cwd, env, line };
@@ -278,7 +277,7 @@ describe("the server's dry run of a create (POST /v1/dataContracts/validate)", (
     cleanups.push(() => front.close());
     const dir = await tempDir();
     cleanups.push(() => dir.remove());
-    await promisify(cp)(
+    await cp(
       path.join(root, 'examples', 'openmetadata', 'contracts'),
       path.join(dir.dir, 'contracts'),
       { recursive: true },
@@ -288,7 +287,6 @@ describe("the server's dry run of a create (POST /v1/dataContracts/validate)", (
       /^schema:\n/m,
       'schema:\n  - name: discount\n    dataType: DECIMAL\n',
     );
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(file, text);
     const env = { CATALOG_URL: `${front.url}/api`, CATALOG_TOKEN: await opened.token() };
     const plan = await cli(['plan', '--format', 'github'], { cwd: dir.dir, env });
@@ -324,7 +322,7 @@ describe("the server's dry run of a create (POST /v1/dataContracts/validate)", (
         schema: [{ name: 'ghost', dataType: 'INT' }],
       }),
     });
-    const answer = (await response.json()) as unknown;
+    const answer = await response.json();
     const validate = schemaOf('entity/datacontract/contractValidation.json')!;
     expect(validate(answer), JSON.stringify(validate.errors)).toBe(true);
     expect(answer).toMatchObject({ valid: false, schemaValidation: { failedFields: ['ghost'] } });
