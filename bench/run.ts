@@ -147,13 +147,18 @@ function contractGets(fqns: readonly string[]): FloorRequest[] {
 
 /** Empties the sandbox's request log (an admin route of the sandbox, outside the catalog interface). */
 async function clearLog(url: string): Promise<void> {
-  const response = await fetch(new URL('/sandbox/requests', url), { method: 'DELETE' });
+  const response = await fetch(new URL('/sandbox/requests', url), {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (response.status !== 204) throw new Error(`clearing the request log gave ${response.status}`);
 }
 
 /** The catalog GETs the sandbox logged since the log was cleared, in arrival order. */
 async function loggedGets(url: string): Promise<FloorRequest[]> {
-  const response = await fetch(new URL('/sandbox/requests', url));
+  const response = await fetch(new URL('/sandbox/requests', url), {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const { data } = (await response.json()) as {
     data: { method: string; path: string; query: string; status: number }[];
   };

@@ -292,7 +292,11 @@ describe('CatalogClient', () => {
       expect.any(NotFoundError),
       expect.any(NotFoundError),
     ]);
-    const { data } = (await (await fetch(`${url}/sandbox/requests`)).json()) as {
+    const { data } = (await (
+      await fetch(`${url}/sandbox/requests`, {
+        headers: { authorization: `Bearer ${await mintToken('alice', 'busy-secret', '1h')}` },
+      })
+    ).json()) as {
       data: RequestRecord[];
     };
     const [a, b, c2] = data.filter((record) =>

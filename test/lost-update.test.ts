@@ -2,7 +2,8 @@
 // plans that cannot be swapped or edited, and the hostile inputs of the same report. Each runs
 // the built CLI as a process against a sandbox process, as users and CI do.
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -111,7 +112,9 @@ async function catalog(
       (await fetch(`${url}${route}`, { headers: { authorization: `Bearer ${token}` } })).json(),
     methods: async () =>
       (
-        (await (await fetch(`${url}/sandbox/requests`)).json()) as { data: { method: string }[] }
+        (await (
+          await fetch(`${url}/sandbox/requests`, { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as { data: { method: string }[] }
       ).data.map((r) => r.method),
   };
 }
@@ -363,6 +366,58 @@ describe('hostile and slow contract files', () => {
 });
 
 describe('the sandbox acknowledges only what it saved', () => {
+  it('its admin routes, which show and change the whole state, need a token like the catalog', async () => {
+    const { sandbox, token } = await openSandbox({ seed: shipmentsSeed() });
+    cleanups.push(() => sandbox.close());
+    for (const [method, route] of [
+      ['GET', '/sandbox/state'],
+      ['GET', '/sandbox/requests'],
+      ['DELETE', '/sandbox/requests'],
+      ['DELETE', `/sandbox/dataContracts/${CONTRACT_ID}`],
+    ] as const) {
+      const refused = await fetch(`${sandbox.root}${route}`, { method });
+      expect(refused.status, `${method} ${route}`).toBe(401);
+    }
+    expect(sandbox.store.contracts.has(CONTRACT_ID)).toBe(true);
+    const state = await fetch(`${sandbox.root}/sandbox/state`, {
+      headers: { authorization: `Bearer ${await token()}` },
+    });
+    expect(state.status).toBe(200);
+  });
+
+  it('a disk that takes part of the state and then no more: the PATCH answers 500, the data file is the whole old state, and a restart serves it', async () => {
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    const data = path.join(dir.dir, 'state.json');
+    const opened = await openSandbox({ seed: shipmentsSeed(), dataFile: data });
+    let open = true;
+    cleanups.push(async () => (open ? opened.sandbox.close() : undefined));
+    const before = await readFile(data, 'utf8');
+    // The disk fills after 100 bytes: writes take part of what they are given, then nothing.
+    let room = 100;
+    opened.sandbox.store.writeBytes = (fd, bytes, offset, length) => {
+      const taken = Math.min(length, room);
+      room -= taken;
+      return taken === 0 ? 0 : writeSync(fd, bytes, offset, taken);
+    };
+    const answer = await opened.client.patch(`/v1/dataContracts/${CONTRACT_ID}`, [
+      { op: 'replace', path: '/description', value: 'Changed.' },
+    ]);
+    expect(answer.status).toBe(500);
+    expect(JSON.stringify(answer.body)).toContain('the change was not saved');
+    expect(opened.sandbox.store.contracts.get(CONTRACT_ID)).toMatchObject({
+      description: 'Shipments.',
+      version: 0.1,
+    });
+    expect(await readFile(data, 'utf8')).toBe(before);
+    expect((await readdir(dir.dir)).sort()).toEqual(['state.json']);
+    open = false;
+    await opened.sandbox.close();
+    const again = await openSandbox({ seed: shipmentsSeed(), dataFile: data });
+    cleanups.push(() => again.sandbox.close());
+    expect(again.sandbox.store.contracts.get(CONTRACT_ID)).toMatchObject({ version: 0.1 });
+  });
+
   it('a PATCH whose --data write fails answers 500, changes nothing, and a restart shows the same state', async () => {
     const c = await catalog(shipmentsSeed(), [], {
       'contracts/shipments.yaml': shipmentsFile(['id', 'carrier', 'eta'], ['hasOwner'], 'Changed.'),

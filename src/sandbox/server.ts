@@ -142,8 +142,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const handle = async (request: IncomingMessage, record: RequestRecord): Promise<Reply> => {
     const method = request.method ?? 'GET';
     const { segments, query } = splitTarget(request.url ?? '/');
-    if (segments[0] === 'sandbox')
+    if (segments[0] === 'sandbox') {
+      // The admin routes change or show the whole state: a token of the catalog's, like the rest.
+      const admin = await authenticate(request.headers.authorization, secret, store.users);
+      record.user = admin.name;
       return handleAdmin(method, segments.slice(1), request, store, log);
+    }
     if (!API_ROOT[profile].every((segment, i) => segments[i] === segment)) {
       if (profile === 'openmetadata' && method === 'GET')
         return { status: 200, body: undefined, html: WEB_UI_PAGE };

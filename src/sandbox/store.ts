@@ -39,7 +39,13 @@ export class VersionedMap<K, V> extends Map<K, V> {
   }
 }
 
+/** How the state file's bytes are written: `fs.writeSync`'s own, unless a test passes another. */
+export type WriteBytes = (fd: number, bytes: Buffer, offset: number, length: number) => number;
+
 export class Store {
+  /** How persist writes the state file's bytes (a test passes one that writes short). */
+  writeBytes: WriteBytes = (fd, bytes, offset, length) => writeSync(fd, bytes, offset, length);
+
   readonly users = new Map<string, SeedUser>();
   readonly assets = new VersionedMap<string, SeedAsset>();
   readonly dataProducts = new Map<string, SeedDataProduct>();
@@ -215,7 +221,18 @@ export class Store {
     const fd = openSync(temp, 'w');
     try {
       try {
-        writeSync(fd, JSON.stringify(this.snapshot()));
+        // Every byte, or an error: a write may take fewer bytes than it was given (a disk
+        // nearly full), and a state cut short must never replace the whole one.
+        const bytes = Buffer.from(JSON.stringify(this.snapshot()), 'utf8');
+        let offset = 0;
+        while (offset < bytes.length) {
+          const written = this.writeBytes(fd, bytes, offset, bytes.length - offset);
+          if (written <= 0)
+            throw new Error(
+              `the state file took ${offset} of its ${bytes.length} bytes and no more (is the disk full?); the change was not saved`,
+            );
+          offset += written;
+        }
         fsyncSync(fd);
       } finally {
         closeSync(fd);

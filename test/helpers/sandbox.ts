@@ -57,9 +57,11 @@ export async function openSandbox(
     async admin(method, path, body) {
       const response = await fetch(`${sandbox.root}${path}`, {
         method,
-        ...(body === undefined
-          ? {}
-          : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+        headers: {
+          authorization: `Bearer ${await token()}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return { status: response.status, body: await read(response) };
     },
