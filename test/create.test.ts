@@ -4,7 +4,12 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyPlan } from '../src/apply/apply-plan.js';
 import { applyCreate, type CatalogCreator } from '../src/apply/create.js';
+import { CatalogClient } from '../src/catalog/client.js';
+import { NetworkError } from '../src/errors.js';
+import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
+import { codecFor, openMetadataCodec } from '../src/profile/codec.js';
 import type { PlannedChange } from '../src/plan/types.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
@@ -454,6 +459,52 @@ describe('what is not created', () => {
 });
 
 describe('a lost answer after a POST', () => {
+  it.each(['spec', 'openmetadata'] as const)(
+    '%s: another job created the contract with other content meanwhile: a CONFLICT naming its version, never "created"',
+    async (profile) => {
+      const { sandbox, cwd, env } = await setup(profile, file());
+      const client = new CatalogClient({ baseUrl: sandbox.url, token: env.CATALOG_TOKEN });
+      cleanups.push(() => client.close());
+      const { plan, desired } = (await planFromFiles(
+        { paths: ['contracts'], cwd, catalogUrl: sandbox.url, gitCommit: null, keepLive: true },
+        client,
+      )) as Extract<Awaited<ReturnType<typeof planFromFiles>>, { ok: true }>;
+      expect(plan.summary.create).toBe(1);
+      const codec = codecFor(profile);
+      // The POST's answer is lost, and meanwhile another job created the same contract its way.
+      const racing = Object.assign(Object.create(client) as CatalogClient, {
+        createContract: async (body: Record<string, unknown>) => {
+          const theirs = await postContract(sandbox, env, { ...body, description: 'Theirs.' });
+          expect(theirs.status).toBe(201);
+          throw new NetworkError('POST /v1/dataContracts: the connection was reset');
+        },
+      });
+      const report = await applyPlan(plan, racing, { desired, codec });
+      expect(report.results[0]).toMatchObject({ status: 'failed', errorType: 'CONFLICT' });
+      expect((report.results[0] as { message: string }).message).toMatch(
+        /the contract of that name the catalog now holds \(id [0-9a-f-]+, version 0\.1, last changed by alice\) differs from what this create sent in description: another writer created it/,
+      );
+      expect(sandbox.store.contractByFqn(FQN)).toMatchObject({ description: 'Theirs.' });
+      // The same content, on a catalog of its own: the create is in place, whoever sent it.
+      const other = await openSandbox({ seed: tableSeed(), profile });
+      cleanups.push(() => other.sandbox.close());
+      const fresh = new CatalogClient({ baseUrl: other.sandbox.url, token: env.CATALOG_TOKEN });
+      cleanups.push(() => fresh.close());
+      const sameOn = Object.assign(Object.create(fresh) as CatalogClient, {
+        createContract: async (body: Record<string, unknown>) => {
+          await fresh.createContract(body);
+          throw new NetworkError('POST /v1/dataContracts: the connection was reset');
+        },
+      });
+      const applied = await applyPlan({ ...plan, catalogUrl: other.sandbox.url }, sameOn, {
+        desired,
+        codec,
+        liveContracts: new Map(),
+      });
+      expect(applied.results[0]).toMatchObject({ status: 'applied', confirmedByReread: true });
+    },
+  );
+
   it('is read back by name: created once, reported as created', async () => {
     const { sandbox, cwd, env } = await setup('spec', file(), {
       faults: { seed: 1, rules: [{ method: 'POST', kind: 'commit-drop', rate: 1 }] },
@@ -509,6 +560,7 @@ describe('a create the catalog answers without some of what was sent', () => {
         change,
         creator({ description: 'd', termsOfUse: { content: 'Terms.' } }),
         2,
+        openMetadataCodec,
       ),
     ).toEqual({
       status: 'failed',
@@ -524,6 +576,7 @@ describe('a create the catalog answers without some of what was sent', () => {
         change,
         creator({ description: 'd', termsOfUse: { content: 'Terms.' }, sla: {} }),
         2,
+        openMetadataCodec,
       ),
     ).toMatchObject({ status: 'applied', createdId: 'c1', newVersion: 0.1 });
   });

@@ -367,7 +367,7 @@ export async function applyPlan(
       }
       const result = await track(options.progress, change.fullyQualifiedName, () =>
         change.action === 'create'
-          ? applyCreate(change, catalog, options.recoveryAttempts ?? 2)
+          ? applyCreate(change, catalog, options.recoveryAttempts ?? 2, codec)
           : applyChange({
               change,
               live: liveContracts.get(change.fullyQualifiedName)!,

@@ -2,7 +2,10 @@
 // the contract by name, and a saved plan is stale when its create now exists (or a deleted
 // contract keeps its name), its asset moved, or its asset now has a contract of another name.
 import type { LiveContract } from '../catalog/client.js';
-import { MANAGED_FIELDS } from '../contract/model.js';
+import { MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
+import { diffContract } from '../diff/diff-contract.js';
+import type { JsonObject } from '../diff/json-value.js';
+import type { Codec } from '../profile/codec-types.js';
 import { CatalogError, NetworkError, NotFoundError, errorMessage } from '../errors.js';
 import type { CatalogReader } from '../plan/catalog-reader.js';
 import { effectiveContractOf, ownContractName } from '../plan/create-blockers.js';
@@ -80,14 +83,39 @@ function droppedFields(body: Record<string, unknown>, contract: LiveContract): s
 }
 
 /**
- * Creates a planned contract. After a lost answer the contract is read by name: there, it was
- * created; absent, the same POST is sent again (at most `attempts` times); unreadable, the outcome
- * is unknown. A POST is never sent again without that read.
+ * The contract a create body asks for, as the catalog stores it (its managed fields, on the wire):
+ * OpenMetadata takes the terms of use as text and stores `{content}`.
+ */
+function askedFor(change: PlannedChange, codec: Pick<Codec, 'profile'>): DesiredContract {
+  const create = change.create!;
+  const body = create.body as JsonObject;
+  const asked: DesiredContract = {
+    name: String(body.name),
+    fullyQualifiedName: change.fullyQualifiedName,
+    entity: { type: create.assetType, fullyQualifiedName: create.assetFullyQualifiedName },
+  };
+  for (const field of MANAGED_FIELDS) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    asked[field] =
+      field === 'termsOfUse' && codec.profile === 'openmetadata' && typeof value === 'string'
+        ? { content: value }
+        : value;
+  }
+  return asked;
+}
+
+/**
+ * Creates a planned contract. After a lost answer the contract is read by name: there, and holding
+ * what was sent, it was created; there with other content, another writer created it (a conflict:
+ * existence is not agreement); absent, the same POST is sent again (at most `attempts` times);
+ * unreadable, the outcome is unknown. A POST is never sent again without that read.
  */
 export async function applyCreate(
   change: PlannedChange,
   catalog: CatalogCreator,
   attempts: number,
+  codec: Pick<Codec, 'profile' | 'shapes'>,
 ): Promise<ContractResult> {
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
   const redact = catalog.redact.bind(catalog);
@@ -123,10 +151,17 @@ export async function applyCreate(
       failed instanceof NetworkError || (failed instanceof CatalogError && failed.status >= 500);
     if (!lost) return failure(change, failed, redact);
     try {
-      return created(
-        await catalog.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS),
-        true,
-      );
+      const found = await catalog.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS);
+      const differs = diffContract(found, askedFor(change, codec), codec.shapes);
+      if (differs.length === 0) return created(found, true);
+      const fields = [...new Set(differs.map((op) => op.path.split('/')[1]!))];
+      return {
+        status: 'failed',
+        ...names,
+        httpStatus: null,
+        errorType: 'CONFLICT',
+        message: `the answer to the POST was lost (${failureText(failed, redact)}), and the contract of that name the catalog now holds (id ${found.id}, version ${String(found.version)}${typeof found.updatedBy === 'string' ? `, last changed by ${found.updatedBy}` : ''}) differs from what this create sent in ${fields.join(', ')}: another writer created it, and this create is not in place. Run plan to see it against the file`,
+      };
     } catch (error) {
       if (!(error instanceof NotFoundError)) {
         return {
