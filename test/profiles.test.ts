@@ -646,6 +646,43 @@ describe('a change the catalog folded into the version the plan read', () => {
     },
   );
 
+  // What no test of a value sees: a field the plan adds where the live contract had none. Only the
+  // test of updatedAt, which the folded change moved, refuses the PATCH.
+  it.each(['1.13.0', '2.0.5'])(
+    'openmetadata %s: terms of use another job of the same user added meanwhile are not replaced; apply fails as CONFLICT',
+    async (release) => {
+      const { sandbox, ...opened } = await catalogOf(
+        'openmetadata',
+        oneTable('openmetadata', { description: 'Old.', termsOfUse: undefined }),
+        release,
+      );
+      const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
+      cleanups.push(() => client.close());
+      await client.patchContract(CONTRACT, [
+        { op: 'replace', path: '/description', value: 'Mine.' },
+      ]);
+      const { plan, liveForUpdates } = await planOne(
+        client,
+        sandbox.url,
+        `${head}entityStatus: Draft\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: My terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+      );
+      expect(plan.changes[0]!.patch.filter((op) => op.op !== 'test')).toEqual([
+        { op: 'add', path: '/termsOfUse', value: { content: 'My terms.' } },
+      ]);
+      const racing = racedBy(client, [
+        { op: 'add', path: '/termsOfUse', value: { content: 'Their terms.' } },
+      ]);
+      const report = await applyPlan(plan, racing, {
+        liveContracts: liveForUpdates,
+        codec: codecFor('openmetadata', release),
+      });
+      expect(report.results[0]).toMatchObject({ status: 'failed', errorType: 'CONFLICT' });
+      expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+        termsOfUse: { content: 'Their terms.' },
+      });
+    },
+  );
+
   it('openmetadata 1.13: an item the same user appended meanwhile refuses a PATCH that appends too, which no test op can guard', async () => {
     const { sandbox, ...opened } = await catalogOf(
       'openmetadata',
