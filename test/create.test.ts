@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../src/apply/apply-plan.js';
 import { applyCreate, type CatalogCreator } from '../src/apply/create.js';
 import { CatalogClient } from '../src/catalog/client.js';
-import { NetworkError } from '../src/errors.js';
+import { CatalogError, NetworkError } from '../src/errors.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { codecFor, openMetadataCodec } from '../src/profile/codec.js';
 import type { PlannedChange } from '../src/plan/types.js';
@@ -485,7 +485,8 @@ describe('a lost answer after a POST', () => {
         /the contract of that name the catalog now holds \(id [0-9a-f-]+, version 0\.1, last changed by alice\) differs from what this create sent in description: another writer created it/,
       );
       expect(sandbox.store.contractByFqn(FQN)).toMatchObject({ description: 'Theirs.' });
-      // The same content, on a catalog of its own: the create is in place, whoever sent it.
+      // The same content, on a catalog of its own, answered 201 with a body cut short: the
+      // create is in place, whoever sent it.
       const other = await openSandbox({ seed: tableSeed(), profile });
       cleanups.push(() => other.sandbox.close());
       const fresh = new CatalogClient({ baseUrl: other.sandbox.url, token: env.CATALOG_TOKEN });
@@ -493,7 +494,13 @@ describe('a lost answer after a POST', () => {
       const sameOn = Object.assign(Object.create(fresh) as CatalogClient, {
         createContract: async (body: Record<string, unknown>) => {
           await fresh.createContract(body);
-          throw new NetworkError('POST /v1/dataContracts: the connection was reset');
+          // Landed, and answered 201 with a body a proxy cut short.
+          throw new CatalogError(
+            201,
+            'INVALID_RESPONSE',
+            'the catalog answered 201 with a body that is not JSON',
+            'POST /v1/dataContracts',
+          );
         },
       });
       const applied = await applyPlan({ ...plan, catalogUrl: other.sandbox.url }, sameOn, {

@@ -16,7 +16,9 @@ import { assemblePlan, planChecksum } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { mintToken } from '../src/sandbox/auth.js';
 import { seededRandom } from '../src/sandbox/faults.js';
+import { cli } from './helpers/cli.js';
 import { cliProcess } from './helpers/cli-process.js';
+import { forwarder } from './helpers/forwarder.js';
 import { openSandbox, seed } from './helpers/sandbox.js';
 import { spawnSandboxProcess, type SandboxProcess } from './helpers/sandbox-process.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -247,6 +249,37 @@ function seedFor(wanted: boolean[], rate: number): number {
 }
 
 describe('lost answers are read back, and the report says what is true', () => {
+  it.each([
+    ['cut short', (text: string) => Buffer.from(text.slice(0, 40))],
+    ["a proxy's HTML page", () => Buffer.from('<html><body>502 Bad Gateway</body></html>')],
+  ])(
+    'a PATCH that landed, answered 2xx with a body %s: read back and reported applied',
+    async (_what, body) => {
+      const { sandbox, token } = await openSandbox({ seed: shipmentsSeed() });
+      cleanups.push(() => sandbox.close());
+      const front = await forwarder(
+        sandbox.root,
+        () => undefined,
+        (method, _url, answer) => (method === 'GET' ? answer : body(JSON.stringify(answer))),
+      );
+      cleanups.push(() => front.close());
+      const dir = await tempDir({
+        'contracts/shipments.yaml': shipmentsFile(
+          ['id', 'carrier', 'eta'],
+          ['hasOwner'],
+          'Changed.',
+        ),
+      });
+      cleanups.push(() => dir.remove());
+      const env = { CATALOG_URL: front.url, CATALOG_TOKEN: await token() };
+      const run = await cli(['apply', '--auto-approve', '--no-color'], { cwd: dir.dir, env });
+      expect(run.code, run.out + run.err).toBe(0);
+      expect(run.out).toContain('reading the contract back showed the change in place');
+      expect(sandbox.store.contracts.get(CONTRACT_ID)).toMatchObject({ description: 'Changed.' });
+      expect(front.requests.filter((r) => r.startsWith('PATCH'))).toHaveLength(1);
+    },
+  );
+
   it('two 503s and then a stored change whose answer was cut: applied, confirmed by reading it back', async () => {
     const faults = `seed=${seedFor([true, true, false], 0.5)},patch.503=0.5,patch.commit-drop=1`;
     const c = await catalog(shipmentsSeed(), ['--faults', faults], {

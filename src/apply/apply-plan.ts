@@ -17,7 +17,7 @@ import { topMember } from '../diff/json-value.js';
 import type { Operation } from '../diff/operation.js';
 import { project } from '../diff/project.js';
 import { applyToCopy, verifyPatch } from '../diff/verify.js';
-import { CatalogError, NetworkError, errorMessage } from '../errors.js';
+import { CatalogError, errorMessage } from '../errors.js';
 import { hashContract } from '../plan/create-plan.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
@@ -26,6 +26,7 @@ import { applyCreate, type CatalogCreator } from './create.js';
 import { assertApplicable, readLiveForPlan } from './check-plan.js';
 import {
   GUARD_STATUSES,
+  answerLost,
   applies,
   failedTest,
   reached,
@@ -202,9 +203,7 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
     }
     const refused =
       failed instanceof CatalogError && (GUARD_STATUSES.has(failed.status) || failedTest(failed));
-    const lost =
-      failed instanceof NetworkError ||
-      (failed instanceof CatalogError && failed.status >= 500 && !refused);
+    const lost = answerLost(failed);
     if (!lost && !refused) return failure(change, failed, redact);
     if (lost) lostAnswers += 1;
     // Whether the PATCH landed, or why it was refused, is learnt from the contract as it is now.

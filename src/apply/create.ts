@@ -6,12 +6,13 @@ import { MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
 import { diffContract } from '../diff/diff-contract.js';
 import type { JsonObject } from '../diff/json-value.js';
 import type { Codec } from '../profile/codec-types.js';
-import { CatalogError, NetworkError, NotFoundError, errorMessage } from '../errors.js';
+import { NotFoundError, errorMessage } from '../errors.js';
 import type { CatalogReader } from '../plan/catalog-reader.js';
 import { effectiveContractOf, ownContractName } from '../plan/create-blockers.js';
 import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
+import { answerLost } from './guard-refusals.js';
 import { failure, failureText, type ContractResult } from './results.js';
 
 /** What creating needs of the catalog. CatalogClient provides it. */
@@ -147,9 +148,7 @@ export async function applyCreate(
     } catch (error) {
       failed = error;
     }
-    const lost =
-      failed instanceof NetworkError || (failed instanceof CatalogError && failed.status >= 500);
-    if (!lost) return failure(change, failed, redact);
+    if (!answerLost(failed)) return failure(change, failed, redact);
     try {
       const found = await catalog.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS);
       const differs = diffContract(found, askedFor(change, codec), codec.shapes);

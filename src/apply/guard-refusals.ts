@@ -8,7 +8,7 @@ import { diffContract } from '../diff/diff-contract.js';
 import { STORE_GUARD_PATHS, storeGuards } from '../diff/guard.js';
 import type { Operation } from '../diff/operation.js';
 import { applyToCopy } from '../diff/verify.js';
-import { CatalogError, InternalError } from '../errors.js';
+import { CatalogError, InternalError, NetworkError } from '../errors.js';
 
 /** Whether `failed` is the catalog refusing the PATCH's If-Match. */
 export function refusedEtag(failed: unknown): boolean {
@@ -58,6 +58,18 @@ export function failedTest(failed: CatalogError): boolean {
   return (
     failed.status === 500 && /JSON Patch operation '?test'? failed/i.test(failed.serverMessage)
   );
+}
+
+/**
+ * Whether a write that failed with `failed` may have landed all the same: no answer came (a
+ * network error), the catalog answered 5xx (other than a refused `test`), or it answered 2xx
+ * with a body that cannot be read (cut short, or a proxy's HTML page). The contract is read back.
+ */
+export function answerLost(failed: unknown): boolean {
+  if (failed instanceof NetworkError) return true;
+  if (!(failed instanceof CatalogError)) return false;
+  if (failed.status >= 200 && failed.status < 300) return true;
+  return failed.status >= 500 && !failedTest(failed);
 }
 
 /** Statuses a catalog answers when a guard of the patch (a `test`, or If-Match) failed. */

@@ -19,7 +19,10 @@ export interface Forwarder {
 export async function forwarder(
   target: string,
   answer: (method: string, url: string) => { status: number; body: unknown } | undefined,
-  /** What a forwarded JSON answer becomes (as the sandbox answered it, by default). */
+  /**
+   * What a forwarded JSON answer becomes (as the sandbox answered it, by default); a Buffer is
+   * sent as it is, as a body cut short or a proxy's page would be.
+   */
   rewrite?: (method: string, url: string, body: unknown) => unknown,
 ): Promise<Forwarder> {
   const requests: string[] = [];
@@ -50,11 +53,12 @@ export async function forwarder(
           response.writeHead(forwarded.status, kept);
           const bytes = Buffer.from(await forwarded.arrayBuffer());
           const json = kept['content-type']?.startsWith('application/json') === true;
-          response.end(
-            rewrite === undefined || !json || bytes.length === 0
-              ? bytes
-              : JSON.stringify(rewrite(method, url, JSON.parse(bytes.toString('utf8')))),
-          );
+          if (rewrite === undefined || !json || bytes.length === 0) {
+            response.end(bytes);
+            return;
+          }
+          const rewritten = rewrite(method, url, JSON.parse(bytes.toString('utf8')));
+          response.end(Buffer.isBuffer(rewritten) ? rewritten : JSON.stringify(rewritten));
         },
         () => response.destroy(),
       );
