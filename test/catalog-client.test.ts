@@ -217,6 +217,31 @@ describe('CatalogClient', () => {
     expect(ifMatchFor({ ...read, updatedAt: 1_700_000_000_001 }, om1)).toBe('W/"0.3"');
   });
 
+  it('an answer past 64 MiB (here 600 MiB, more than one string can hold) is not read: a network error saying so, never a crash', async () => {
+    let sent = 0;
+    const server = await serve((_q, r) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const more = (): void => {
+        while (sent < 600 && !r.destroyed) {
+          sent += 1;
+          if (!r.write(chunk)) {
+            r.once('drain', more);
+            return;
+          }
+        }
+        if (!r.destroyed) r.end();
+      };
+      r.on('close', () => undefined);
+      more();
+    });
+    const c = client(server.url, [], { retries: 0 });
+    const failure = await c.getContractByName('a.b').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(NetworkError);
+    expect((failure as Error).message).toContain('the answer was larger than 64 MiB');
+    expect(sent).toBeLessThan(600);
+  });
+
   it('percent-encodes the FQNs . and .., which would otherwise name other paths', async () => {
     const server = await serve((_q, r) =>
       json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.1 }),

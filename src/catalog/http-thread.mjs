@@ -31,6 +31,33 @@ parentPort.on('message', (message) => {
 });
 
 /**
+ * The most an answer may hold: no catalog answer the tool asks for comes near it, and a larger
+ * one (a proxy's endless page, a broken server) would not fit in one string.
+ */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** The body's bytes, or an error (code ANSWER_TOO_LARGE) once it holds more than `limit`. */
+async function readAtMost(body, limit) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      const error = new Error(
+        `the answer was larger than ${limit / 1024 / 1024} MiB, which no catalog answer this tool asks for is; it was not read`,
+      );
+      error.code = 'ANSWER_TOO_LARGE';
+      throw error;
+    }
+    chunks.push(chunk);
+  }
+  const whole = Buffer.concat(chunks, size);
+  // A buffer of its own, so that it can be transferred.
+  return whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength);
+}
+
+/**
  * Sends one request on its client's pool, with the client's headers and its own: posts back `{ id, status, headers, bytes }` (the body's
  * bytes, transferred), or `{ id, failure }` with what the client needs to describe a network error
  * (its name, code and message).
@@ -44,7 +71,7 @@ async function send({ id, pool, method, path, headers, body }) {
       headers: { ...client.headers, ...headers },
       ...(body === undefined ? {} : { body }),
     });
-    const bytes = await response.body.arrayBuffer();
+    const bytes = await readAtMost(response.body, MAX_ANSWER_BYTES);
     parentPort.postMessage({ id, status: response.statusCode, headers: response.headers, bytes }, [
       bytes,
     ]);
