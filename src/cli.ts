@@ -10,12 +10,10 @@ import { runCli } from './cli/program.js';
 // near it, for a little more collecting (see README, Performance).
 setFlagsFromString('--heap-growing-percent=25');
 
-// A reader that went away (`contracts plan | head`) is not an error of ours.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-}
+// A reader of standard error that went away is not an error of ours; one of standard output is
+// met by processIo, which goes on writing to standard error.
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 
 process.exitCode = await runCli(process.argv.slice(2), processIo());

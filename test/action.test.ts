@@ -115,6 +115,8 @@ async function runAction(
   s: Setup,
   inputs: Record<string, string>,
   event: 'pull_request' | 'push' = 'pull_request',
+  /** Called with all of stdout so far, each time more arrives, and the process itself. */
+  onStdout?: (stdout: string, child: ReturnType<typeof spawn>) => void,
 ): Promise<ActionRun> {
   const runner = await tempDir();
   cleanups.push(() => runner.remove());
@@ -170,7 +172,10 @@ async function runAction(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    onStdout?.(stdout, child);
+  });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
   const rawOutputs = await readFile(outputFile, 'utf8');
@@ -449,6 +454,31 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(second.summary).toContain('  - `description`: `Orders placed');
     // The first apply's changes to orders are in the catalog's changeDescription, not in this report.
     expect(second.summary).not.toContain('entityStatus');
+  });
+
+  it('a cancelled job (SIGTERM) mid-apply: what is in flight finishes, nothing further is sent, the summary says what happened, the step fails', async () => {
+    const s = await setup({ openmetadata: true });
+    s.sandbox.setFaults({ seed: 1, rules: [], latencyMs: [300, 300] });
+    let terminated = false;
+    const run = await runAction(s, { COMMAND: 'apply' }, 'push', (stdout, child) => {
+      if (!terminated && /✓ |\+ /.test(stdout)) {
+        terminated = true;
+        child.kill('SIGTERM');
+      }
+    });
+    expect(terminated).toBe(true);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toContain('Terminated (SIGTERM): finishing what is in flight');
+    expect(run.stdout).toContain('apply interrupted (SIGTERM)');
+    expect(run.summary).toContain('### Data contracts applied');
+    const writes = s.sandbox
+      .requests()
+      .filter(
+        (r) => r.method === 'PATCH' || (r.method === 'POST' && !r.path.endsWith('/validate')),
+      );
+    // Four contracts to write; the job stopped after the first two at most.
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.length).toBeLessThan(4);
   });
 
   it('fails with the partial report and annotates the failed contract when apply stops', async () => {

@@ -644,7 +644,7 @@ describe('Ctrl-C during apply', () => {
    * presses Ctrl-C once the first contract is reported, while the second one's PATCH is on its
    * way; with `twice`, again 100 ms later, while that PATCH is still in flight.
    */
-  async function interruptedApply(twice: boolean) {
+  async function interruptedApply(twice: boolean, signal: NodeJS.Signals = 'SIGINT') {
     const c = await catalog(threeSeed(), ['--faults', 'latency=500'], threeFiles(false));
     const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: c.dir, env: c.env });
     expect(planned.code, planned.err).toBe(0);
@@ -655,8 +655,8 @@ describe('Ctrl-C during apply', () => {
       onStdout: (soFar, child) => {
         if (!interrupted && soFar.includes('✓ db.s.a.dataContract_a')) {
           interrupted = true;
-          child.kill('SIGINT');
-          if (twice) setTimeout(() => child.kill('SIGINT'), 100);
+          child.kill(signal);
+          if (twice) setTimeout(() => child.kill(signal), 100);
         }
       },
     });
@@ -675,6 +675,41 @@ describe('Ctrl-C during apply', () => {
     expect(patched).toHaveLength(2);
     const contractC = await c.get('/v1/dataContracts/name/db.s.c.dataContract_c');
     expect(contractC.version).toBe(0.1);
+  }, 30_000);
+
+  it('SIGTERM (a CI timeout, docker stop) is an interrupt too: the change in flight finishes, the report is written, exit 143', async () => {
+    const { c, code, out, err } = await interruptedApply(false, 'SIGTERM');
+    expect(code, out + err).toBe(143);
+    expect(err).toContain(
+      'Terminated (SIGTERM): finishing what is in flight and sending nothing further',
+    );
+    expect(out).toContain(
+      'Apply interrupted: the changes in flight finished, and nothing further was sent.',
+    );
+    expect((await c.methods()).filter((m) => m === 'PATCH')).toHaveLength(2);
+  }, 30_000);
+
+  it('a reader that goes away (`contracts apply | head -n 1`): the apply goes on to the end, and every result and the summary follow on stderr', async () => {
+    const c = await catalog(threeSeed(), ['--faults', 'latency=100'], threeFiles(false));
+    const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(planned.code, planned.err).toBe(0);
+    let closed = false;
+    const run = await cliProcess(['apply', 'plan.json'], {
+      cwd: c.dir,
+      env: c.env,
+      onStdout: (soFar, child) => {
+        if (!closed && soFar.includes('\n')) {
+          closed = true;
+          child.stdout!.destroy();
+        }
+      },
+    });
+    expect(run.code, run.out + run.err).toBe(0);
+    expect(run.err).toContain('standard output was closed before the command finished');
+    for (const name of ['a', 'b', 'c'])
+      expect(run.err).toContain(`✓ db.s.${name}.dataContract_${name}  0.1 → 0.2`);
+    expect(run.err).toContain('Apply complete: 3 changed, 0 unchanged.');
+    expect((await c.methods()).filter((m) => m === 'PATCH')).toHaveLength(3);
   }, 30_000);
 
   it('a second Ctrl-C exits at once, saying the change in flight may or may not be in place', async () => {

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPlan, type ApplyReport, type ContractResult } from '../apply/apply-plan.js';
+import { listenForInterrupts } from '../interrupts.js';
 import { connect } from '../cli/settings.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
@@ -325,7 +326,11 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       );
       return { failed: null };
     }
+    // A cancelled job (SIGTERM) or Ctrl-C: nothing new is sent, what is in flight finishes, and
+    // the summary still says what happened.
+    const interrupt = listenForInterrupts((text) => runner.info(text.trim()));
     const report = await applyPlan(plan, client, {
+      signal: interrupt.signal,
       liveContracts: outcome.liveContracts,
       desired: outcome.desired,
       codec: outcome.codec,
@@ -335,7 +340,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         const text = renderResult(result, PLAIN);
         if (text !== null) runner.info(text);
       },
-    });
+    }).finally(() => interrupt.release());
     const applied = report.results.filter((r) => r.status === 'applied').length;
     runner.setOutput('applied', String(applied));
     await summary(appliedMarkdown(report), "the step's log lists every contract as it was applied");
@@ -357,6 +362,10 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         },
       );
     }
+    if (report.interrupted === true)
+      return {
+        failed: `apply interrupted (${interrupt.received() ?? 'SIGINT'}): what was in flight finished, nothing further was sent; applied: ${applied}`,
+      };
     if (report.stoppedBy !== null) {
       const notAttempted = report.results
         .filter((r) => r.status === 'not-attempted')

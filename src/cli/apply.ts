@@ -9,6 +9,7 @@ import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, type Plan } from '../plan/types.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
+import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
 import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
@@ -38,43 +39,28 @@ async function planFileArgument(args: readonly string[], cwd: string): Promise<s
   }
 }
 
-function finish(report: ApplyReport, options: ApplyCliOptions, io: Io): number {
+function finish(
+  report: ApplyReport,
+  options: ApplyCliOptions,
+  io: Io,
+  signal: InterruptSignal | null = null,
+): number {
   const c = colorsFor(io.stdout, io.env, options.color);
   if (options.json) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
-  else io.stdout.write(`\n${renderReportSummary(report, c)}`);
-  if (report.interrupted === true) return EXIT_INTERRUPTED;
+  else {
+    // Standard output's reader went away during the apply: the lines written as each contract
+    // ended may be lost with it, so every result is said again where the report now goes.
+    if (io.stdout.closed === true)
+      for (const result of report.results) {
+        const text = renderResult(result, c);
+        if (text !== null) io.stdout.write(`${text}\n`);
+      }
+    io.stdout.write(`\n${renderReportSummary(report, c)}`);
+  }
+  if (report.interrupted === true) return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
   return report.stoppedBy === null && report.results.every((r) => r.status !== 'failed')
     ? EXIT_OK
     : EXIT_ERROR;
-}
-
-/**
- * An AbortSignal for the first Ctrl-C while applying: nothing new is sent after it, and what is in
- * flight finishes. A second Ctrl-C exits at once. `release` restores Ctrl-C's usual meaning.
- */
-function interruptSignal(io: Io): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  const second = (): void => {
-    io.stderr.write(
-      '\nInterrupted again: exiting now; the change in flight may or may not be in place.\n',
-    );
-    process.exit(EXIT_INTERRUPTED);
-  };
-  const first = (): void => {
-    io.stderr.write(
-      '\nInterrupted: finishing what is in flight and sending nothing further (Ctrl-C again to exit now).\n',
-    );
-    controller.abort();
-    process.once('SIGINT', second);
-  };
-  if (io.interruptible === true) process.once('SIGINT', first);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.removeListener('SIGINT', first);
-      process.removeListener('SIGINT', second);
-    },
-  };
 }
 
 export async function runApply(options: ApplyCliOptions, io: Io): Promise<number> {
@@ -120,7 +106,10 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         );
       }
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
-      const interrupt = interruptSignal(io);
+      const interrupt = listenForInterrupts(
+        (text) => io.stderr.write(text),
+        io.interruptible === true,
+      );
       const report = await applyPlan(plan, client, {
         signal: interrupt.signal,
         codec: codecFor(connected.profile, connected.release),
@@ -130,7 +119,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         interrupt.release();
         progress.clear();
       });
-      return finish(report, options, io);
+      return finish(report, options, io, interrupt.received());
     }
 
     const outcome = await planFilesForCommand(
@@ -186,7 +175,10 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       confirmed = true;
     }
     if (!options.json) io.stdout.write('\n');
-    const interrupt = interruptSignal(io);
+    const interrupt = listenForInterrupts(
+      (text) => io.stderr.write(text),
+      io.interruptible === true,
+    );
     const report = await applyPlan(plan, client, {
       signal: interrupt.signal,
       concurrency: patchConcurrency,
@@ -200,7 +192,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       interrupt.release();
       progress.clear();
     });
-    return finish(report, options, io);
+    return finish(report, options, io, interrupt.received());
   } finally {
     await client.close();
   }

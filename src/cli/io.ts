@@ -3,6 +3,34 @@
 export interface Output {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** The reader went away (EPIPE): what is written now goes to standard error instead. */
+  readonly closed?: boolean;
+}
+
+/**
+ * Standard output that outlives its reader: once a write fails with EPIPE (`contracts apply |
+ * head -n 1`), what follows is written to `fallback`, after a line that says so, so that a command
+ * in the middle of its work (an apply) finishes it and still reports.
+ */
+function outliving(primary: NodeJS.WriteStream, fallback: NodeJS.WriteStream): Output {
+  let closed = false;
+  primary.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (closed) return;
+    closed = true;
+    fallback.write(
+      '\ncontracts: standard output was closed before the command finished; the rest follows here.\n',
+    );
+  });
+  return {
+    get isTTY() {
+      return primary.isTTY;
+    },
+    get closed() {
+      return closed;
+    },
+    write: (text) => (closed ? fallback.write(text) : primary.write(text)),
+  };
 }
 
 export interface Io {
@@ -26,7 +54,7 @@ export class PromptCancelled extends Error {
 
 export function processIo(): Io {
   return {
-    stdout: process.stdout,
+    stdout: outliving(process.stdout, process.stderr),
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),

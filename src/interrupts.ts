@@ -1,0 +1,58 @@
+// An apply that is interrupted stops in order: Ctrl-C (SIGINT) and SIGTERM (CI's timeout, `docker
+// stop`, a cancelled GitHub job) both abort a signal, so that nothing new is sent, what is in
+// flight finishes and the report is written; the same signal again exits at once. The CLI and the
+// Action share it.
+
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/** The exit code shells give a process ended by each signal. */
+export const SIGNAL_EXIT_CODES: Readonly<Record<InterruptSignal, number>> = {
+  SIGINT: 130,
+  SIGTERM: 143,
+};
+
+const SIGNALS: readonly InterruptSignal[] = ['SIGINT', 'SIGTERM'];
+
+export interface Interrupt {
+  /** Aborted at the first SIGINT or SIGTERM. */
+  signal: AbortSignal;
+  /** The signal that aborted it, if any. */
+  received(): InterruptSignal | null;
+  /** Gives both signals back their usual meaning. */
+  release(): void;
+}
+
+/**
+ * Listens for SIGINT and SIGTERM (when `enabled`), saying through `say` what happens: the first
+ * aborts the signal; a second exits at once with the signal's exit code.
+ */
+export function listenForInterrupts(say: (text: string) => void, enabled = true): Interrupt {
+  const controller = new AbortController();
+  let received: InterruptSignal | null = null;
+  const second = (signal: InterruptSignal): void => {
+    say('\nInterrupted again: exiting now; the change in flight may or may not be in place.\n');
+    process.exit(SIGNAL_EXIT_CODES[signal]);
+  };
+  const first = (signal: InterruptSignal): void => {
+    received = signal;
+    say(
+      `\n${signal === 'SIGINT' ? 'Interrupted' : 'Terminated (SIGTERM)'}: finishing what is in flight and sending nothing further (Ctrl-C again to exit now).\n`,
+    );
+    controller.abort();
+    for (const name of SIGNALS) {
+      process.removeListener(name, first);
+      process.once(name, second);
+    }
+  };
+  if (enabled) for (const name of SIGNALS) process.once(name, first);
+  return {
+    signal: controller.signal,
+    received: () => received,
+    release: () => {
+      for (const name of SIGNALS) {
+        process.removeListener(name, first);
+        process.removeListener(name, second);
+      }
+    },
+  };
+}
