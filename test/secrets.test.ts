@@ -139,6 +139,51 @@ describe('the token never shows', () => {
     expectAbsent(token, ...runs.flatMap((r) => [r.out, r.err]));
   });
 
+  it('in errors that quote it percent-encoded, or only its signature', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXNlY3JldC12YWx1ZQ==';
+    const echo = await server(() => ({
+      status: 400,
+      body: JSON.stringify({
+        code: 400,
+        message: `bad token ${encodeURIComponent(token)}; signature ${token.split('.')[2]!} unknown`,
+      }),
+    }));
+    const dir = await workspace();
+    const run = await cli(['plan', '--debug'], {
+      cwd: dir,
+      env: { CATALOG_URL: echo.url, CATALOG_TOKEN: token },
+    });
+    expect(echo.requests.length).toBeGreaterThan(0);
+    expect(run.out + run.err).toContain('***');
+    for (const form of [
+      token,
+      encodeURIComponent(token),
+      token.split('.')[2]!,
+      token.split('.')[1]!,
+    ])
+      expectAbsent(form, run.out, run.err);
+  });
+
+  it('a token holding a line break or a space is refused at once, without quoting it, and nothing is sent', async () => {
+    const echo = await server(() => ({ status: 200, body: '{}' }));
+    const dir = await workspace();
+    for (const [token, what] of [
+      ['abc.def\nghi.jkl', 'a line break'],
+      ['abc def', 'a space'],
+    ] as const) {
+      const started = Date.now();
+      const run = await cli(['plan'], {
+        cwd: dir,
+        env: { CATALOG_URL: echo.url, CATALOG_TOKEN: token },
+      });
+      expect(run.code).toBe(1);
+      expect(run.err).toContain(`CATALOG_TOKEN holds a character a token cannot hold (${what}`);
+      expectAbsent('ghi.jkl', run.out, run.err);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+    expect(echo.requests).toEqual([]);
+  });
+
   it('on a redirect to another origin: not followed, nothing sent there', async () => {
     const elsewhere = await server(() => ({ status: 200, body: '{}' }));
     const redirecting = await server((_method, url) => ({

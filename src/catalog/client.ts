@@ -1,7 +1,7 @@
 // The only code that speaks HTTP to the catalog: undici with a keep-alive pool (in a thread of its
 // own, connections.ts), timeouts, bounded concurrency, retries for reads, typed errors, and a
 // token that never leaves its origin.
-import { CatalogError, ConfigError, NetworkError } from '../errors.js';
+import { CatalogError, NetworkError } from '../errors.js';
 import { networkError } from './network-error.js';
 import { USER_AGENT } from '../version.js';
 import type { Operation } from '../diff/operation.js';
@@ -35,6 +35,7 @@ import {
 } from './types.js';
 import { preflightProblem } from './preflight.js';
 import { followRedirects } from './redirects.js';
+import { checkedToken, tokenForms } from './token.js';
 import { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 
 export type {
@@ -75,14 +76,15 @@ export class CatalogClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly token: string;
+  /** The forms of the token redact removes, longest first. */
+  private readonly secrets: readonly string[];
   /** The catalog refused `extension` among a contract's fields: its contracts have none. */
   private contractsWithoutExtension = false;
 
   constructor(options: CatalogClientOptions) {
     this.baseUrl = normalizeCatalogUrl(options.baseUrl);
-    if (options.token.trim() === '')
-      throw new ConfigError('CATALOG_TOKEN is empty; set it to a token for the catalog');
-    this.token = options.token.trim();
+    this.token = checkedToken(options.token);
+    this.secrets = tokenForms(this.token);
     const concurrency = options.concurrency ?? 8;
     // The pool is the only bound on requests at once, so it must be a real one (undici reads a
     // missing or zero `connections` as "no limit").
@@ -111,9 +113,14 @@ export class CatalogClient {
     this.sleep = options.sleep ?? defaultSleep;
   }
 
-  /** Removes the token from any text that might echo a request (server messages, errors). */
+  /**
+   * Removes the token from any text that might echo a request (server messages, errors): as it
+   * is, percent-encoded, and each long part of it (a JWT's payload or signature quoted alone).
+   */
   redact(text: string): string {
-    return text.split(this.token).join('***');
+    let redacted = text;
+    for (const secret of this.secrets) redacted = redacted.split(secret).join('***');
+    return redacted;
   }
 
   async close(): Promise<void> {

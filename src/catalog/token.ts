@@ -1,0 +1,36 @@
+// The catalog token as the client holds it: checked to be one header's worth of visible ASCII,
+// and the forms of it that redaction removes from any text the tool shows.
+import { ConfigError } from '../errors.js';
+
+/** The token given, trimmed; a ConfigError (never quoting it) when it is empty or holds a character a header cannot. */
+export function checkedToken(raw: string): string {
+  const token = raw.trim();
+  if (token === '')
+    throw new ConfigError('CATALOG_TOKEN is empty; set it to a token for the catalog');
+  // A header holds one line of visible ASCII: a line break inside the token (a file read with
+  // its newline, two tokens pasted) would make a request no server answers.
+  const bad = /[^\x21-\x7e]/.exec(token);
+  if (bad !== null) {
+    const what =
+      bad[0] === '\n' || bad[0] === '\r'
+        ? 'a line break'
+        : bad[0] === ' ' || bad[0] === '\t'
+          ? 'a space'
+          : `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new ConfigError(
+      `CATALOG_TOKEN holds a character a token cannot hold (${what}, at character ${bad.index + 1} of ${token.length}); a token is one line of letters, digits and punctuation: set it again without it`,
+    );
+  }
+  return token;
+}
+
+/**
+ * The forms in which a text may quote `token`: whole, percent-encoded, and each of its dot-separated
+ * parts of 16 characters or more (a JWT's payload and signature), longest first.
+ */
+export function tokenForms(token: string): string[] {
+  const parts = token.split('.').filter((part) => part.length >= 16);
+  return [...new Set([token, encodeURIComponent(token), ...parts])].sort(
+    (a, b) => b.length - a.length,
+  );
+}
