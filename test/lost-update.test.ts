@@ -343,6 +343,49 @@ describe('a saved plan is not trusted blindly', () => {
   }, 30_000);
 });
 
+describe('hostile live contracts', () => {
+  const hostileSeed = () => {
+    const value = shipmentsSeed();
+    // As the catalog's JSON would carry them: own keys, never a prototype.
+    value.dataContracts[0]!.extension = JSON.parse(
+      '{"__proto__": {"polluted": "yes"}, "constructor": "c", "tier": "gold"}',
+    ) as Record<string, unknown>;
+    return value;
+  };
+
+  it('__proto__ and constructor keys in a live extension: plan says each at its name, apply and re-plan converge, import leaves the field out with why', async () => {
+    const { sandbox, token } = await openSandbox({ seed: hostileSeed() });
+    cleanups.push(() => sandbox.close());
+    const dir = await tempDir({
+      'contracts/shipments.yaml': `${shipmentsFile(['id', 'carrier', 'eta'], ['hasOwner'])}extension:\n  tier: silver\n`,
+    });
+    cleanups.push(() => dir.remove());
+    const env = { CATALOG_URL: sandbox.url, CATALOG_TOKEN: await token() };
+    const plan = await cli(['plan', '--no-color'], { cwd: dir.dir, env });
+    expect(plan.code, plan.out + plan.err).toBe(0);
+    expect(plan.out).toContain('- extension.__proto__: {"polluted":"yes"}');
+    expect(plan.out).toContain('- extension.constructor: "c"');
+    expect(plan.out).toContain('~ extension.tier: "gold" → "silver"');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const imported = await cli(['import', '--fqn', FQN, '--out', 'imported'], {
+      cwd: dir.dir,
+      env,
+    });
+    expect(imported.code, imported.out + imported.err).toBe(0);
+    expect(imported.out + imported.err).toContain(
+      'extension (it holds the key extension.__proto__, which a contract file cannot hold)',
+    );
+    expect(await readFile(path.join(dir.dir, 'imported', `${FQN}.yaml`), 'utf8')).not.toContain(
+      'extension',
+    );
+    const apply = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    expect(sandbox.store.contracts.get(CONTRACT_ID)!.extension).toEqual({ tier: 'silver' });
+    const again = await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env });
+    expect(again.code, again.out).toBe(0);
+  });
+});
+
 describe('hostile and slow contract files', () => {
   const head = 'name: x\nfullyQualifiedName: a.b\nentity: {type: table, fullyQualifiedName: a.b}\n';
 

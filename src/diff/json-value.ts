@@ -6,6 +6,24 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/**
+ * The value of `object`'s own property `key`, or undefined: never one of Object.prototype's (a
+ * live contract may hold keys such as `constructor` that a plain lookup would find there).
+ */
+export function own(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** Sets `object`'s own property `key`, `__proto__` too, as a data property (never a prototype). */
+export function setOwn(object: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(object, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 /** Type-exact deep equality of JSON values: 99.9 is not "99.9", key order does not matter. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -1,7 +1,7 @@
 // The managed projection of a value: only the properties the contract schema declares.
 // Whatever else a live value holds was added by the server and is neither compared nor removed.
 import type { Shape } from '../contract/model.js';
-import { isPlainObject, jsonEqual, type JsonObject } from './json-value.js';
+import { isPlainObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
 
 export function project(value: unknown, shape: Shape): unknown {
   if (shape.kind === 'object' && isPlainObject(value)) {
@@ -58,7 +58,7 @@ export function withServerProperties(live: unknown, desired: unknown, shape: Sha
   for (const key of Object.keys(live)) {
     if (!shape.properties.has(key)) {
       merged ??= { ...desired };
-      merged[key] = live[key];
+      setOwn(merged, key, live[key]);
     }
   }
   return merged ?? desired;

@@ -9,7 +9,7 @@ import {
   type Shape,
 } from '../contract/model.js';
 import { InternalError } from '../errors.js';
-import { isPlainObject, jsonEqual, topMember, type JsonObject } from './json-value.js';
+import { isPlainObject, jsonEqual, own, topMember, type JsonObject } from './json-value.js';
 import { itemKey } from './keyed-array.js';
 import type { Operation } from './operation.js';
 import { noItems, project, projectsTo } from './project.js';
@@ -44,8 +44,11 @@ function serverPropertiesKept(live: unknown, after: unknown, shape: Shape): bool
     for (const [key, value] of Object.entries(live)) {
       const child = shape.properties.get(key);
       if (child === undefined) {
-        if (!jsonEqual(value, after[key])) return false;
-      } else if (after[key] !== undefined && !serverPropertiesKept(value, after[key], child))
+        if (!jsonEqual(value, own(after, key))) return false;
+      } else if (
+        own(after, key) !== undefined &&
+        !serverPropertiesKept(value, own(after, key), child)
+      )
         return false;
     }
     return true;
@@ -102,7 +105,7 @@ export function verifyPatch(
   if (ops.length === 0) return after;
   for (const key of new Set([...Object.keys(live), ...Object.keys(after)])) {
     if (managed.has(key)) continue;
-    if (!jsonEqual(live[key], after[key]))
+    if (!jsonEqual(own(live, key), own(after, key)))
       throw new InternalError(`patch changes ${key}, which the file does not manage`);
   }
   return after;

@@ -6,8 +6,21 @@ import { stringify } from 'yaml';
 import type { LiveContract } from '../catalog/client.js';
 import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
 import { parseContract } from '../contract/parse.js';
+import { FORBIDDEN_KEYS } from '../contract/value-checks.js';
 import { noItems, project } from '../diff/project.js';
 import { specCodec, type Codec } from '../profile/codec.js';
+
+/** The first key in `value`, at any depth, that a contract file cannot hold, as a dotted path. */
+function forbiddenKeyPath(value: unknown, at: string): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const here = Array.isArray(value) ? `${at}[${key}]` : `${at}.${key}`;
+    if (!Array.isArray(value) && FORBIDDEN_KEYS.has(key)) return here;
+    const inner = forbiddenKeyPath(child, here);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
 
 /** Longest file name stem written for an FQN. */
 const MAX_STEM = 100;
@@ -56,15 +69,24 @@ export function contractFileText(
     fullyQualifiedName: live.fullyQualifiedName,
     entity: { type: live.entity.type, fullyQualifiedName: live.entity.fullyQualifiedName },
   };
+  const leftOut: string[] = [];
   for (const field of MANAGED_FIELDS) {
     const value = live[field];
     const shape = FIELD_SHAPES.get(field)!;
+    // A key a contract file cannot hold (`__proto__`, `constructor`, `prototype`) keeps its whole
+    // field unmanaged: a file without the key would plan to remove it.
+    const forbidden = forbiddenKeyPath(value, field);
+    if (forbidden !== undefined) {
+      leftOut.push(
+        `${field} (it holds the key ${forbidden}, which a contract file cannot hold)`,
+      );
+      continue;
+    }
     // A list with no items (OpenMetadata answers `owners: []` for none) stays out of the file,
     // like a field the contract does not have: written, it would forbid what others add later.
     if (value !== undefined && value !== null && !noItems(value, shape))
       document[field] = project(value, shape);
   }
-  const leftOut: string[] = [];
   for (let attempt = 0; attempt < MANAGED_FIELDS.length + 1; attempt++) {
     const text = `# yaml-language-server: $schema=${schemaPath}\n${stringify(document, { lineWidth: 0 })}`;
     const parsed = parseContract(text, 'imported.yaml');

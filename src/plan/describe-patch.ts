@@ -4,7 +4,13 @@ import { applyPatch } from 'rfc6902';
 import { ARRAY_KEYS, FIELD_SHAPES } from '../contract/model.js';
 import { project } from '../diff/project.js';
 import type { Operation } from '../diff/operation.js';
-import { isPlainObject, jsonEqual, unescapeToken, type JsonObject } from '../diff/json-value.js';
+import {
+  isPlainObject,
+  jsonEqual,
+  own,
+  unescapeToken,
+  type JsonObject,
+} from '../diff/json-value.js';
 import type { DiffLine } from './types.js';
 
 function valueAt(document: unknown, segments: readonly string[]): unknown {
@@ -13,7 +19,7 @@ function valueAt(document: unknown, segments: readonly string[]): unknown {
     if (Array.isArray(current))
       current = current[segment === '-' ? current.length : Number(segment)];
     else if (current !== null && typeof current === 'object')
-      current = (current as JsonObject)[segment];
+      current = own(current as JsonObject, segment);
     else return undefined;
   }
   return current;
@@ -49,7 +55,7 @@ function label(document: JsonObject, pointer: string, added?: unknown): string {
         : `[${JSON.stringify(segment)}]`;
       current =
         current !== null && typeof current === 'object'
-          ? (current as JsonObject)[segment]
+          ? own(current as JsonObject, segment)
           : undefined;
     }
   });
@@ -78,11 +84,12 @@ function replaceLines(field: string, before: unknown, after: unknown): DiffLine[
     return [{ symbol: '~', field, before, after }];
   const lines: DiffLine[] = [];
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (jsonEqual(before[key], after[key])) continue;
+    const [was, now] = [own(before, key), own(after, key)];
+    if (jsonEqual(was, now)) continue;
     const name = propertyLabel(field, key);
-    if (after[key] === undefined) lines.push({ symbol: '-', field: name, before: before[key] });
-    else if (before[key] === undefined) lines.push({ symbol: '+', field: name, after: after[key] });
-    else lines.push({ symbol: '~', field: name, before: before[key], after: after[key] });
+    if (now === undefined) lines.push({ symbol: '-', field: name, before: was });
+    else if (was === undefined) lines.push({ symbol: '+', field: name, after: now });
+    else lines.push({ symbol: '~', field: name, before: was, after: now });
   }
   return lines;
 }
