@@ -77,9 +77,7 @@ export function contractFileText(
     // field unmanaged: a file without the key would plan to remove it.
     const forbidden = forbiddenKeyPath(value, field);
     if (forbidden !== undefined) {
-      leftOut.push(
-        `${field} (it holds the key ${forbidden}, which a contract file cannot hold)`,
-      );
+      leftOut.push(`${field} (it holds the key ${forbidden}, which a contract file cannot hold)`);
       continue;
     }
     // A list with no items (OpenMetadata answers `owners: []` for none) stays out of the file,
