@@ -386,6 +386,55 @@ describe('hostile live contracts', () => {
   });
 });
 
+describe('live lists holding two items with one key', () => {
+  const lists: Record<string, { live: unknown[]; file: string }> = {
+    schema: {
+      live: [
+        { name: 'id', dataType: 'VARCHAR' },
+        { name: 'carrier', dataType: 'VARCHAR' },
+        { name: 'id', dataType: 'VARCHAR' },
+      ],
+      file: 'schema:\n  - {name: id, dataType: VARCHAR, description: The key.}\n  - {name: carrier, dataType: VARCHAR}\n',
+    },
+    semantics: {
+      live: [{ name: 'hasOwner' }, { name: 'hasOwner', description: 'Twice.' }],
+      file: 'semantics:\n  - {name: hasOwner}\n  - {name: hasDescription}\n',
+    },
+    owners: {
+      live: [
+        { type: 'user', name: 'alice' },
+        { type: 'user', name: 'alice' },
+      ],
+      file: 'owners:\n  - {type: user, name: alice}\n  - {type: user, name: bob}\n',
+    },
+    qualityExpectations: {
+      live: [{ fullyQualifiedName: 'q.one' }, { fullyQualifiedName: 'q.one' }],
+      file: 'qualityExpectations:\n  - {fullyQualifiedName: q.one}\n',
+    },
+  };
+  it.each(Object.keys(lists))(
+    'live %s with a key twice: plan says the change (no internal error), apply converges',
+    async (field) => {
+      const value = shipmentsSeed();
+      const contract = value.dataContracts[0]! as Record<string, unknown>;
+      contract[field] = lists[field]!.live;
+      const { sandbox, token } = await openSandbox({ seed: value });
+      cleanups.push(() => sandbox.close());
+      const head = `name: shipments\nfullyQualifiedName: ${FQN}\nentity: {type: table, fullyQualifiedName: db.s.shipments}\n`;
+      const dir = await tempDir({ 'contracts/shipments.yaml': `${head}${lists[field]!.file}` });
+      cleanups.push(() => dir.remove());
+      const env = { CATALOG_URL: sandbox.url, CATALOG_TOKEN: await token() };
+      const plan = await cli(['plan', '--no-color'], { cwd: dir.dir, env });
+      expect(plan.code, plan.out + plan.err).toBe(0);
+      expect(plan.out + plan.err).not.toMatch(/internal error/i);
+      const apply = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+      expect(apply.code, apply.out + apply.err).toBe(0);
+      const again = await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env });
+      expect(again.code, again.out).toBe(0);
+    },
+  );
+});
+
 describe('hostile and slow contract files', () => {
   const head = 'name: x\nfullyQualifiedName: a.b\nentity: {type: table, fullyQualifiedName: a.b}\n';
 
