@@ -133,7 +133,7 @@ async function shipments(
   };
 }
 
-/** Writes `content` as contracts/shipments.yaml in a folder of its own and saves its plan there. */
+/** Writes `content` as contracts/shipments.yaml in a folder of its own (a checkout) and saves its plan there. */
 async function savedPlan(c: Catalog, name: string, content: string): Promise<string> {
   const folder = path.join(c.dir, name);
   await mkdir(path.join(folder, 'contracts'), { recursive: true });
@@ -157,7 +157,7 @@ describe('concurrent applies never corrupt a contract', () => {
         shipmentsFile(['id', 'eta'], ['hasOwner', 'hasDescription']),
       );
       const runs = await Promise.all(
-        [0, 1].map(() => cliProcess(['apply', plan], { cwd: c.dir, env: c.env })),
+        [0, 1].map(() => cliProcess(['apply', plan], { cwd: path.dirname(plan), env: c.env })),
       );
       const codes = runs.map((r) => r.code).sort();
       expect(codes, runs.map((r) => r.out + r.err).join('\n---\n')).toEqual([0, 1]);
@@ -184,7 +184,9 @@ describe('concurrent applies never corrupt a contract', () => {
       shipmentsFile(['id', 'carrier'], ['hasOwner'], 'Parcels.'),
     );
     const runs = await Promise.all(
-      [first, second].map((plan) => cliProcess(['apply', plan], { cwd: c.dir, env: c.env })),
+      [first, second].map((plan) =>
+        cliProcess(['apply', plan], { cwd: path.dirname(plan), env: c.env }),
+      ),
     );
     expect(runs.map((r) => r.code).sort()).toEqual([0, 1]);
     const after = await shipments(c);
@@ -339,6 +341,45 @@ describe('a saved plan is not trusted blindly', () => {
     const run = await cliProcess(['apply', 'plan.json'], { cwd: c.dir, env: c.env });
     expect(run.code).toBe(1);
     expect(run.err).toContain('plan.json does not match its checksum');
+    expect(await c.methods()).not.toContain('PATCH');
+  }, 30_000);
+
+  it('refuses a plan edited to remove a field no file manages, even with its checksum made again: every patch is made again from its files and the catalog', async () => {
+    const { c, file, plan } = await threePlan();
+    // The files do not manage `semantics`; the edit would remove the catalog's rules.
+    plan.changes[2].patch.push({ op: 'remove', path: '/semantics' });
+    plan.checksum = planChecksum(plan);
+    await writeFile(file, JSON.stringify(plan));
+    const run = await cliProcess(['apply', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.err).toContain(
+      'the plan does not match what its contract files and the catalog make now for db.s.c.dataContract_c: it was edited, or the files or the catalog changed since it was made. Make a new plan. Nothing was sent.',
+    );
+    expect(await c.methods()).not.toContain('PATCH');
+    const live = await c.get('/v1/dataContracts/name/db.s.c.dataContract_c');
+    expect(live.semantics).toEqual([{ name: 'hasOwner' }]);
+  }, 30_000);
+
+  it('refuses a plan whose files changed since it was made, and one applied outside its checkout', async () => {
+    const { c } = await threePlan();
+    const edited = threeFiles(false);
+    await writeFile(
+      path.join(c.dir, 'contracts', 'a.yaml'),
+      edited['contracts/a.yaml']!.replace('description: new', 'description: newer'),
+    );
+    const run = await cliProcess(['apply', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.err).toContain(
+      'the plan does not match what its contract files and the catalog make now for db.s.a.dataContract_a',
+    );
+    const elsewhere = await tempDir();
+    cleanups.push(() => elsewhere.remove());
+    const outside = await cliProcess(['apply', path.join(c.dir, 'plan.json')], {
+      cwd: elsewhere.dir,
+      env: c.env,
+    });
+    expect(outside.code).toBe(1);
+    expect(outside.err).toContain('apply a saved plan in the checkout it was made in');
     expect(await c.methods()).not.toContain('PATCH');
   }, 30_000);
 });

@@ -2,13 +2,14 @@
 // apply in one go after a confirmation that only a terminal can give.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPlan, type ApplyReport } from '../apply/apply-plan.js';
+import { applyPlan, readLiveForPlan, type ApplyReport } from '../apply/apply-plan.js';
 import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
 import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, type Plan } from '../plan/types.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
+import { checkSavedPlan } from '../pipeline/saved-plan.js';
 import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
 import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
@@ -106,12 +107,17 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         );
       }
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
+      // Stale first (the contracts moved), then made again from its files: an edited plan, even
+      // one whose checksum was made again, is refused before anything is sent.
+      await readLiveForPlan(plan, client);
+      const liveContracts = await checkSavedPlan(plan, { cwd: io.cwd, reader: client, profile });
       const interrupt = listenForInterrupts(
         (text) => io.stderr.write(text),
         io.interruptible === true,
       );
       const report = await applyPlan(plan, client, {
         signal: interrupt.signal,
+        liveContracts,
         codec: codecFor(connected.profile, connected.release),
         concurrency: patchConcurrency,
         ...reporting(plan),

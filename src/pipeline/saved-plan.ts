@@ -1,0 +1,68 @@
+// A saved plan is applied only as its own inputs make it: before anything is sent, every patch and
+// create body in it is made again from the contract files it names and the live contracts, and
+// any difference refuses the whole plan. A checksum alone cannot tell an edited plan whose
+// checksum was made again; the files and the catalog can.
+import { isDeepStrictEqual } from 'node:util';
+import type { LiveContract } from '../catalog/client.js';
+import { ConfigError } from '../errors.js';
+import type { CatalogReader } from '../plan/read-plan-inputs.js';
+import type { Plan, PlannedChange } from '../plan/types.js';
+import type { ProfileSetting } from '../profile/profile.js';
+import { planFromFiles } from './plan-pipeline.js';
+
+/** What of a change apply acts on: its action, the contract's id, and what it sends. */
+function acted(change: PlannedChange): unknown {
+  return {
+    action: change.action,
+    id: change.id,
+    patch: change.patch,
+    create: change.create?.body ?? null,
+  };
+}
+
+/**
+ * Makes `plan` again from the files it names (relative to `cwd`) against the catalog, and refuses
+ * it (ConfigError, nothing sent) unless every change apply would act on comes out the same. The
+ * live contracts read on the way are returned, for applying without reading them once more.
+ */
+export async function checkSavedPlan(
+  plan: Plan,
+  options: { cwd: string; reader: CatalogReader; profile: ProfileSetting },
+): Promise<Map<string, LiveContract>> {
+  const files = [...new Set(plan.changes.map((change) => change.file))];
+  if (files.length === 0) return new Map();
+  let again;
+  try {
+    again = await planFromFiles(
+      {
+        paths: files,
+        cwd: options.cwd,
+        catalogUrl: plan.catalogUrl,
+        gitCommit: null,
+        keepLive: true,
+        profile: options.profile,
+      },
+      options.reader,
+    );
+  } catch (error) {
+    if (!(error instanceof ConfigError) || !/does not exist|not found|no such/i.test(error.message))
+      throw error;
+    throw new ConfigError(
+      `the plan names contract files that are not here (${error.message}); apply a saved plan in the checkout it was made in, or make a new plan. Nothing was sent.`,
+    );
+  }
+  if (!again.ok)
+    throw new ConfigError(
+      `the contract files the plan was made from no longer load (${again.problems.length} problem${again.problems.length === 1 ? '' : 's'}, the first: ${again.problems[0]!.file}:${again.problems[0]!.line}:${again.problems[0]!.column} ${again.problems[0]!.message}); make a new plan. Nothing was sent.`,
+    );
+  const made = new Map(again.plan.changes.map((change) => [change.fullyQualifiedName, change]));
+  const differing = plan.changes.filter((change) => {
+    const now = made.get(change.fullyQualifiedName);
+    return now === undefined || !isDeepStrictEqual(acted(change), acted(now));
+  });
+  if (differing.length > 0)
+    throw new ConfigError(
+      `the plan does not match what its contract files and the catalog make now for ${differing.map((change) => change.fullyQualifiedName).join(', ')}: it was edited, or the files or the catalog changed since it was made. Make a new plan. Nothing was sent.`,
+    );
+  return again.liveContracts;
+}
