@@ -232,6 +232,17 @@ async function applyChange(context: ChangeContext): Promise<ContractResult> {
         replannedAt,
       };
     }
+    // Refused, yet the contract holds the change: the client sent it again after a 429 the catalog
+    // answered when it had kept it, or another writer made the same change. It is in place, but
+    // who put it there cannot be told: a conflict, said as it is, never "nothing was applied".
+    if (refused && !applies(fresh, operations) && reached(fresh, target, context.shapes))
+      return {
+        status: 'failed',
+        ...names,
+        httpStatus: failed instanceof CatalogError ? failed.status : null,
+        errorType: 'CONFLICT',
+        message: `the catalog refused the PATCH (${failureText(failed, redact)}) because the contract changed since ${replannedAt === null ? 'the plan was made' : 'it was planned again'}, and read back it (version ${String(fresh.version)}) already holds this change: kept from an earlier attempt the catalog answered 429 or 412 after keeping it, or made by another writer. Run plan to see`,
+      };
     ifMatch = ifMatchFor(fresh, context.codec);
     // The guards' test ops still hold; for a refused If-Match, the contract must also be as the
     // patch was made from (identity, version, managed fields), since a change the same user made

@@ -66,10 +66,27 @@ export function failedTest(failed: CatalogError): boolean {
  * with a body that cannot be read (cut short, or a proxy's HTML page). The contract is read back.
  */
 export function answerLost(failed: unknown): boolean {
-  if (failed instanceof NetworkError) return true;
+  if (failed instanceof NetworkError) return !neverSent(failed);
   if (!(failed instanceof CatalogError)) return false;
-  if (failed.status >= 200 && failed.status < 300) return true;
+  // 2xx unreadable, or a redirect a write does not follow: the catalog may have kept it.
+  if (failed.status >= 200 && failed.status < 400) return true;
   return failed.status >= 500 && !failedTest(failed);
+}
+
+/** Connection errors that happen before a request is sent: the catalog never saw it. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Whether `failed` happened before the request reached the catalog (no connection was made). */
+export function neverSent(failed: NetworkError): boolean {
+  const code = (failed.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && NOT_SENT_CODES.has(code);
 }
 
 /** Statuses a catalog answers when a guard of the patch (a `test`, or If-Match) failed. */

@@ -1,5 +1,6 @@
 // What apply reports for each contract, and the failures that stop it.
 import type { ChangeDescription } from '../catalog/client.js';
+import { neverSent } from './guard-refusals.js';
 import { CatalogError, NetworkError, errorMessage } from '../errors.js';
 import type { PlannedChange } from '../plan/types.js';
 
@@ -84,13 +85,15 @@ export function failure(
       errorType: error.errorType,
       message: redact(error.serverMessage),
     };
-  if (error instanceof NetworkError)
+  if (error instanceof NetworkError) {
+    const notSent = neverSent(error);
     return {
       ...base,
       httpStatus: null,
-      errorType: error.name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK',
-      message: redact(error.message),
+      errorType: error.name === 'TimeoutError' && !notSent ? 'TIMEOUT' : 'NETWORK',
+      message: `${redact(error.message)}${notSent ? '; no connection was made, so the catalog never received it: nothing was applied' : ''}`,
     };
+  }
   throw error;
 }
 

@@ -20,7 +20,10 @@ export async function followRedirects(
   for (let redirects = 0; ; redirects++) {
     const response = await send(path);
     const location = response.headers.location;
-    if (response.status < 300 || response.status >= 400 || typeof location !== 'string')
+    // A write is never sent twice: its redirect is the caller's to read (the catalog may have
+    // kept it), not one to follow with the same body.
+    const write = method !== 'GET' && method !== 'HEAD';
+    if (response.status < 300 || response.status >= 400 || typeof location !== 'string' || write)
       return response;
     const next = new URL(location, new URL(path, baseUrl.origin));
     if (next.origin !== baseUrl.origin) {
