@@ -3,6 +3,7 @@
 // the built CLI as a process against a sandbox process, as users and CI do.
 import { execFileSync } from 'node:child_process';
 import { writeSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -251,6 +252,77 @@ function seedFor(wanted: boolean[], rate: number): number {
 }
 
 describe('lost answers are read back, and the report says what is true', () => {
+  it('a PATCH the catalog kept but answered 429: sent again after Retry-After, refused by its guards, reported as a conflict holding the change, never "nothing was applied"', async () => {
+    const { sandbox, token } = await openSandbox({ seed: shipmentsSeed() });
+    cleanups.push(() => sandbox.close());
+    // In front of the catalog: its first PATCH is kept, and answered 429 as if it were not.
+    let first = true;
+    const proxy = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const name of ['authorization', 'content-type'])
+          if (typeof request.headers[name] === 'string') headers[name] = request.headers[name];
+        void fetch(`${sandbox.root}${request.url ?? '/'}`, {
+          method: request.method ?? 'GET',
+          headers,
+          ...(chunks.length === 0 ? {} : { body: Buffer.concat(chunks) }),
+        }).then(async (forwarded) => {
+          const body = Buffer.from(await forwarded.arrayBuffer());
+          if (request.method === 'PATCH' && first) {
+            first = false;
+            response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+            response.end(JSON.stringify({ code: 429, message: 'Too many requests' }));
+            return;
+          }
+          response.writeHead(forwarded.status, {
+            'content-type': forwarded.headers.get('content-type') ?? 'application/json',
+          });
+          response.end(body);
+        });
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => proxy.close(() => resolve(undefined))));
+    const port = (proxy.address() as { port: number }).port;
+    const dir = await tempDir({
+      'contracts/shipments.yaml': shipmentsFile(['id', 'carrier', 'eta'], ['hasOwner'], 'Changed.'),
+    });
+    cleanups.push(() => dir.remove());
+    const env = { CATALOG_URL: `http://127.0.0.1:${port}`, CATALOG_TOKEN: await token() };
+    const run = await cli(['apply', '--auto-approve', '--no-color'], { cwd: dir.dir, env });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toContain('already holds this change');
+    expect(run.out).not.toContain('nothing was applied');
+    expect(sandbox.store.contracts.get(CONTRACT_ID)).toMatchObject({
+      description: 'Changed.',
+      version: 0.2,
+    });
+  });
+
+  it('the catalog gone mid-apply: the writes never sent say "nothing was applied", not "answer lost"', async () => {
+    const c = await catalog(threeSeed(), ['--faults', 'latency=300'], threeFiles(false));
+    const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: c.dir, env: c.env });
+    expect(planned.code, planned.err).toBe(0);
+    let stopped = false;
+    const run = await cliProcess(['apply', 'plan.json'], {
+      cwd: c.dir,
+      env: c.env,
+      onStdout: (soFar) => {
+        if (!stopped && soFar.includes('✓ db.s.a.dataContract_a')) {
+          stopped = true;
+          void c.sandbox.stop();
+        }
+      },
+    });
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out).toMatch(
+      /db\.s\.c\.dataContract_c.*no connection was made, so the catalog never received it: nothing was applied/,
+    );
+    expect(run.out).not.toMatch(/db\.s\.c\.dataContract_c.*may or may not be in place/);
+  }, 30_000);
+
   it.each([
     ['cut short', (text: string) => Buffer.from(text.slice(0, 40))],
     ["a proxy's HTML page", () => Buffer.from('<html><body>502 Bad Gateway</body></html>')],
