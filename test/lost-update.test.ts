@@ -432,6 +432,27 @@ describe('a saved plan is not trusted blindly', () => {
     expect(live.semantics).toEqual([{ name: 'hasOwner' }]);
   }, 30_000);
 
+  it.each([
+    ['names a contract twice', (plan: any) => plan.changes.push(plan.changes[0])],
+    ['lacks a live hash', (plan: any) => (plan.changes[0].liveHash = null)],
+    ['lacks an id', (plan: any) => (plan.changes[1].id = null)],
+    ['miscounts its changes', (plan: any) => (plan.summary.update = 7)],
+  ])(
+    'refuses a plan valid by its schema that %s, even sealed again: one sentence, never an internal error',
+    async (_what, edit) => {
+      const { c, file, plan } = await threePlan();
+      edit(plan);
+      plan.checksum = planChecksum(plan);
+      await writeFile(file, JSON.stringify(plan));
+      const run = await cliProcess(['apply', 'plan.json'], { cwd: c.dir, env: c.env });
+      expect(run.code, run.out + run.err).toBe(1);
+      expect(run.err).toContain('plan.json is not a plan contracts plan writes: ');
+      expect(run.err).not.toMatch(/internal error/i);
+      expect(await c.methods()).not.toContain('PATCH');
+    },
+    30_000,
+  );
+
   it('refuses a plan whose files changed since it was made, and one applied outside its checkout', async () => {
     const { c } = await threePlan();
     const edited = threeFiles(false);
@@ -549,6 +570,15 @@ describe('live lists holding two items with one key', () => {
 });
 
 describe('hostile and slow contract files', () => {
+  it('a raw U+202E in a file name never reaches --format github output as itself', async () => {
+    const dir = await tempDir({ 'contracts/evil\u202egnp.yaml': 'name: x\nbogus: 1\n' });
+    cleanups.push(() => dir.remove());
+    const run = await cli(['validate', '--format', 'github'], { cwd: dir.dir });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('::error file=contracts/evil\\u202egnp.yaml,line=');
+    expect(run.out + run.err).not.toContain('\u202e');
+  });
+
   const head = 'name: x\nfullyQualifiedName: a.b\nentity: {type: table, fullyQualifiedName: a.b}\n';
 
   it('30,000 keys the schema refuses load in linear time, with the first hundred described', async () => {

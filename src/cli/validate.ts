@@ -4,6 +4,7 @@ import { formatProblem, type Problem } from '../contract/problem.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { requestedProfile } from '../profile/profile.js';
 import { colorsFor, type Io } from './io.js';
+import { printable, printableLines } from '../printable.js';
 
 export type ProblemFormat = 'human' | 'json' | 'github';
 
@@ -32,7 +33,9 @@ export function workflowCommand(
   place: { file: string; line: number; column: number; title: string },
   message: string,
 ): string {
-  return `::${level} file=${escapeProperty(place.file)},line=${place.line},col=${place.column},title=${escapeProperty(place.title)}::${escapeData(message)}`;
+  // No control or bidirectional-text character reaches the log as itself (a U+202E in a file name
+  // would reorder what a reviewer reads): each is written as an escape, as everywhere else.
+  return `::${level} file=${escapeProperty(printable(place.file))},line=${place.line},col=${place.column},title=${escapeProperty(printable(place.title))}::${escapeData(printableLines(message))}`;
 }
 
 export function githubAnnotation(problem: Problem): string {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import { ConfigError } from '../errors.js';
 import { planChecksum } from './create-plan.js';
-import type { Plan } from './types.js';
+import { summarize, type Plan } from './types.js';
 
 function kindOf(stats: {
   isDirectory(): boolean;
@@ -110,10 +110,43 @@ export async function readPlanFile(file: string): Promise<Plan> {
     );
   }
   const plan = value as unknown as Plan;
+  const odd = inconsistency(plan);
+  if (odd !== undefined)
+    throw new ConfigError(
+      `${file} is not a plan contracts plan writes: ${odd}; make a new plan. Nothing was sent.`,
+    );
   if (planChecksum(plan) !== plan.checksum) {
     throw new ConfigError(
       `${file} does not match its checksum: the plan was changed after it was made; make a new plan. Nothing was sent.`,
     );
   }
   return plan;
+}
+
+/**
+ * What in `plan`, valid by its schema, no plan made by this tool holds: a contract twice, a change
+ * without the live id, version or hash it was made from, a create without its body, a summary that
+ * does not count its changes.
+ */
+function inconsistency(plan: Plan): string | undefined {
+  const seen = new Set<string>();
+  for (const change of plan.changes) {
+    const name = change.fullyQualifiedName;
+    if (seen.has(name)) return `it names ${name} twice`;
+    seen.add(name);
+    if (
+      change.action === 'update' &&
+      (change.id === null || change.liveVersion === null || change.liveHash === null)
+    )
+      return `its change of ${name} lacks the live id, version or hash it was made from`;
+    if (change.action === 'create' && (change.create == null || change.id !== null))
+      return `its create of ${name} has no body, or names an id`;
+    if (change.action !== 'update' && change.patch.length > 0)
+      return `its ${change.action} of ${name} carries a patch`;
+  }
+  const counted = summarize(plan.changes);
+  const said = plan.summary as unknown as Record<string, unknown>;
+  if (Object.entries(counted).some(([action, count]) => (said[action] ?? 0) !== count))
+    return 'its summary does not count its changes';
+  return undefined;
 }
