@@ -683,6 +683,40 @@ describe('a change the catalog folded into the version the plan read', () => {
     },
   );
 
+  it.each(['1.13.0', '2.0.5'])(
+    'openmetadata %s: a change meanwhile to a field no file manages refuses the PATCH by its guards; sent once more, guarded by the contract read afresh, it applies',
+    async (release) => {
+      const { sandbox, ...opened } = await catalogOf(
+        'openmetadata',
+        oneTable('openmetadata', { description: 'Old.' }),
+        release,
+      );
+      const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
+      cleanups.push(() => client.close());
+      const { plan, liveForUpdates } = await planOne(
+        client,
+        sandbox.url,
+        `${head}entityStatus: Draft\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: Old terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+      );
+      const sent: Operation[][] = [];
+      const racing = racedBy(
+        client,
+        [{ op: 'add', path: '/sourceUrl', value: 'https://example.com/contract' }],
+        sent,
+      );
+      const report = await applyPlan(plan, racing, {
+        liveContracts: liveForUpdates,
+        codec: codecFor('openmetadata', release),
+      });
+      expect(report.results[0]).toMatchObject({ status: 'applied' });
+      expect(sent).toHaveLength(2);
+      expect(sandbox.store.contracts.get(CONTRACT)).toMatchObject({
+        description: 'Mine.',
+        sourceUrl: 'https://example.com/contract',
+      });
+    },
+  );
+
   it('openmetadata 1.13: an item the same user appended meanwhile refuses a PATCH that appends too, which no test op can guard', async () => {
     const { sandbox, ...opened } = await catalogOf(
       'openmetadata',
