@@ -374,3 +374,32 @@ describe("OpenMetadata 2.0.0 strips an ODCS import's passthrough on any other up
     },
   );
 });
+
+describe("a data product's contract", () => {
+  it('its search document carries the UUID the create takes: the product contract is created on it', async () => {
+    const { sandbox, token } = await openSandbox({ profile: 'openmetadata' });
+    cleanups.push(() => sandbox.close());
+    const auth = { authorization: `Bearer ${await token()}` };
+    const search = (await (
+      await fetch(
+        `${sandbox.url}/v1/search/fieldQuery?fieldName=fullyQualifiedName&fieldValue=sales-analytics&index=data_product_search_index`,
+        { headers: auth },
+      )
+    ).json()) as { hits: { hits: { _source: { id: string } }[] } };
+    const id = search.hits.hits[0]!._source.id;
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The demo's product has its contract: another product's is created on its id.
+    const product = sandbox.store.contractByFqn('sales-analytics.dataContract_sales-analytics')!;
+    sandbox.store.putContract({ ...product, deleted: true });
+    const created = await fetch(`${sandbox.url}/v1/dataContracts`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'shop', entity: { id, type: 'dataProduct' } }),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect(await created.json()).toMatchObject({
+      fullyQualifiedName: 'sales-analytics.dataContract_shop',
+      entity: { id, type: 'dataProduct', fullyQualifiedName: 'sales-analytics' },
+    });
+  });
+});
