@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { CatalogClient, LiveContract } from '../catalog/client.js';
 import { ConfigError, NotFoundError } from '../errors.js';
 import { contractFileText, filePathFor } from '../import/import-contracts.js';
+import { managingFiles } from '../import/managed-files.js';
 import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -66,7 +67,7 @@ async function contractOfEntity(
 }
 
 /** The schema comment's path, relative to the output directory. */
-function schemaPathFrom(directory: string, cwd: string): string {
+export function schemaPathFrom(directory: string, cwd: string): string {
   const inRepo = path.join(cwd, 'schemas', 'data-contract.schema.json');
   // The package's own copy: schemas/ sits above the built chunk (dist/chunks) or the source file.
   let shipped = inRepo;
@@ -120,6 +121,15 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       }
       return { contract, file, ...contractFileText(contract, schemaPath, codec) };
     });
+    // One file per contract: a contract another file already manages is not written again.
+    const managed = await managingFiles(directory, io.cwd, [...unique.values()]);
+    const elsewhere = planned.filter(
+      (p) => managed.has(p.contract) && path.resolve(io.cwd, managed.get(p.contract)!) !== p.file,
+    );
+    if (elsewhere.length > 0)
+      throw new ConfigError(
+        `${elsewhere.map((p) => `${p.contract.fullyQualifiedName} is already managed by ${managed.get(p.contract)!}`).join('; ')}: a second file would make every plan fail on a duplicate name. Nothing was written.`,
+      );
     const existing = planned.filter((p) => existsSync(p.file));
     if (existing.length > 0 && !options.force) {
       throw new ConfigError(
