@@ -1,0 +1,105 @@
+// Installing the tool where its users work: the packed tarball (the built CLI, the schemas and the
+// Action's bundle, nothing built on install and nothing else fetched) in an empty folder, then a
+// first contract from nothing: new, plan, apply, and a plan with no changes.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSandbox } from './helpers/sandbox.js';
+import { tempDir, type TempDir } from './helpers/temp-dir.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+let packed: TempDir;
+let tarball: string;
+
+beforeAll(() => {
+  return (async () => {
+    packed = await tempDir();
+    // The build of `npm test` is what is packed; --ignore-scripts packs it as it is.
+    execFileSync(
+      'npm',
+      ['pack', '--ignore-scripts', '--silent', '--pack-destination', packed.dir],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    tarball = path.join(
+      packed.dir,
+      readdirSync(packed.dir).find((f) => f.endsWith('.tgz'))!,
+    );
+  })();
+}, 120_000);
+afterAll(() => packed?.remove());
+
+/** Runs `command` without blocking this process: its exit status and output. */
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env?: Record<string, string>,
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd, ...(env === undefined ? {} : { env }) },
+      (error, stdout, stderr) =>
+        resolve({
+          status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
+          stdout,
+          stderr,
+        }),
+    );
+  });
+}
+
+describe('the packed tarball in an empty folder', () => {
+  it('installs with nothing to fetch or build, and takes a new user from nothing to a converged contract: new, plan, apply, plan', async () => {
+    const opened = await openSandbox({});
+    const work = await tempDir();
+    try {
+      await writeFile(
+        path.join(work.dir, 'package.json'),
+        JSON.stringify({ name: 'our-contracts', private: true }),
+      );
+      // --offline: the package must need nothing from the registry.
+      const install = await run(
+        'npm',
+        ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', tarball],
+        work.dir,
+      );
+      expect(install.status, install.stdout + install.stderr).toBe(0);
+      for (const shipped of ['dist/cli.js', 'schemas/data-contract.schema.json', 'action/index.js'])
+        expect(
+          existsSync(path.join(work.dir, 'node_modules', 'contracts-gitops', shipped)),
+          shipped,
+        ).toBe(true);
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NO_COLOR: '1',
+        CATALOG_URL: opened.sandbox.url,
+        CATALOG_TOKEN: await opened.token(),
+      };
+      // Asynchronously: the sandbox answers from this process.
+      const npx = (...args: string[]) =>
+        run('npx', ['--no-install', 'contracts', ...args], work.dir, env);
+      const made = await npx('new', '--entity', 'table:warehouse.sales.public.order_items');
+      expect(made.status, made.stdout + made.stderr).toBe(0);
+      const plan = await npx('plan');
+      expect(plan.status, plan.stdout + plan.stderr).toBe(0);
+      expect(plan.stdout).toContain('Plan: 1 to create, 0 to change, 0 unchanged, 0 errors.');
+      const apply = await npx('apply', '--auto-approve');
+      expect(apply.status, apply.stdout + apply.stderr).toBe(0);
+      const again = await npx('plan', '--detailed-exitcode');
+      expect(again.status, again.stdout + again.stderr).toBe(0);
+      expect(
+        opened.sandbox.store.contractByFqn(
+          'warehouse.sales.public.order_items.dataContract_order_items',
+        ),
+      ).toMatchObject({ version: 0.1, entityStatus: 'Draft' });
+    } finally {
+      await opened.sandbox.close();
+      await work.remove();
+    }
+  }, 120_000);
+});
