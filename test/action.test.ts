@@ -451,7 +451,10 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(second.summary).toContain(
       "- ✅ `warehouse.sales.public.orders.dataContract_orders` 0.4 → 0.4 (kept: the catalog folded this change into that version, as it does with one user's changes within ten minutes) (`contracts/orders.yaml`)",
     );
-    expect(second.summary).toContain('  - `description`: `Orders placed');
+    // A change inside a long text is its line diff, never the same cut text twice.
+    expect(second.summary).toContain(
+      '  - `description`:\n\n    ```diff\n    - Orders placed in the web shop, one row per order, loaded every hour from the shop database.\n    + Orders placed in the web shop, one row per order, loaded each hour from the shop database.\n    ```',
+    );
     // The first apply's changes to orders are in the catalog's changeDescription, not in this report.
     expect(second.summary).not.toContain('entityStatus');
   });

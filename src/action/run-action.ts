@@ -14,7 +14,14 @@ import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
-import { changeValue, renderResult, stopAdvice, versionsText } from '../apply/render-report.js';
+import {
+  changeValue,
+  renderResult,
+  reportValue,
+  stopAdvice,
+  versionsText,
+} from '../apply/render-report.js';
+import { textLineDiff } from '../plan/text-diff.js';
 import { PLAIN } from '../cli/io.js';
 import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
@@ -152,10 +159,15 @@ function appliedMarkdown(report: ApplyReport): string {
         : `- ✅ \`${result.fullyQualifiedName}\` created: id \`${result.createdId}\`, version ${String(result.newVersion)} (\`${result.file}\`)`,
     );
     const description = result.changeDescription;
-    for (const f of description?.fieldsUpdated ?? [])
+    for (const f of description?.fieldsUpdated ?? []) {
+      const text = textLineDiff(reportValue(f.oldValue), reportValue(f.newValue), 80);
       lines.push(
-        `  - \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))} → ${codeSpan(changeValue(f.newValue, 80))}`,
+        text === undefined
+          ? `  - \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))} → ${codeSpan(changeValue(f.newValue, 80))}`
+          : // A change inside a long text: its lines, the changed ones marked, as a diff.
+            `  - \`${f.name}\`:\n\n    \`\`\`diff\n${text.map((row) => `    ${row.mark} ${row.text.replace(/`{3,}/g, '`\u200b``')}`).join('\n')}\n    \`\`\``,
       );
+    }
     for (const f of description?.fieldsAdded ?? [])
       lines.push(`  - added \`${f.name}\`: ${codeSpan(changeValue(f.newValue, 80))}`);
     for (const f of description?.fieldsDeleted ?? [])

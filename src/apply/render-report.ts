@@ -3,6 +3,7 @@
 import type { Colors } from '../cli/io.js';
 import type { FieldChange } from '../catalog/client.js';
 import { formatValue } from '../plan/format-value.js';
+import { textLineDiff } from '../plan/text-diff.js';
 import { printable } from '../printable.js';
 import type { ApplyReport, ContractResult } from './apply-plan.js';
 
@@ -26,6 +27,16 @@ export function changeValue(value: unknown, max = 120): string {
     value.trimEnd().split('\n')[0]! + (value.trimEnd().includes('\n') ? '…' : ''),
   );
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A changeDescription value as its value: the catalog sends objects as JSON strings. */
+export function reportValue(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^[[{]/.test(value)) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 /** What to check after a stop that every contract would meet alike (a token, a permission), said once. */
@@ -69,9 +80,23 @@ export function appliedLines(given: Applied, c: Colors): string[] {
   const each = (list: FieldChange[] | undefined, render: (change: FieldChange) => string): void => {
     for (const change of list ?? []) lines.push(`    ${render(change)}`);
   };
-  each(description?.fieldsUpdated, (f) =>
-    c.yellow(`${f.name}: ${changeValue(f.oldValue)} → ${changeValue(f.newValue)}`),
-  );
+  for (const f of description?.fieldsUpdated ?? []) {
+    const text = textLineDiff(reportValue(f.oldValue), reportValue(f.newValue), 120);
+    if (text === undefined)
+      lines.push(
+        `    ${c.yellow(`${f.name}: ${changeValue(f.oldValue)} → ${changeValue(f.newValue)}`)}`,
+      );
+    else {
+      // A change inside a long text: its lines, the changed ones marked.
+      lines.push(`    ${c.yellow(`${f.name}:`)}`);
+      for (const row of text) {
+        const text = `${row.mark} ${row.text}`;
+        lines.push(
+          `        ${row.mark === '+' ? c.green(text) : row.mark === '-' ? c.red(text) : c.dim(text)}`,
+        );
+      }
+    }
+  }
   each(description?.fieldsAdded, (f) => c.green(`+ ${f.name}: ${changeValue(f.newValue)}`));
   each(description?.fieldsDeleted, (f) => c.red(`- ${f.name}: ${changeValue(f.oldValue)}`));
   if (result.confirmedByReread)

@@ -1,7 +1,33 @@
 // The plan as a person reads it in a terminal, in the manner of Terraform.
 import type { Colors } from '../cli/io.js';
 import { formatValue, printablePlan } from './format-value.js';
+import { textLineDiff, type TextDiffLine } from './text-diff.js';
 import { changeCount, type DiffLine, type Plan, type PlannedChange } from './types.js';
+
+/**
+ * The line diff of `line` when its value is long or multi-line text (a change inside it, a text
+ * added or removed whole); undefined when one line shows it.
+ */
+export function diffLineTextDiff(line: DiffLine): TextDiffLine[] | undefined {
+  switch (line.symbol) {
+    case '~':
+      return textLineDiff(line.before, line.after);
+    case '+':
+      return textLineDiff('', line.after);
+    case '-':
+      return textLineDiff(line.before, '');
+    case '↕':
+      return undefined;
+  }
+}
+
+/** `line` as people read it: one line, or its head (`~ field:`) and its text's lines, marked. */
+export function diffLineLines(line: DiffLine): { head: string; text: TextDiffLine[] | undefined } {
+  const text = diffLineTextDiff(line);
+  if (text === undefined) return { head: diffLineText(line), text };
+  const where = line.symbol === '+' && line.position !== undefined ? ` (${line.position})` : '';
+  return { head: `${line.symbol} ${line.field}${where}:`, text };
+}
 
 export function diffLineText(line: DiffLine): string {
   switch (line.symbol) {
@@ -14,6 +40,23 @@ export function diffLineText(line: DiffLine): string {
     case '↕':
       return `↕ ${line.field}: moved from position ${String(line.before)} to ${String(line.after)}`;
   }
+}
+
+/** The terminal rows of `line`: its head in its symbol's colour, then its text's lines, marked. */
+function diffLineRows(line: DiffLine, c: Colors): string[] {
+  const { head, text } = diffLineLines(line);
+  const tint = (symbol: string, row: string): string =>
+    symbol === '+'
+      ? c.green(row)
+      : symbol === '-'
+        ? c.red(row)
+        : symbol === ' '
+          ? c.dim(row)
+          : c.yellow(row);
+  return [
+    `      ${tint(line.symbol, head)}`,
+    ...(text ?? []).map((row) => `          ${tint(row.mark, `${row.mark} ${row.text}`)}`),
+  ];
 }
 
 /** `Plan: N to change, M unchanged, K errors.`, with `to create` and `missing` when there are any (as the JSON summary counts them). */
@@ -51,16 +94,11 @@ function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]
         `      ${change.file} · new contract on ${on?.assetType ?? ''} ${on?.assetFullyQualifiedName ?? ''}`,
       ),
     );
-    for (const line of change.diff) lines.push(`      ${c.green(diffLineText(line))}`);
+    for (const line of change.diff) lines.push(...diffLineRows(line, c));
   } else if (change.action === 'update') {
     lines.push(`  ${c.yellow('~')} ${c.bold(change.fullyQualifiedName)}`);
     lines.push(c.dim(`      ${change.file} · live version ${String(change.liveVersion)}`));
-    for (const line of change.diff) {
-      const text = diffLineText(line);
-      const colored =
-        line.symbol === '+' ? c.green(text) : line.symbol === '-' ? c.red(text) : c.yellow(text);
-      lines.push(`      ${colored}`);
-    }
+    for (const line of change.diff) lines.push(...diffLineRows(line, c));
     for (const breaking of change.breaking)
       lines.push(`      ${c.red(c.bold(`! breaking: ${breaking}`))}`);
   } else {

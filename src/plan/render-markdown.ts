@@ -3,7 +3,7 @@ import { changesOf } from '../diff/operation.js';
 import { printableLines } from '../printable.js';
 import { printablePlan } from './format-value.js';
 import { deletedFilesText, type DeletedContractFile } from './deleted-files.js';
-import { closingLine, diffLineText } from './render-human.js';
+import { closingLine, diffLineLines } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
 
 const ACTION_LABEL: Record<PlannedChange['action'], string> = {
@@ -51,7 +51,14 @@ export function renderChangeDetails(change: PlannedChange): string {
     parts.push(
       fence(
         // GitHub colours a diff's `+`, `-` and `!` lines; a change (`~`) or a move is shown as `!`.
-        change.diff.map((line) => diffLineText(line).replace(/^[~↕] /, '! ')).join('\n'),
+        change.diff
+          .flatMap((line) => {
+            const { head, text } = diffLineLines(line);
+            // A text's lines: `-` and `+` at the start, as GitHub colours them.
+            return [head, ...(text ?? []).map((row) => `${row.mark}     ${row.text}`)];
+          })
+          .map((row) => row.replace(/^[~↕] /, '! '))
+          .join('\n'),
         'diff',
       ),
       '',

@@ -1,0 +1,82 @@
+// A change inside a multi-line or long text is shown as a line diff (the changed lines marked) in
+// the plan, its markdown and the apply report: never the same cut text before and after.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { textLineDiff } from '../src/plan/text-diff.js';
+import { cli } from './helpers/cli.js';
+import { openSandbox } from './helpers/sandbox.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+describe('textLineDiff', () => {
+  it('marks the changed lines, keeps one line of context, folds the rest, and leaves short one-line values to one line', () => {
+    const before = ['Internal use only.', 'a', 'b', 'c', 'Do not share.', 'z'].join('\n');
+    const after = ['Internal use only.', 'a', 'b', 'c', 'Do not share outside sales.', 'z'].join(
+      '\n',
+    );
+    expect(textLineDiff(before, after)).toEqual([
+      { mark: ' ', text: '…' },
+      { mark: ' ', text: 'c' },
+      { mark: '-', text: 'Do not share.' },
+      { mark: '+', text: 'Do not share outside sales.' },
+      { mark: ' ', text: 'z' },
+    ]);
+    expect(textLineDiff('short', 'other')).toBeUndefined();
+    expect(textLineDiff('x'.repeat(150), `${'x'.repeat(149)}y`)).toEqual([
+      { mark: '-', text: 'x'.repeat(150) },
+      { mark: '+', text: `${'x'.repeat(149)}y` },
+    ]);
+    // OpenMetadata's terms of use are {content}.
+    expect(textLineDiff({ content: 'a\nb' }, { content: 'a\nc' })).toEqual([
+      { mark: ' ', text: 'a' },
+      { mark: '-', text: 'b' },
+      { mark: '+', text: 'c' },
+    ]);
+    expect(textLineDiff('a\nb', ['not text'])).toBeUndefined();
+  });
+});
+
+describe('the second line of the terms of use changed', () => {
+  it.each(['spec', 'openmetadata'] as const)(
+    '%s: plan, its markdown and the apply report show that line changed',
+    async (profile) => {
+      const opened = await openSandbox({ profile });
+      cleanups.push(() => opened.sandbox.close());
+      const dir = await tempDir();
+      cleanups.push(() => dir.remove());
+      const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+      const fqn = 'warehouse.sales.public.orders.dataContract_orders';
+      const imported = await cli(['import', '--fqn', fqn], { cwd: dir.dir, env });
+      expect(imported.code, imported.err).toBe(0);
+      const file = path.join(dir.dir, 'contracts', `${fqn}.yaml`);
+      const text = await readFile(file, 'utf8');
+      const edited = text.replace(
+        /^termsOfUse:.*$/m,
+        'termsOfUse: |\n  Internal use only.\n  Do not share outside the sales team.\n  Ask data-platform first.',
+      );
+      expect(edited).not.toBe(text);
+      await writeFile(file, edited);
+      await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+      await writeFile(file, edited.replace('outside the sales team', 'outside sales'));
+      const plan = await cli(['plan', '--no-color'], { cwd: dir.dir, env });
+      expect(plan.code, plan.out + plan.err).toBe(0);
+      expect(plan.out).toContain('~ termsOfUse:\n');
+      expect(plan.out).toContain('- Do not share outside the sales team.\n');
+      expect(plan.out).toContain('+ Do not share outside sales.\n');
+      expect(plan.out).not.toMatch(/"Internal use only\.…" → "Internal use only\.…"/);
+      const markdown = await cli(['plan', '--format', 'markdown'], { cwd: dir.dir, env });
+      expect(markdown.out).toContain(
+        '-     Do not share outside the sales team.\n+     Do not share outside sales.',
+      );
+      const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd: dir.dir, env });
+      expect(apply.code, apply.out + apply.err).toBe(0);
+      expect(apply.out).toContain('        - Do not share outside the sales team.');
+      expect(apply.out).toContain('        + Do not share outside sales.');
+    },
+  );
+});
