@@ -272,6 +272,40 @@ describe('the Action on pull requests (plan)', () => {
     expect(s.sandbox.requests().filter((r) => r.method === 'PATCH')).toEqual([]);
   });
 
+  it('keeps its one comment true when a later push fails to plan: invalid files, a refused token, an unreachable catalog each replace it, and the summary says why', async () => {
+    const s = await setup();
+    const good = await runAction(s, { COMMAND: 'plan' });
+    expect(good.code, good.stdout + good.stderr).toBe(0);
+    expect(s.github.comments).toHaveLength(1);
+    const comment = () => s.github.comments[0]!.body;
+    expect(comment()).toContain('### Data contracts plan');
+    // A push that breaks a file.
+    const orders = path.join(s.dir, 'contracts', 'orders.yaml');
+    const text = await readFile(orders, 'utf8');
+    await writeFile(orders, `${text}bogus: 1\n`);
+    const invalid = await runAction(s, { COMMAND: 'plan' });
+    expect(invalid.code).toBe(1);
+    expect(s.github.comments).toHaveLength(1);
+    expect(comment()).toContain('### Data contracts: invalid files');
+    expect(comment()).toContain("unknown key 'bogus'");
+    expect(invalid.summary).toContain("unknown key 'bogus'");
+    await writeFile(orders, text);
+    // A token the catalog refuses.
+    const refused = await runAction(s, { COMMAND: 'plan', 'CATALOG-TOKEN': 'not-a-token' });
+    expect(refused.code).toBe(1);
+    expect(comment()).toContain('### Data contracts: plan failed');
+    expect(comment()).toContain('No plan could be made, and nothing was sent');
+    expect(refused.summary).toContain('### Data contracts: plan failed');
+    // A catalog that does not answer.
+    const gone = await runAction(s, { COMMAND: 'plan', 'CATALOG-URL': 'http://127.0.0.1:9' });
+    expect(gone.code).toBe(1);
+    expect(gone.summary).toContain('### Data contracts: plan failed');
+    expect(comment()).toContain('### Data contracts: plan failed');
+    expect(s.github.comments).toHaveLength(1);
+    expect(s.github.problems).toEqual([]);
+    expect(comment()).not.toContain('not-a-token');
+  });
+
   it('fails on breaking changes when asked', async () => {
     const s = await setup();
     const run = await runAction(s, {

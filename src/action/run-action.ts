@@ -240,6 +240,32 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     for (const file of unmanaged) runner.warning(deletedFilesText([file], IN_THIS_PR));
     return unmanaged;
   };
+  /**
+   * Keeps the pull request's one plan comment true: on every plan run, a failed one included, so
+   * that reviewers never approve a plan that no longer holds.
+   */
+  const stickyComment = async (markdown: string): Promise<void> => {
+    if (settings.command !== 'plan' || !settings.comment || pr === null) return;
+    if (settings.githubToken === undefined || settings.repository === undefined) {
+      runner.warning(
+        'comment is on but github-token or GITHUB_REPOSITORY is missing; no pull request comment was posted',
+      );
+      return;
+    }
+    const marker = `<!-- contracts-gitops:plan:${settings.paths.join(',')} -->`;
+    const summaryUrl =
+      settings.runId === undefined
+        ? null
+        : `${settings.serverUrl}/${settings.repository}/actions/runs/${settings.runId}`;
+    const result = await new IssueComments(
+      settings.apiUrl,
+      settings.githubToken,
+      settings.repository,
+    ).upsert(pr.number, marker, redact(commentBody(markdown, marker, summaryUrl)));
+    runner.info(
+      `${result.action === 'created' ? 'Posted' : 'Updated'} the plan comment on pull request #${pr.number}.`,
+    );
+  };
   let only: Set<string> | undefined;
   if (settings.changedOnly) {
     if (pr === null)
@@ -262,10 +288,20 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         profile,
       },
       client,
-    );
+    ).catch(async (error: unknown) => {
+      // The catalog unreachable, a token refused, a setting wrong: said in the summary and the
+      // comment too, which would otherwise still show the last plan that was made.
+      const why = redact(error instanceof Error ? error.message : String(error));
+      const markdown = `### ${settings.command === 'apply' ? 'Data contracts: apply failed' : 'Data contracts: plan failed'}\n\nNo plan could be made, and nothing was sent: ${why}\n`;
+      await runner.writeSummary(markdown);
+      await stickyComment(markdown);
+      throw error;
+    });
     if (!outcome.ok) {
       problemAnnotations(outcome.problems, runner);
-      await summary(problemsMarkdown(outcome.problems), EVERY_PROBLEM);
+      const markdown = problemsMarkdown(outcome.problems);
+      await summary(markdown, EVERY_PROBLEM);
+      await stickyComment(markdown);
       return { failed: `${outcome.problems.length} problems in contract files; nothing was sent` };
     }
     const { plan, files } = outcome;
@@ -291,27 +327,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
           : markdown,
         WHOLE_PLAN,
       );
-      if (settings.command === 'plan' && settings.comment && pr !== null) {
-        if (settings.githubToken === undefined || settings.repository === undefined) {
-          runner.warning(
-            'comment is on but github-token or GITHUB_REPOSITORY is missing; no pull request comment was posted',
-          );
-        } else {
-          const marker = `<!-- contracts-gitops:plan:${settings.paths.join(',')} -->`;
-          const summaryUrl =
-            settings.runId === undefined || settings.repository === undefined
-              ? null
-              : `${settings.serverUrl}/${settings.repository}/actions/runs/${settings.runId}`;
-          const result = await new IssueComments(
-            settings.apiUrl,
-            settings.githubToken,
-            settings.repository,
-          ).upsert(pr.number, marker, redact(commentBody(markdown, marker, summaryUrl)));
-          runner.info(
-            `${result.action === 'created' ? 'Posted' : 'Updated'} the plan comment on pull request #${pr.number}.`,
-          );
-        }
-      }
+      await stickyComment(markdown);
       runner.info(closingLine(plan));
       if (blocked > 0)
         return {
