@@ -4,7 +4,7 @@
 // checksum was made again; the files and the catalog can.
 import { isDeepStrictEqual } from 'node:util';
 import type { LiveContract } from '../catalog/client.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, StalePlanError } from '../errors.js';
 import type { CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
 import type { ProfileSetting } from '../profile/profile.js';
@@ -60,6 +60,18 @@ export async function checkSavedPlan(
     const now = made.get(change.fullyQualifiedName);
     return now === undefined || !isDeepStrictEqual(acted(change), acted(now));
   });
+  // A contract that moved while the plan was being made again (another apply, say): stale.
+  const moved = differing.filter((change) => {
+    const now = made.get(change.fullyQualifiedName);
+    return (
+      now !== undefined &&
+      (now.liveVersion !== change.liveVersion || now.liveHash !== change.liveHash)
+    );
+  });
+  if (moved.length > 0)
+    throw new StalePlanError(
+      `plan is stale: re-run plan. ${moved.length} contract${moved.length === 1 ? '' : 's'} changed since it was made: ${moved.map((change) => change.fullyQualifiedName).join('; ')}. Nothing was sent.`,
+    );
   if (differing.length > 0)
     throw new ConfigError(
       `the plan does not match what its contract files and the catalog make now for ${differing.map((change) => change.fullyQualifiedName).join(', ')}: it was edited, or the files or the catalog changed since it was made. Make a new plan. Nothing was sent.`,
