@@ -717,17 +717,18 @@ describe('what plan and apply say', () => {
     expect(right.code).toBe(0);
   });
 
-  it('with no file selected: that nothing was selected, never that the catalog matches', async () => {
+  it('with no contract file in the folder: an error saying so (exit 1), never that the catalog matches', async () => {
     const { env } = await setup('spec', file());
     const empty = await tempDir({ 'contracts/README.md': 'no contracts here' });
     cleanups.push(() => empty.remove());
     const plan = await cli(['plan'], { cwd: empty.dir, env });
-    expect(plan.code).toBe(0);
-    expect(plan.out).toBe(
-      'No contract files selected in contracts (looked for *.yaml and *.yml); nothing was planned.\n',
+    expect(plan.code).toBe(1);
+    expect(plan.err).toBe(
+      'Error: no contract files in contracts (looked for *.yaml and *.yml below it); nothing was planned. Name the folder or files that hold the contracts (contracts/ by default).\n',
     );
     const apply = await cli(['apply', '--auto-approve'], { cwd: empty.dir, env });
-    expect(apply.out).toContain('No contract files selected in contracts');
+    expect(apply.code).toBe(1);
+    expect(apply.err).toContain('no contract files in contracts');
   });
 
   it('plan --json with invalid files gives the problems as JSON on stdout', async () => {

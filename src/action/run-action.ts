@@ -305,6 +305,13 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       return { failed: `${outcome.problems.length} problems in contract files; nothing was sent` };
     }
     const { plan, files } = outcome;
+    if (plan.changes.length === 0 && only === undefined) {
+      // No file where contracts are looked for: a wrong path input, never "no changes".
+      const markdown = `### Data contracts: no contract files\n\nNo contract file (*.yaml, *.yml) was found in ${settings.paths.map((p) => `\`${p}\``).join(', ')}; nothing was planned. Set the \`path\` input to the folder or files that hold the contracts.\n`;
+      await runner.writeSummary(markdown);
+      await stickyComment(markdown);
+      return { failed: `no contract files in ${settings.paths.join(', ')}; nothing was planned` };
+    }
     const planFile = path.join(settings.tempDir, 'contracts-plan.json');
     await writePlanFile(planFile, plan);
     runner.setOutput('plan-file', planFile);

@@ -2,7 +2,12 @@
 // apply in one go after a confirmation that only a terminal can give.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPlan, readLiveForPlan, type ApplyReport } from '../apply/apply-plan.js';
+import {
+  applyPlan,
+  assertApplicable,
+  readLiveForPlan,
+  type ApplyReport,
+} from '../apply/apply-plan.js';
 import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
 import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
@@ -17,7 +22,7 @@ import { codecFor } from '../profile/codec.js';
 import { resolveCatalog } from '../profile/profile.js';
 import { colorsFor, PromptCancelled, type Io } from './io.js';
 import { progressLine } from './progress.js';
-import { nothingSelected } from './plan.js';
+import { noContractFiles, nothingSelected } from './plan.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
 export interface ApplyCliOptions extends ConnectionFlags {
@@ -29,15 +34,29 @@ export interface ApplyCliOptions extends ConnectionFlags {
   color: boolean;
 }
 
-/** A single argument that is a file but not a contract file is a saved plan. */
-async function planFileArgument(args: readonly string[], cwd: string): Promise<string | undefined> {
-  if (args.length !== 1 || /\.ya?ml$/i.test(args[0]!)) return undefined;
-  const full = path.resolve(cwd, args[0]!);
+/** Whether `arg` names a file that is not a contract file: a saved plan. */
+async function isPlanFile(arg: string, cwd: string): Promise<boolean> {
+  if (/\.ya?ml$/i.test(arg)) return false;
   try {
-    return (await stat(full)).isFile() ? full : undefined;
+    return (await stat(path.resolve(cwd, arg))).isFile();
   } catch {
-    return undefined;
+    return false;
   }
+}
+
+/**
+ * A single argument that is a file but not a contract file is a saved plan; a saved plan among
+ * other arguments is an error (it would be read as a contract file).
+ */
+async function planFileArgument(args: readonly string[], cwd: string): Promise<string | undefined> {
+  const plans: string[] = [];
+  for (const arg of args) if (await isPlanFile(arg, cwd)) plans.push(arg);
+  if (plans.length === 0) return undefined;
+  if (args.length > 1)
+    throw new ConfigError(
+      `apply takes a saved plan alone, or contract files and folders: ${plans.join(', ')} is not a contract file (*.yaml), and is given with ${args.length - 1} other argument${args.length === 2 ? '' : 's'}. Apply the plan alone (contracts apply ${plans[0]!}), or plan and apply the files. Nothing was sent.`,
+    );
+  return path.resolve(cwd, plans[0]!);
 }
 
 function finish(
@@ -106,6 +125,8 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
           `the plan was made for the ${plan.catalogProfile} profile, but this catalog is ${connected.profile}; plan again against it. Nothing was sent.`,
         );
       }
+      // A plan that cannot be applied whole says so, even when it changes nothing else.
+      assertApplicable(plan);
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
       // Stale first (the contracts moved), then made again from its files: an edited plan, even
       // one whose checksum was made again, is refused before anything is sent.
@@ -143,6 +164,12 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     );
     if (outcome === null) return EXIT_ERROR;
     const { plan } = outcome;
+    if (plan.changes.length === 0 && options.changedSince === undefined) {
+      io.stderr.write(
+        `Error: ${noContractFiles(options.args.length > 0 ? options.args : ['contracts'])}\n`,
+      );
+      return EXIT_ERROR;
+    }
     if (plan.changes.length === 0 && !options.json) {
       io.stdout.write(
         `${nothingSelected(options.args.length > 0 ? options.args : ['contracts'], options.changedSince)}\n`,

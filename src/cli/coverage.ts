@@ -101,6 +101,14 @@ export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
       progress,
     }).finally(() => progress.clear());
+    // A database that lists no table is a name the catalog does not know (or one left empty):
+    // said, never a coverage of 0% of nothing.
+    if (options.database !== undefined && report.rows.length === 0) {
+      io.stderr.write(
+        `Error: the catalog lists no table in database ${options.database}: check its fully qualified name (service.database, case-sensitive); nothing was measured.\n`,
+      );
+      return EXIT_ERROR;
+    }
     if (options.format === 'json')
       io.stdout.write(`${JSON.stringify({ catalogUrl, ...report }, null, 2)}\n`);
     else if (options.format === 'markdown')

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { codecFor } from '../profile/codec.js';
 import { resolveCatalog, type Profile } from '../profile/profile.js';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CatalogClient, LiveContract } from '../catalog/client.js';
@@ -86,11 +86,51 @@ export function schemaPathFrom(directory: string, cwd: string): string {
   return path.relative(directory, target).split(path.sep).join('/');
 }
 
+/**
+ * The folder `--out` names, checked before anything is read: a contract file's name or an existing
+ * file is refused (the files are written into a folder).
+ */
+export async function outputFolder(out: string, cwd: string): Promise<string> {
+  const directory = path.resolve(cwd, out);
+  if (/\.ya?ml$/i.test(out))
+    throw new ConfigError(
+      `--out takes a folder to write contract files into, got ${out}, a contract file's name; name its folder (the file is named after the contract)`,
+    );
+  let kind: 'folder' | 'file' | 'none';
+  try {
+    kind = (await stat(directory)).isDirectory() ? 'folder' : 'file';
+  } catch {
+    kind = 'none';
+  }
+  if (kind === 'file')
+    throw new ConfigError(`--out ${out} is a file, not a folder; nothing was written`);
+  return directory;
+}
+
+/**
+ * Makes `directory` (its missing parents too), one level at a time: Node's recursive mkdir spins
+ * for ever where the kernel refuses every new folder (under /proc, say).
+ */
+export async function makeFolder(directory: string, out: string): Promise<void> {
+  const missing: string[] = [];
+  for (let dir = directory; !existsSync(dir); dir = path.dirname(dir)) {
+    missing.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  try {
+    for (const dir of missing) await mkdir(dir);
+  } catch (error) {
+    throw new ConfigError(
+      `--out ${out}: the folder cannot be made (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was written`,
+    );
+  }
+}
+
 export async function runImport(options: ImportOptions, io: Io): Promise<number> {
   if (options.fqns.length + options.entities.length === 0)
     throw new ConfigError('name what to import with --fqn FQN or --entity TYPE:FQN');
   const entities = options.entities.map(parseEntityArgument);
-  const directory = path.resolve(io.cwd, options.out);
+  const directory = await outputFolder(options.out, io.cwd);
   const { client, profile } = connect(options, io.env);
   try {
     await client.preflight();
@@ -136,7 +176,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
         `${existing.map((p) => path.relative(io.cwd, p.file)).join(', ')} already exist${existing.length === 1 ? 's' : ''}; use --force to overwrite. Nothing was written.`,
       );
     }
-    await mkdir(directory, { recursive: true });
+    await makeFolder(directory, options.out);
     for (const { contract, file, text, leftOut } of planned) {
       const temp = `${file}.${process.pid}.tmp`;
       try {

@@ -2,7 +2,7 @@
 // contract, its columns, types and owners read from the catalog, ready to plan as a create.
 // Nothing is written when the asset is missing, already has a contract, or a file manages it.
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, NotFoundError } from '../errors.js';
 import { contractFileText, fileNameFor } from '../import/import-contracts.js';
@@ -12,7 +12,7 @@ import { assetKey, lookupAssets, searchIndexFor, type AssetDocument } from '../p
 import { codecFor } from '../profile/codec.js';
 import { resolveCatalog } from '../profile/profile.js';
 import { EXIT_OK } from './exit-codes.js';
-import { parseEntityArgument, schemaPathFrom } from './import.js';
+import { makeFolder, outputFolder, parseEntityArgument, schemaPathFrom } from './import.js';
 import type { Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
 
@@ -24,7 +24,7 @@ export interface NewOptions extends ConnectionFlags {
 
 export async function runNew(options: NewOptions, io: Io): Promise<number> {
   const entity = parseEntityArgument(options.entity);
-  const directory = path.resolve(io.cwd, options.out);
+  const directory = await outputFolder(options.out, io.cwd);
   const { client, profile } = connect(options, io.env);
   try {
     await client.preflight();
@@ -81,7 +81,7 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
         `${path.relative(io.cwd, file)} already exists; use --force to overwrite, or --out another folder. Nothing was written.`,
       );
     const { text, leftOut } = contractFileText(contract, schemaPathFrom(directory, io.cwd), codec);
-    await mkdir(directory, { recursive: true });
+    await makeFolder(directory, options.out);
     const temp = `${file}.${process.pid}.tmp`;
     try {
       await writeFile(temp, text);

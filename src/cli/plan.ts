@@ -36,6 +36,11 @@ export function nothingSelected(
     : `No contract file changed since ${changedSince}; nothing was planned.`;
 }
 
+/** Why a plan of `paths` that hold no contract file at all is an error. */
+export function noContractFiles(paths: readonly string[]): string {
+  return `no contract files in ${paths.join(', ')} (looked for *.yaml and *.yml below it); nothing was planned. Name the folder or files that hold the contracts (contracts/ by default).`;
+}
+
 export function planExitCode(plan: Plan, detailed: boolean): number {
   if (plan.summary.error + plan.summary.missing > 0) return EXIT_ERROR;
   return detailed && changeCount(plan) > 0 ? EXIT_CHANGES : EXIT_OK;
@@ -80,6 +85,11 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     // On stderr beside machine output; after the plan beside the human one.
     if (deletedNote !== '' && options.json) io.stderr.write(`Note: ${deletedNote}\n`);
     const humanNote = deletedNote === '' || options.json ? '' : `\n${deletedNote}\n`;
+    // No file at all where contracts are looked for: a wrong path, never "no changes".
+    if (plan.changes.length === 0 && options.changedSince === undefined) {
+      io.stderr.write(`Error: ${noContractFiles(options.paths)}\n`);
+      return EXIT_ERROR;
+    }
     if (plan.changes.length === 0 && !options.json && !options.markdown) {
       io.stdout.write(`${nothingSelected(options.paths, options.changedSince)}\n${humanNote}`);
       return EXIT_OK;

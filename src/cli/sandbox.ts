@@ -17,7 +17,7 @@ export interface ServeOptions {
   faults?: string;
   /** spec (default) or openmetadata. */
   profile?: string;
-  /** Under openmetadata: the release played (1.13.0 by default). */
+  /** Under openmetadata: the release played (2.0.5 by default). */
   openmetadataVersion?: string;
 }
 
@@ -84,6 +84,17 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
       );
     if (error instanceof SeedError || error instanceof SyntaxError)
       throw new ConfigError(`data file ${options.data ?? ''}: ${error.message}`);
+    if (['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN'].includes(code ?? ''))
+      throw new ConfigError(
+        `--host ${options.host} is not an address of this machine (${code ?? ''}); use 127.0.0.1, or 0.0.0.0 for every interface`,
+      );
+    if (
+      options.data !== undefined &&
+      ['EISDIR', 'ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS'].includes(code ?? '')
+    )
+      throw new ConfigError(
+        `--data ${options.data}: ${code === 'EISDIR' ? 'is a folder; name a file in it, such as ' + path.join(options.data, 'sandbox-state.json') : code === 'ENOENT' || code === 'ENOTDIR' ? 'its folder does not exist; create it first' : 'cannot be written here'} (${code ?? ''})`,
+      );
     if (error instanceof Error && error.message.startsWith('seed contract '))
       throw new ConfigError(error.message);
     // The release is checked first, before anything starts (the port is checked above).
@@ -98,8 +109,16 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
 /** Runs until SIGINT or SIGTERM, then closes cleanly. */
 export async function runServe(options: ServeOptions, io: Io): Promise<number> {
   const sandbox = await serveSandbox(options, io);
+  // A token must be signed with this sandbox's secret: the hint names where it came from, never
+  // the secret itself.
+  const secretHint =
+    options.secret !== undefined
+      ? ' --secret <the same --secret>'
+      : io.env.SANDBOX_SECRET !== undefined
+        ? ' (with the same SANDBOX_SECRET set)'
+        : '';
   io.stderr.write(
-    `catalog interface at ${sandbox.url}/v1, admin routes at ${sandbox.root}/sandbox (users: ${[...sandbox.store.users.keys()].join(', ')}); mint a token with: contracts sandbox token --user alice\n`,
+    `catalog interface at ${sandbox.url}/v1, admin routes at ${sandbox.root}/sandbox (users: ${[...sandbox.store.users.keys()].join(', ')}); mint a token with: contracts sandbox token --user alice${secretHint}\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = (): void => {

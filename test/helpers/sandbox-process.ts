@@ -8,6 +8,8 @@ export interface SandboxProcess {
   child: ChildProcess;
   /** The base URL from the first line, `listening on http://HOST:PORT`. */
   url: Promise<string>;
+  /** What it wrote to stderr so far. */
+  stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -23,9 +25,11 @@ export function spawnSandboxProcess(
     [options.cli ?? CLI, 'sandbox', 'serve', ...portArgs, ...args],
     {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
@@ -44,6 +48,7 @@ export function spawnSandboxProcess(
   return {
     child,
     url,
+    stderr: () => stderr,
     stop: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;

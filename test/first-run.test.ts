@@ -1,0 +1,130 @@
+// The rough edges a new user meets first: each a clear sentence and the right exit code, never an
+// internal error, a hang, "no changes" for a wrong folder, or a hint that cannot work.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli } from './helpers/cli.js';
+import { cliProcess } from './helpers/cli-process.js';
+import { openSandbox } from './helpers/sandbox.js';
+import { spawnSandboxProcess } from './helpers/sandbox-process.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function demo() {
+  const opened = await openSandbox({});
+  cleanups.push(() => opened.sandbox.close());
+  const dir = await tempDir();
+  cleanups.push(() => dir.remove());
+  return {
+    ...opened,
+    cwd: dir.dir,
+    env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
+  };
+}
+
+describe('a folder without contract files', () => {
+  it('plan, drift and apply exit 1 saying so, as validate does; nothing is sent', async () => {
+    const { sandbox, cwd, env } = await demo();
+    await mkdir(path.join(cwd, 'contracts'));
+    await writeFile(path.join(cwd, 'contracts', 'README.md'), 'no contracts here');
+    for (const args of [['plan'], ['drift'], ['apply', '--auto-approve'], ['plan', 'typo']]) {
+      const run = await cli(args, { cwd, env });
+      expect(run.code, `${args.join(' ')}: ${run.out}${run.err}`).toBe(1);
+      expect(run.err + run.out).toMatch(
+        /no contract files in contracts|typo: no such file or directory/,
+      );
+    }
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+});
+
+describe('apply of a saved plan', () => {
+  it('with errors and no changes: refused, exit 1, never "Nothing to apply"', async () => {
+    const { cwd, env } = await demo();
+    await mkdir(path.join(cwd, 'contracts'));
+    await writeFile(
+      path.join(cwd, 'contracts', 'ghost.yaml'),
+      'name: ghost\nfullyQualifiedName: warehouse.sales.public.ghost.dataContract_ghost\nentity: {type: table, fullyQualifiedName: warehouse.sales.public.ghost}\n',
+    );
+    const plan = await cli(['plan', '--out', 'plan.json'], { cwd, env });
+    expect(plan.code).toBe(1);
+    const apply = await cli(['apply', 'plan.json'], { cwd, env });
+    expect(apply.code, apply.out + apply.err).toBe(1);
+    expect(apply.err).toContain('the plan has 1 contract that cannot be applied');
+    expect(apply.out).not.toContain('Nothing to apply');
+  });
+
+  it('given with contract paths: refused, never read as a contract file', async () => {
+    const { cwd, env } = await demo();
+    await writeFile(path.join(cwd, 'plan.json'), '{}');
+    await mkdir(path.join(cwd, 'contracts'));
+    const run = await cli(['apply', 'plan.json', 'contracts'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('apply takes a saved plan alone, or contract files and folders');
+    expect(run.out + run.err).not.toContain('unknown key');
+  });
+});
+
+describe('import --out', () => {
+  it('a file, a contract file name and a place no folder can be made: one sentence each, nothing written, no hang', async () => {
+    const { cwd, env } = await demo();
+    await writeFile(path.join(cwd, 'package.json'), '{}');
+    const fqn = 'warehouse.sales.public.orders.dataContract_orders';
+    const cases: [string, string][] = [
+      ['package.json', '--out package.json is a file, not a folder'],
+      ['customers.yaml', '--out takes a folder to write contract files into'],
+      ['/proc/contracts-gitops-test', 'the folder cannot be made'],
+    ];
+    for (const [out, said] of cases) {
+      const run = await cliProcess(['import', '--fqn', fqn, '--out', out], { cwd, env });
+      expect(run.code, out).toBe(1);
+      expect(run.err).toContain(said);
+      expect(run.err).not.toMatch(/internal error/i);
+    }
+  }, 30_000);
+});
+
+describe('sandbox serve', () => {
+  it('a folder or a missing folder for --data, an address not of this machine: one sentence each, never an internal error', async () => {
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    const cases: [string[], string][] = [
+      [['--data', dir.dir], 'is a folder; name a file in it'],
+      [['--data', path.join(dir.dir, 'nope', 'x.json')], 'its folder does not exist'],
+      [['--host', '999.1.1.1'], 'is not an address of this machine'],
+    ];
+    for (const [args, said] of cases) {
+      const run = await cliProcess(['sandbox', 'serve', '--port', '0', ...args], { cwd: dir.dir });
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.err).toContain(said);
+      expect(run.err).not.toMatch(/internal error/i);
+    }
+  }, 30_000);
+
+  it('with --secret, its hint names the secret to mint a token with, never the secret itself', async () => {
+    const sandbox = spawnSandboxProcess(['--secret', 'hush-hush-secret']);
+    cleanups.push(() => sandbox.stop());
+    await sandbox.url;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sandbox.stderr()).toContain(
+      'mint a token with: contracts sandbox token --user alice --secret <the same --secret>',
+    );
+    expect(sandbox.stderr()).not.toContain('hush-hush-secret');
+  });
+});
+
+describe('coverage --database', () => {
+  it('a database the catalog lists no table in is an error saying so, never 0% of nothing', async () => {
+    const { cwd, env } = await demo();
+    await mkdir(path.join(cwd, 'contracts'));
+    const run = await cli(['coverage', '--database', 'warehouse.typo'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('the catalog lists no table in database warehouse.typo');
+    const good = await cli(['coverage', '--database', 'warehouse.sales'], { cwd, env });
+    expect(good.code, good.err).toBe(0);
+  });
+});
