@@ -128,3 +128,26 @@ describe('coverage --database', () => {
     expect(good.code, good.err).toBe(0);
   });
 });
+
+describe('a tab in the indentation', () => {
+  it('is one problem at its line that says what to do, not one for every line after it', async () => {
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    const lines = [
+      'name: orders',
+      'fullyQualifiedName: warehouse.sales.public.orders.dataContract_orders',
+      'entity: {type: table, fullyQualifiedName: warehouse.sales.public.orders}',
+      'schema:',
+      '\t- name: order_id',
+      '    dataType: BIGINT',
+      ...Array.from({ length: 20 }, (_, i) => `  - name: c${i}\n    dataType: INT`),
+    ];
+    await mkdir(path.join(dir.dir, 'contracts'));
+    await writeFile(path.join(dir.dir, 'contracts', 'orders.yaml'), `${lines.join('\n')}\n`);
+    const run = await cli(['validate'], { cwd: dir.dir });
+    expect(run.code).toBe(1);
+    expect(run.out).toBe(
+      'contracts/orders.yaml:5:1 a tab in the indentation: YAML indents with spaces only, so replace it with spaces (the syntax errors after it follow from it, and are not listed)\n✗ 1 problem in 1 of 1 file.\n',
+    );
+  });
+});

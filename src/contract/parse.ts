@@ -249,6 +249,19 @@ function parseAndCheck(
       // Unresolved tags are reported by the tag check below, with a better sentence.
       if (error.code === 'TAG_RESOLVE_FAILED') continue;
       const p = pos(error.pos[0]);
+      // A tab in the indentation throws every line after it out of place: the syntax errors that
+      // follow come from it, and are not listed.
+      if (error.code === 'TAB_AS_INDENT') {
+        problems.push(
+          at(
+            p.line,
+            p.column,
+            '',
+            'a tab in the indentation: YAML indents with spaces only, so replace it with spaces (the syntax errors after it follow from it, and are not listed)',
+          ),
+        );
+        break;
+      }
       const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '');
       const message =
         error.code === 'DUPLICATE_KEY'
