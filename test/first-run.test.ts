@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
 import { cliProcess } from './helpers/cli-process.js';
-import { openSandbox } from './helpers/sandbox.js';
+import { sandboxWithFolder } from './helpers/sandbox.js';
 import { spawnSandboxProcess } from './helpers/sandbox-process.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -14,16 +14,8 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function demo() {
-  const opened = await openSandbox({});
-  cleanups.push(() => opened.sandbox.close());
-  const dir = await tempDir();
-  cleanups.push(() => dir.remove());
-  return {
-    ...opened,
-    cwd: dir.dir,
-    env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
-  };
+function demo() {
+  return sandboxWithFolder(cleanups);
 }
 
 describe('a folder without contract files', () => {

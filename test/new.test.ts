@@ -5,8 +5,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
-import { openSandbox } from './helpers/sandbox.js';
-import { tempDir } from './helpers/temp-dir.js';
+import { sandboxWithFolder } from './helpers/sandbox.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -15,16 +14,8 @@ afterEach(async () => {
 
 const ORDER_ITEMS = 'warehouse.sales.public.order_items';
 
-async function demoCatalog(profile: 'spec' | 'openmetadata') {
-  const opened = await openSandbox({ profile });
-  cleanups.push(() => opened.sandbox.close());
-  const dir = await tempDir();
-  cleanups.push(() => dir.remove());
-  return {
-    ...opened,
-    cwd: dir.dir,
-    env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
-  };
+function demoCatalog(profile: 'spec' | 'openmetadata') {
+  return sandboxWithFolder(cleanups, { profile });
 }
 
 describe('contracts new --entity TYPE:FQN', () => {

@@ -46,17 +46,20 @@ function openMetadataSchemas(): (file: string) => ReturnType<Ajv['getSchema']> {
 }
 const schemaOf = openMetadataSchemas();
 
+/** Copies the openmetadata example files into `dir`'s `contracts` folder. */
+function withExamples(dir: string): Promise<void> {
+  return cp(path.join(root, 'examples', 'openmetadata', 'contracts'), path.join(dir, 'contracts'), {
+    recursive: true,
+  });
+}
+
 /** A sandbox playing `release`, and the openmetadata example files in a directory of their own. */
 async function demoOn(release: string) {
   const opened = await openSandbox({ profile: 'openmetadata', openmetadataVersion: release });
   cleanups.push(() => opened.sandbox.close());
   const dir = await tempDir();
   cleanups.push(() => dir.remove());
-  await cp(
-    path.join(root, 'examples', 'openmetadata', 'contracts'),
-    path.join(dir.dir, 'contracts'),
-    { recursive: true },
-  );
+  await withExamples(dir.dir);
   return {
     ...opened,
     cwd: dir.dir,
@@ -277,11 +280,7 @@ describe("the server's dry run of a create (POST /v1/dataContracts/validate)", (
     cleanups.push(() => front.close());
     const dir = await tempDir();
     cleanups.push(() => dir.remove());
-    await cp(
-      path.join(root, 'examples', 'openmetadata', 'contracts'),
-      path.join(dir.dir, 'contracts'),
-      { recursive: true },
-    );
+    await withExamples(dir.dir);
     const file = path.join(dir.dir, 'contracts', 'order-items.yaml');
     const text = readFileSync(file, 'utf8').replace(
       /^schema:\n/m,

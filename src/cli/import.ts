@@ -2,8 +2,7 @@
 // contracts as files that plan back to no changes. Everything is read before anything is
 // written, and nothing is written when any file exists (without --force) or any read fails.
 import { existsSync } from 'node:fs';
-import { codecFor } from '../profile/codec.js';
-import { resolveCatalog, type Profile } from '../profile/profile.js';
+import type { Profile } from '../profile/profile.js';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +16,7 @@ import { EXIT_OK } from './exit-codes.js';
 import type { Io } from './io.js';
 import { track } from '../progress.js';
 import { progressLine } from './progress.js';
-import { connect, type ConnectionFlags } from './settings.js';
+import { connect, connectedCodec, type ConnectionFlags } from './settings.js';
 
 export interface ImportOptions extends ConnectionFlags {
   fqns: string[];
@@ -133,9 +132,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
   const directory = await outputFolder(options.out, io.cwd);
   const { client, profile } = connect(options, io.env);
   try {
-    await client.preflight();
-    const connected = await resolveCatalog(profile, client);
-    const codec = codecFor(connected.profile, connected.release);
+    const codec = await connectedCodec(client, profile);
     const fqns = [...new Set(options.fqns)];
     const progress = progressLine(io.stderr, 'Reading contracts', {
       total: fqns.length + entities.length,

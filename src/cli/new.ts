@@ -9,12 +9,10 @@ import { contractFileText, fileNameFor } from '../import/import-contracts.js';
 import { managingFiles } from '../import/managed-files.js';
 import { scaffoldContract } from '../import/scaffold.js';
 import { assetKey, lookupAssets, searchIndexFor, type AssetDocument } from '../plan/live-assets.js';
-import { codecFor } from '../profile/codec.js';
-import { resolveCatalog } from '../profile/profile.js';
 import { EXIT_OK } from './exit-codes.js';
 import { makeFolder, outputFolder, parseEntityArgument, schemaPathFrom } from './import.js';
 import type { Io } from './io.js';
-import { connect, type ConnectionFlags } from './settings.js';
+import { connect, connectedCodec, type ConnectionFlags } from './settings.js';
 
 export interface NewOptions extends ConnectionFlags {
   entity: string;
@@ -27,9 +25,7 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
   const directory = await outputFolder(options.out, io.cwd);
   const { client, profile } = connect(options, io.env);
   try {
-    await client.preflight();
-    const connected = await resolveCatalog(profile, client);
-    const codec = codecFor(connected.profile, connected.release);
+    const codec = await connectedCodec(client, profile);
     const lookup = (await lookupAssets(client, codec.profile, [entity])).get(
       assetKey(entity.type, entity.fullyQualifiedName),
     );

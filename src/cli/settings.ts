@@ -2,7 +2,8 @@
 // or CATALOG_URL, the token only from CATALOG_TOKEN (never a flag, so never in shell history).
 import { CatalogClient, catalogUrlText, normalizeCatalogUrl } from '../catalog/client.js';
 import { ConfigError } from '../errors.js';
-import { requestedProfile, type ProfileSetting } from '../profile/profile.js';
+import { codecFor, type Codec } from '../profile/codec.js';
+import { requestedProfile, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
 import type { Io } from './io.js';
 
 export interface ConnectionFlags {
@@ -58,4 +59,17 @@ export function connect(
       : { headersTimeoutMs: requestTimeout, bodyTimeoutMs: requestTimeout }),
   });
   return { client, catalogUrl: catalogUrlText(base), profile };
+}
+
+/**
+ * One cheap read that says at once whether the catalog is there and takes the token, then the
+ * codec of the catalog it is: its profile and, for OpenMetadata, its release.
+ */
+export async function connectedCodec(
+  client: CatalogClient,
+  setting: ProfileSetting,
+): Promise<Codec> {
+  await client.preflight();
+  const connected = await resolveCatalog(setting, client);
+  return codecFor(connected.profile, connected.release);
 }

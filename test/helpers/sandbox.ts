@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { mintToken } from '../../src/sandbox/auth.js';
 import { checkSeed, type Seed } from '../../src/sandbox/seed.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { tempDir } from './temp-dir.js';
 
 export const SECRET = 'test-secret-for-the-sandbox';
 
@@ -116,4 +117,23 @@ export async function postContract(
     body: JSON.stringify(body),
   });
   return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+}
+
+/**
+ * A sandbox and an empty working folder beside it, with the CLI's CATALOG_URL and CATALOG_TOKEN
+ * (alice's); both are removed by `cleanups`.
+ */
+export async function sandboxWithFolder(
+  cleanups: (() => Promise<unknown>)[],
+  options: Parameters<typeof openSandbox>[0] = {},
+) {
+  const opened = await openSandbox(options);
+  cleanups.push(() => opened.sandbox.close());
+  const dir = await tempDir();
+  cleanups.push(() => dir.remove());
+  return {
+    ...opened,
+    cwd: dir.dir,
+    env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
+  };
 }
