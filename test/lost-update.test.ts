@@ -252,28 +252,34 @@ function seedFor(wanted: boolean[], rate: number): number {
 }
 
 describe('lost answers are read back, and the report says what is true', () => {
-  it('a PATCH the catalog kept but answered 429: sent again after Retry-After, refused by its guards, reported as a conflict holding the change, never "nothing was applied"', async () => {
+  /**
+   * A front for the sandbox that forwards every request, and answers the first PATCH, kept by the
+   * catalog, with `status` and `headers` instead of the catalog's answer; then applies the shipments
+   * file through it.
+   */
+  async function applyThroughFront(status: number, headers: Record<string, string>) {
     const { sandbox, token } = await openSandbox({ seed: shipmentsSeed() });
     cleanups.push(() => sandbox.close());
-    // In front of the catalog: its first PATCH is kept, and answered 429 as if it were not.
     let first = true;
-    const proxy = createServer((request, response) => {
+    let patches = 0;
+    const front = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const headers: Record<string, string> = {};
+        const sent: Record<string, string> = {};
         for (const name of ['authorization', 'content-type'])
-          if (typeof request.headers[name] === 'string') headers[name] = request.headers[name];
+          if (typeof request.headers[name] === 'string') sent[name] = request.headers[name];
+        if (request.method === 'PATCH') patches += 1;
         void fetch(`${sandbox.root}${request.url ?? '/'}`, {
           method: request.method ?? 'GET',
-          headers,
+          headers: sent,
           ...(chunks.length === 0 ? {} : { body: Buffer.concat(chunks) }),
         }).then(async (forwarded) => {
           const body = Buffer.from(await forwarded.arrayBuffer());
           if (request.method === 'PATCH' && first) {
             first = false;
-            response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
-            response.end(JSON.stringify({ code: 429, message: 'Too many requests' }));
+            response.writeHead(status, { 'content-type': 'application/json', ...headers });
+            response.end(JSON.stringify({ code: status, message: `answered ${status}` }));
             return;
           }
           response.writeHead(forwarded.status, {
@@ -283,18 +289,36 @@ describe('lost answers are read back, and the report says what is true', () => {
         });
       });
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => proxy.close(() => resolve(undefined))));
-    const port = (proxy.address() as { port: number }).port;
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => front.close(() => resolve(undefined))));
+    const port = (front.address() as { port: number }).port;
     const dir = await tempDir({
       'contracts/shipments.yaml': shipmentsFile(['id', 'carrier', 'eta'], ['hasOwner'], 'Changed.'),
     });
     cleanups.push(() => dir.remove());
     const env = { CATALOG_URL: `http://127.0.0.1:${port}`, CATALOG_TOKEN: await token() };
     const run = await cli(['apply', '--auto-approve', '--no-color'], { cwd: dir.dir, env });
+    return { run, sandbox, patches: () => patches };
+  }
+
+  it('a PATCH the catalog kept but answered 429: sent again after Retry-After, refused by its guards, reported as a conflict holding the change, never "nothing was applied"', async () => {
+    const { run, sandbox } = await applyThroughFront(429, { 'retry-after': '0' });
     expect(run.code, run.out + run.err).toBe(1);
     expect(run.out).toContain('already holds this change');
     expect(run.out).not.toContain('nothing was applied');
+    expect(sandbox.store.contracts.get(CONTRACT_ID)).toMatchObject({
+      description: 'Changed.',
+      version: 0.2,
+    });
+  });
+
+  it('a PATCH the catalog kept but answered with a redirect: not sent again to where it points, read back, applied', async () => {
+    const { run, sandbox, patches } = await applyThroughFront(307, {
+      location: `/v1/dataContracts/${CONTRACT_ID}`,
+    });
+    expect(run.code, run.out + run.err).toBe(0);
+    expect(run.out).toContain('reading the contract back showed the change in place');
+    expect(patches()).toBe(1);
     expect(sandbox.store.contracts.get(CONTRACT_ID)).toMatchObject({
       description: 'Changed.',
       version: 0.2,

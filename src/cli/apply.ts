@@ -130,8 +130,13 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
       // Stale first (the contracts moved), then made again from its files: an edited plan, even
       // one whose checksum was made again, is refused before anything is sent.
-      await readLiveForPlan(plan, client);
-      const liveContracts = await checkSavedPlan(plan, { cwd: io.cwd, reader: client, profile });
+      const read = await readLiveForPlan(plan, client);
+      const liveContracts = await checkSavedPlan(plan, {
+        cwd: io.cwd,
+        reader: client,
+        profile,
+        live: read,
+      });
       const interrupt = listenForInterrupts(
         (text) => io.stderr.write(text),
         io.interruptible === true,

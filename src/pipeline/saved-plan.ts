@@ -10,6 +10,27 @@ import type { Plan, PlannedChange } from '../plan/types.js';
 import type { ProfileSetting } from '../profile/profile.js';
 import { planFromFiles } from './plan-pipeline.js';
 
+/** `reader`, serving each contract in `live` once from there instead of the catalog. */
+function readingFirst(
+  live: ReadonlyMap<string, LiveContract>,
+  reader: CatalogReader,
+): CatalogReader {
+  const unread = new Map(live);
+  return Object.assign(Object.create(reader) as CatalogReader, {
+    getContractByName: (
+      fqn: string,
+      ...rest: Parameters<CatalogReader['getContractByName']> extends [string, ...infer R]
+        ? R
+        : never
+    ) => {
+      const contract = unread.get(fqn);
+      if (contract === undefined) return reader.getContractByName(fqn, ...rest);
+      unread.delete(fqn);
+      return Promise.resolve(contract);
+    },
+  });
+}
+
 /** What of a change apply acts on: its action, the contract's id, and what it sends. */
 function acted(change: PlannedChange): unknown {
   return {
@@ -27,7 +48,13 @@ function acted(change: PlannedChange): unknown {
  */
 export async function checkSavedPlan(
   plan: Plan,
-  options: { cwd: string; reader: CatalogReader; profile: ProfileSetting },
+  options: {
+    cwd: string;
+    reader: CatalogReader;
+    profile: ProfileSetting;
+    /** The live contracts just read for the plan (readLiveForPlan): not read a second time. */
+    live?: ReadonlyMap<string, LiveContract>;
+  },
 ): Promise<Map<string, LiveContract>> {
   const files = [...new Set(plan.changes.map((change) => change.file))];
   if (files.length === 0) return new Map();
@@ -42,7 +69,7 @@ export async function checkSavedPlan(
         keepLive: true,
         profile: options.profile,
       },
-      options.reader,
+      options.live === undefined ? options.reader : readingFirst(options.live, options.reader),
     );
   } catch (error) {
     if (!(error instanceof ConfigError) || !/does not exist|not found|no such/i.test(error.message))
