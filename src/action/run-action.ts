@@ -3,7 +3,7 @@
 // the CLI: load and validate, plan, apply.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPlan, type ApplyReport, type ContractResult } from '../apply/apply-plan.js';
+import { applyPlan, type ContractResult } from '../apply/apply-plan.js';
 import { listenForInterrupts } from '../interrupts.js';
 import { connect } from '../cli/settings.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
@@ -14,20 +14,14 @@ import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
-import {
-  changeValue,
-  renderResult,
-  reportValue,
-  stopAdvice,
-  versionsText,
-} from '../apply/render-report.js';
-import { textLineDiff } from '../plan/text-diff.js';
+import { renderResult } from '../apply/render-report.js';
 import { PLAIN } from '../cli/io.js';
 import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
-import { codeSpan, renderPlanMarkdown } from '../plan/render-markdown.js';
+import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
-import { IssueComments, MAX_COMMENT_CHARS } from './github-comments.js';
+import { IssueComments } from './github-comments.js';
+import { appliedMarkdown, commentBody, problemsMarkdown } from './markdown.js';
 import { cutNotice, fitSummary } from './summary-limit.js';
 import {
   deletedFilesText,
@@ -69,22 +63,6 @@ function problemAnnotations(problems: readonly Problem[], runner: Runner): void 
   }
 }
 
-function problemsMarkdown(problems: readonly Problem[]): string {
-  const rows = problems.map(
-    (p) => `| \`${p.file}:${p.line}:${p.column}\` | ${p.message.replace(/\|/g, '\\|')} |`,
-  );
-  return [
-    '### Data contracts: invalid files',
-    '',
-    `${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent to the catalog.`,
-    '',
-    '| Where | Problem |',
-    '|---|---|',
-    ...rows,
-    '',
-  ].join('\n');
-}
-
 /** Every finding of the plan as an annotation at its own line: errors, breaking changes, warnings. */
 function planAnnotations(plan: Plan, files: readonly ContractFile[], runner: Runner): void {
   for (const finding of planFindings(plan, files)) {
@@ -99,23 +77,6 @@ function planAnnotations(plan: Plan, files: readonly ContractFile[], runner: Run
   }
 }
 
-/**
- * The comment body: the plan's `markdown` whole, or, past GitHub's limit, its table and a link to
- * the summary.
- */
-export function commentBody(markdown: string, marker: string, summaryUrl: string | null): string {
-  const full = `${marker}\n${markdown}`;
-  if (full.length <= MAX_COMMENT_CHARS) return full;
-  const pointer = `\n\n_The full plan is too long for a comment; see the job summary${summaryUrl === null ? '' : `: ${summaryUrl}`}._\n`;
-  const table = markdown.split('\n<details>')[0]!;
-  const room = MAX_COMMENT_CHARS - marker.length - pointer.length - 100;
-  const shortTable =
-    table.length <= room
-      ? table
-      : `${table.slice(0, table.lastIndexOf('\n', room))}\n| … | | | | | |`;
-  return `${marker}\n${shortTable}${pointer}`;
-}
-
 async function pullRequestNumber(
   settings: ActionSettings,
 ): Promise<{ number: number; base: string; head: string } | null> {
@@ -128,58 +89,6 @@ async function pullRequestNumber(
   if (pr?.number === undefined || pr.base?.sha === undefined || pr.head?.sha === undefined)
     return null;
   return { number: pr.number, base: pr.base.sha, head: pr.head.sha };
-}
-
-function appliedMarkdown(report: ApplyReport): string {
-  const lines = ['### Data contracts applied', ''];
-  const results = report.results;
-  const applied = results.filter(
-    (r): r is Extract<ContractResult, { status: 'applied' }> => r.status === 'applied',
-  );
-  const failed = results.filter(
-    (r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed',
-  );
-  const notAttempted = results.filter((r) => r.status === 'not-attempted');
-  if (report.stoppedBy !== null) {
-    lines.push(
-      `**Apply stopped:** \`${report.stoppedBy.fullyQualifiedName}\` failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}; no further changes were sent.`,
-      '',
-    );
-    const advice = stopAdvice(report.stoppedBy);
-    if (advice !== null) lines.push(advice, '');
-  }
-  lines.push(
-    `${applied.length} applied, ${failed.length} failed, ${notAttempted.length} not attempted, ${results.filter((r) => r.status === 'unchanged').length} unchanged.`,
-    '',
-  );
-  for (const result of applied) {
-    lines.push(
-      result.createdId === undefined
-        ? `- ✅ \`${result.fullyQualifiedName}\` ${versionsText(result)} (\`${result.file}\`)`
-        : `- ✅ \`${result.fullyQualifiedName}\` created: id \`${result.createdId}\`, version ${String(result.newVersion)} (\`${result.file}\`)`,
-    );
-    const description = result.changeDescription;
-    for (const f of description?.fieldsUpdated ?? []) {
-      const text = textLineDiff(reportValue(f.oldValue), reportValue(f.newValue), 80);
-      lines.push(
-        text === undefined
-          ? `  - \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))} → ${codeSpan(changeValue(f.newValue, 80))}`
-          : // A change inside a long text: its lines, the changed ones marked, as a diff.
-            `  - \`${f.name}\`:\n\n    \`\`\`diff\n${text.map((row) => `    ${row.mark} ${row.text.replace(/`{3,}/g, '`\u200b``')}`).join('\n')}\n    \`\`\``,
-      );
-    }
-    for (const f of description?.fieldsAdded ?? [])
-      lines.push(`  - added \`${f.name}\`: ${codeSpan(changeValue(f.newValue, 80))}`);
-    for (const f of description?.fieldsDeleted ?? [])
-      lines.push(`  - deleted \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))}`);
-  }
-  for (const result of failed)
-    lines.push(
-      `- ❌ \`${result.fullyQualifiedName}\` failed: ${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message} (\`${result.file}\`)`,
-    );
-  for (const result of notAttempted)
-    lines.push(`- ⏭️ \`${result.fullyQualifiedName}\` not attempted (\`${result.file}\`)`);
-  return `${lines.join('\n')}\n`;
 }
 
 /** Where the deleted contract files a plan names were deleted. */

@@ -125,6 +125,17 @@ export async function makeFolder(directory: string, out: string): Promise<void> 
   }
 }
 
+/** Writes `text` to `file` whole or not at all: a temporary file beside it, renamed over it. */
+export async function writeWhole(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(temp, text);
+    await rename(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
 export async function runImport(options: ImportOptions, io: Io): Promise<number> {
   if (options.fqns.length + options.entities.length === 0)
     throw new ConfigError('name what to import with --fqn FQN or --entity TYPE:FQN');
@@ -175,13 +186,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     }
     await makeFolder(directory, options.out);
     for (const { contract, file, text, leftOut } of planned) {
-      const temp = `${file}.${process.pid}.tmp`;
-      try {
-        await writeFile(temp, text);
-        await rename(temp, file);
-      } finally {
-        await rm(temp, { force: true });
-      }
+      await writeWhole(file, text);
       io.stdout.write(
         `wrote ${path.relative(io.cwd, file).split(path.sep).join('/')}  (${contract.fullyQualifiedName}, version ${String(contract.version)})\n`,
       );

@@ -2,7 +2,6 @@
 // contract, its columns, types and owners read from the catalog, ready to plan as a create.
 // Nothing is written when the asset is missing, already has a contract, or a file manages it.
 import { existsSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, NotFoundError } from '../errors.js';
 import { contractFileText, fileNameFor } from '../import/import-contracts.js';
@@ -10,7 +9,13 @@ import { managingFiles } from '../import/managed-files.js';
 import { scaffoldContract } from '../import/scaffold.js';
 import { assetKey, lookupAssets, searchIndexFor, type AssetDocument } from '../plan/live-assets.js';
 import { EXIT_OK } from './exit-codes.js';
-import { makeFolder, outputFolder, parseEntityArgument, schemaPathFrom } from './import.js';
+import {
+  makeFolder,
+  outputFolder,
+  parseEntityArgument,
+  schemaPathFrom,
+  writeWhole,
+} from './import.js';
 import type { Io } from './io.js';
 import { connect, connectedCodec, type ConnectionFlags } from './settings.js';
 
@@ -78,13 +83,7 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
       );
     const { text, leftOut } = contractFileText(contract, schemaPathFrom(directory, io.cwd), codec);
     await makeFolder(directory, options.out);
-    const temp = `${file}.${process.pid}.tmp`;
-    try {
-      await writeFile(temp, text);
-      await rename(temp, file);
-    } finally {
-      await rm(temp, { force: true });
-    }
+    await writeWhole(file, text);
     const shown = path.relative(io.cwd, file).split(path.sep).join('/');
     io.stdout.write(
       `wrote ${shown}  (${contract.fullyQualifiedName}, a draft on ${what})\n${leftOut.length === 0 ? '' : `  left out ${leftOut.join('; ')}\n`}Review it (status, semantics, SLA, terms) and run \`contracts plan\`: it shows the contract to create.\n`,

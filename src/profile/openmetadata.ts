@@ -9,14 +9,9 @@ import { durationText, toUnits, type DurationUnit } from './durations.js';
 import { REFERENCE_FIELDS, referencesWithIds, type ReferenceIds } from './references.js';
 import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
 import { unkeptChange } from './unkept.js';
-import {
-  dropsChangesUnderIfMatch,
-  releaseName,
-  storesArchived,
-  type ReleaseVersion,
-} from './releases.js';
 
-const STATUSES: readonly string[] = vocabulary.statuses;
+/** The statuses OpenMetadata stores (its newest releases'). */
+export const STATUSES: readonly string[] = vocabulary.statuses;
 const DATA_TYPES = new Set(vocabulary.dataTypes);
 const TIMEZONES = new Set(vocabulary.timezones);
 
@@ -414,35 +409,3 @@ export const openMetadataCodec: Codec = {
   fromWire,
   createBody,
 };
-
-const releaseCodecs = new Map<ReleaseVersion, Codec>();
-
-/** The codec of OpenMetadata `release`: its statuses, and whether it is sent If-Match. */
-export function openMetadataCodecFor(release: ReleaseVersion): Codec {
-  let codec = releaseCodecs.get(release);
-  if (codec === undefined) releaseCodecs.set(release, (codec = releaseCodec(release)));
-  return codec;
-}
-
-function releaseCodec(release: ReleaseVersion): Codec {
-  const statuses = storesArchived(release)
-    ? STATUSES
-    : STATUSES.filter((status) => status !== 'Archived');
-  return {
-    ...openMetadataCodec,
-    release,
-    sendsIfMatch: !dropsChangesUnderIfMatch(release),
-    statuses,
-    refusedByRelease(contract) {
-      const status = contract.entityStatus;
-      if (typeof status !== 'string' || !STATUSES.includes(status) || statuses.includes(status))
-        return [];
-      return [
-        {
-          pointer: '/entityStatus',
-          message: `entityStatus ${status} is not a status ${releaseName(release)} stores (it came in OpenMetadata 1.13.0); use one of ${statuses.join(', ')}, or upgrade the server`,
-        },
-      ];
-    },
-  };
-}

@@ -1,0 +1,93 @@
+// What the Action writes in markdown: the invalid files, the apply report, and the pull request
+// comment's body cut to GitHub's limit.
+import type { ApplyReport, ContractResult } from '../apply/apply-plan.js';
+import { changeValue, reportValue, stopAdvice, versionsText } from '../apply/render-report.js';
+import type { Problem } from '../contract/problem.js';
+import { codeSpan } from '../plan/render-markdown.js';
+import { textLineDiff } from '../plan/text-diff.js';
+import { MAX_COMMENT_CHARS } from './github-comments.js';
+
+export function problemsMarkdown(problems: readonly Problem[]): string {
+  const rows = problems.map(
+    (p) => `| \`${p.file}:${p.line}:${p.column}\` | ${p.message.replace(/\|/g, '\\|')} |`,
+  );
+  return [
+    '### Data contracts: invalid files',
+    '',
+    `${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent to the catalog.`,
+    '',
+    '| Where | Problem |',
+    '|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The comment body: the plan's `markdown` whole, or, past GitHub's limit, its table and a link to
+ * the summary.
+ */
+export function commentBody(markdown: string, marker: string, summaryUrl: string | null): string {
+  const full = `${marker}\n${markdown}`;
+  if (full.length <= MAX_COMMENT_CHARS) return full;
+  const pointer = `\n\n_The full plan is too long for a comment; see the job summary${summaryUrl === null ? '' : `: ${summaryUrl}`}._\n`;
+  const table = markdown.split('\n<details>')[0]!;
+  const room = MAX_COMMENT_CHARS - marker.length - pointer.length - 100;
+  const shortTable =
+    table.length <= room
+      ? table
+      : `${table.slice(0, table.lastIndexOf('\n', room))}\n| … | | | | | |`;
+  return `${marker}\n${shortTable}${pointer}`;
+}
+
+export function appliedMarkdown(report: ApplyReport): string {
+  const lines = ['### Data contracts applied', ''];
+  const results = report.results;
+  const applied = results.filter(
+    (r): r is Extract<ContractResult, { status: 'applied' }> => r.status === 'applied',
+  );
+  const failed = results.filter(
+    (r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed',
+  );
+  const notAttempted = results.filter((r) => r.status === 'not-attempted');
+  if (report.stoppedBy !== null) {
+    lines.push(
+      `**Apply stopped:** \`${report.stoppedBy.fullyQualifiedName}\` failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}; no further changes were sent.`,
+      '',
+    );
+    const advice = stopAdvice(report.stoppedBy);
+    if (advice !== null) lines.push(advice, '');
+  }
+  lines.push(
+    `${applied.length} applied, ${failed.length} failed, ${notAttempted.length} not attempted, ${results.filter((r) => r.status === 'unchanged').length} unchanged.`,
+    '',
+  );
+  for (const result of applied) {
+    lines.push(
+      result.createdId === undefined
+        ? `- ✅ \`${result.fullyQualifiedName}\` ${versionsText(result)} (\`${result.file}\`)`
+        : `- ✅ \`${result.fullyQualifiedName}\` created: id \`${result.createdId}\`, version ${String(result.newVersion)} (\`${result.file}\`)`,
+    );
+    const description = result.changeDescription;
+    for (const f of description?.fieldsUpdated ?? []) {
+      const text = textLineDiff(reportValue(f.oldValue), reportValue(f.newValue), 80);
+      lines.push(
+        text === undefined
+          ? `  - \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))} → ${codeSpan(changeValue(f.newValue, 80))}`
+          : // A change inside a long text: its lines, the changed ones marked, as a diff.
+            `  - \`${f.name}\`:\n\n    \`\`\`diff\n${text.map((row) => `    ${row.mark} ${row.text.replace(/`{3,}/g, '`\u200b``')}`).join('\n')}\n    \`\`\``,
+      );
+    }
+    for (const f of description?.fieldsAdded ?? [])
+      lines.push(`  - added \`${f.name}\`: ${codeSpan(changeValue(f.newValue, 80))}`);
+    for (const f of description?.fieldsDeleted ?? [])
+      lines.push(`  - deleted \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))}`);
+  }
+  for (const result of failed)
+    lines.push(
+      `- ❌ \`${result.fullyQualifiedName}\` failed: ${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message} (\`${result.file}\`)`,
+    );
+  for (const result of notAttempted)
+    lines.push(`- ⏭️ \`${result.fullyQualifiedName}\` not attempted (\`${result.file}\`)`);
+  return `${lines.join('\n')}\n`;
+}
