@@ -80,3 +80,24 @@ describe('the second line of the terms of use changed', () => {
     },
   );
 });
+
+describe('a column whose type changed', () => {
+  it('openmetadata: the apply report reads it as one change, as the plan does, not a removal and an addition', async () => {
+    const opened = await openSandbox({ profile: 'openmetadata' });
+    cleanups.push(() => opened.sandbox.close());
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const fqn = 'warehouse.sales.public.orders.dataContract_orders';
+    expect((await cli(['import', '--fqn', fqn], { cwd: dir.dir, env })).code).toBe(0);
+    const file = path.join(dir.dir, 'contracts', `${fqn}.yaml`);
+    const text = await readFile(file, 'utf8');
+    const retyped = text.replace(/(- name: order_id\n\s+dataType: )BIGINT/, '$1INT');
+    expect(retyped).not.toBe(text);
+    await writeFile(file, retyped);
+    const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd: dir.dir, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    expect(apply.out).toContain('~ schema["order_id"]: dataType: "BIGINT" → "INT"');
+    expect(apply.out).not.toMatch(/^\s+[-+] schema: .*order_id/m);
+  });
+});

@@ -1,7 +1,13 @@
 // What the Action writes in markdown: the invalid files, the apply report, and the pull request
 // comment's body cut to GitHub's limit.
 import type { ApplyReport, ContractResult } from '../apply/apply-plan.js';
-import { changeValue, reportValue, stopAdvice, versionsText } from '../apply/render-report.js';
+import {
+  changeValue,
+  pairedItems,
+  reportValue,
+  stopAdvice,
+  versionsText,
+} from '../apply/render-report.js';
 import type { Problem } from '../contract/problem.js';
 import { codeSpan } from '../plan/render-markdown.js';
 import { textLineDiff } from '../plan/text-diff.js';
@@ -78,9 +84,14 @@ export function appliedMarkdown(report: ApplyReport): string {
             `  - \`${f.name}\`:\n\n    \`\`\`diff\n${text.map((row) => `    ${row.mark} ${row.text.replace(/`{3,}/g, '`\u200b``')}`).join('\n')}\n    \`\`\``,
       );
     }
-    for (const f of description?.fieldsAdded ?? [])
+    const items = pairedItems(description);
+    for (const item of items.changed)
+      lines.push(
+        `  - changed ${codeSpan(item.label)}: ${item.properties.map(codeSpan).join(', ')}`,
+      );
+    for (const f of items.added)
       lines.push(`  - added \`${f.name}\`: ${codeSpan(changeValue(f.newValue, 80))}`);
-    for (const f of description?.fieldsDeleted ?? [])
+    for (const f of items.deleted)
       lines.push(`  - deleted \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))}`);
   }
   for (const result of failed)

@@ -1,7 +1,7 @@
 // The apply report as people read it: per contract its FQN, old → new version and each entry of
 // changeDescription; after a stop, exactly what was applied, what failed and what was not tried.
 import type { Colors } from '../cli/io.js';
-import type { FieldChange } from '../catalog/client.js';
+import type { ChangeDescription, FieldChange } from '../catalog/client.js';
 import { formatValue } from '../plan/format-value.js';
 import { textLineDiff } from '../plan/text-diff.js';
 import { printable } from '../printable.js';
@@ -69,6 +69,58 @@ export function versionsText(result: Applied): string {
     : versions;
 }
 
+/** An item of a list the catalog reported deleted and added again under the same name: changed. */
+export interface ItemChange {
+  field: string;
+  /** `schema["amount"]`. */
+  label: string;
+  /** `dataType: "DECIMAL" → "DOUBLE"`, one per property that differs. */
+  properties: string[];
+}
+
+/**
+ * A change description's list items paired: OpenMetadata reports a column whose type changed (it
+ * matches columns by name and type) as one deleted and one added, which people read as one
+ * change. The entries left unpaired stay as they were.
+ */
+export function pairedItems(description: ChangeDescription | null): {
+  changed: ItemChange[];
+  added: FieldChange[];
+  deleted: FieldChange[];
+} {
+  const named = (change: FieldChange, value: unknown): string | undefined => {
+    const item = reportValue(value);
+    return item !== null &&
+      typeof item === 'object' &&
+      typeof (item as { name?: unknown }).name === 'string'
+      ? `${change.name}\u0000${(item as { name: string }).name}`
+      : undefined;
+  };
+  const added = [...(description?.fieldsAdded ?? [])];
+  const deleted: FieldChange[] = [];
+  const changed: ItemChange[] = [];
+  for (const gone of description?.fieldsDeleted ?? []) {
+    const key = named(gone, gone.oldValue);
+    const at = key === undefined ? -1 : added.findIndex((f) => named(f, f.newValue) === key);
+    if (at === -1) {
+      deleted.push(gone);
+      continue;
+    }
+    const [back] = added.splice(at, 1);
+    const before = reportValue(gone.oldValue) as Record<string, unknown>;
+    const after = reportValue(back!.newValue) as Record<string, unknown>;
+    const properties = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+      .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+      .map((key) => `${key}: ${formatValue(before[key], 60)} → ${formatValue(after[key], 60)}`);
+    changed.push({
+      field: gone.name,
+      label: `${gone.name}[${JSON.stringify(before.name)}]`,
+      properties,
+    });
+  }
+  return { changed, added, deleted };
+}
+
 export function appliedLines(given: Applied, c: Colors): string[] {
   const result = shown(given);
   const lines = [
@@ -97,8 +149,11 @@ export function appliedLines(given: Applied, c: Colors): string[] {
       }
     }
   }
-  each(description?.fieldsAdded, (f) => c.green(`+ ${f.name}: ${changeValue(f.newValue)}`));
-  each(description?.fieldsDeleted, (f) => c.red(`- ${f.name}: ${changeValue(f.oldValue)}`));
+  const items = pairedItems(description);
+  for (const item of items.changed)
+    lines.push(`    ${c.yellow(`~ ${item.label}: ${item.properties.join(', ')}`)}`);
+  each(items.added, (f) => c.green(`+ ${f.name}: ${changeValue(f.newValue)}`));
+  each(items.deleted, (f) => c.red(`- ${f.name}: ${changeValue(f.oldValue)}`));
   if (result.confirmedByReread)
     lines.push(
       c.dim('    (the response was lost; reading the contract back showed the change in place)'),
