@@ -484,6 +484,23 @@ function racedBy(
   });
 }
 
+/** The one-table openmetadata catalog playing `release`, its contract with `fields`, and alice's client. */
+async function oneTableClient(release: string, fields: Record<string, unknown>) {
+  const { sandbox, ...opened } = await catalogOf(
+    'openmetadata',
+    oneTable('openmetadata', fields),
+    release,
+  );
+  const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
+  cleanups.push(() => client.close());
+  return { sandbox, client };
+}
+
+/** The one table's file under OpenMetadata, with this status, description and terms of use. */
+function omFile(status: string, description: string, terms: string): string {
+  return `${head}entityStatus: ${status}\ndescription: ${description}\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: ${terms}\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`;
+}
+
 /** Plans one contract file against the openmetadata sandbox, keeping what apply needs. */
 async function planOne(client: CatalogClient, catalogUrl: string, text: string) {
   const parsed = parseContract(text, 'contracts/c.yaml');
@@ -609,13 +626,7 @@ describe('a change the catalog folded into the version the plan read', () => {
   it.each(['1.10.0', '1.13.0', '1.13.1', '2.0.0', '2.0.5'])(
     'openmetadata %s: is still caught; nothing of it is lost',
     async (release) => {
-      const { sandbox, ...opened } = await catalogOf(
-        'openmetadata',
-        oneTable('openmetadata', { description: 'Old.' }),
-        release,
-      );
-      const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
-      cleanups.push(() => client.close());
+      const { sandbox, client } = await oneTableClient(release, { description: 'Old.' });
       // alice changed the contract a moment ago: her session with the catalog is open.
       await client.patchContract(CONTRACT, [
         { op: 'replace', path: '/entityStatus', value: 'In Review' },
@@ -623,7 +634,7 @@ describe('a change the catalog folded into the version the plan read', () => {
       const { plan, liveForUpdates } = await planOne(
         client,
         sandbox.url,
-        `${head}entityStatus: In Review\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: Old terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+        omFile('In Review', 'Mine.', 'Old terms.'),
       );
       expect(plan.changes[0]!.patch).toEqual([
         { op: 'test', path: '/version', value: 0.2 },
@@ -651,20 +662,17 @@ describe('a change the catalog folded into the version the plan read', () => {
   it.each(['1.13.0', '2.0.5'])(
     'openmetadata %s: terms of use another job of the same user added meanwhile are not replaced; apply fails as CONFLICT',
     async (release) => {
-      const { sandbox, ...opened } = await catalogOf(
-        'openmetadata',
-        oneTable('openmetadata', { description: 'Old.', termsOfUse: undefined }),
-        release,
-      );
-      const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
-      cleanups.push(() => client.close());
+      const { sandbox, client } = await oneTableClient(release, {
+        description: 'Old.',
+        termsOfUse: undefined,
+      });
       await client.patchContract(CONTRACT, [
         { op: 'replace', path: '/description', value: 'Mine.' },
       ]);
       const { plan, liveForUpdates } = await planOne(
         client,
         sandbox.url,
-        `${head}entityStatus: Draft\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: My terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+        omFile('Draft', 'Mine.', 'My terms.'),
       );
       expect(plan.changes[0]!.patch.filter((op) => op.op !== 'test')).toEqual([
         { op: 'add', path: '/termsOfUse', value: { content: 'My terms.' } },
@@ -686,17 +694,11 @@ describe('a change the catalog folded into the version the plan read', () => {
   it.each(['1.13.0', '2.0.5'])(
     'openmetadata %s: a change meanwhile to a field no file manages refuses the PATCH by its guards; sent once more, guarded by the contract read afresh, it applies',
     async (release) => {
-      const { sandbox, ...opened } = await catalogOf(
-        'openmetadata',
-        oneTable('openmetadata', { description: 'Old.' }),
-        release,
-      );
-      const client = new CatalogClient({ baseUrl: sandbox.url, token: await opened.token() });
-      cleanups.push(() => client.close());
+      const { sandbox, client } = await oneTableClient(release, { description: 'Old.' });
       const { plan, liveForUpdates } = await planOne(
         client,
         sandbox.url,
-        `${head}entityStatus: Draft\ndescription: Mine.\nsla:\n  refreshFrequency: PT6H\ntermsOfUse: Old terms.\nsecurity:\n  dataClassification: Internal\nsemantics:\n  - { name: hasOwner, description: Owned., rule: '{"!!":[{"var":"owners"}]}', enabled: true }\n`,
+        omFile('Draft', 'Mine.', 'Old terms.'),
       );
       const sent: Operation[][] = [];
       const racing = racedBy(

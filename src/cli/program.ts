@@ -15,6 +15,19 @@ function formatOption(): Option {
     .default('human');
 }
 
+/** `command` with the flags that name the catalog and its profile (the token: CATALOG_TOKEN only). */
+function withCatalogOptions(command: Command): Command {
+  return command
+    .option(
+      '--catalog-url <url>',
+      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
+    )
+    .option(
+      '--catalog-profile <profile>',
+      'auto, spec or openmetadata (default: CATALOG_PROFILE, else auto)',
+    );
+}
+
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('contracts')
     .description(
@@ -203,63 +216,50 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     },
   );
 
-  program
-    .command('new')
-    .description(
-      'write a contract file for an asset without a contract, from its columns and owners',
-    )
-    .requiredOption('--entity <type:fqn>', 'the asset, e.g. table:warehouse.sales.public.orders')
-    .option('--out <dir>', 'directory to write to', 'contracts')
-    .option('--force', 'overwrite an existing file of that name')
-    .option(
-      '--catalog-url <url>',
-      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
-    )
-    .option(
-      '--catalog-profile <profile>',
-      'auto, spec or openmetadata (default: CATALOG_PROFILE, else auto)',
-    )
-    .action(
-      async (options: {
-        entity: string;
-        out: string;
-        force?: boolean;
-        catalogUrl?: string;
-        catalogProfile?: string;
-      }) => {
-        const { runNew } = await import('./new.js');
-        setExit(
-          await runNew(
-            {
-              entity: options.entity,
-              out: options.out,
-              force: options.force === true,
-              ...pick(options, ['catalogUrl', 'catalogProfile']),
-            },
-            io,
-          ),
-        );
-      },
-    );
+  withCatalogOptions(
+    program
+      .command('new')
+      .description(
+        'write a contract file for an asset without a contract, from its columns and owners',
+      )
+      .requiredOption('--entity <type:fqn>', 'the asset, e.g. table:warehouse.sales.public.orders')
+      .option('--out <dir>', 'directory to write to', 'contracts')
+      .option('--force', 'overwrite an existing file of that name'),
+  ).action(
+    async (options: {
+      entity: string;
+      out: string;
+      force?: boolean;
+      catalogUrl?: string;
+      catalogProfile?: string;
+    }) => {
+      const { runNew } = await import('./new.js');
+      setExit(
+        await runNew(
+          {
+            entity: options.entity,
+            out: options.out,
+            force: options.force === true,
+            ...pick(options, ['catalogUrl', 'catalogProfile']),
+          },
+          io,
+        ),
+      );
+    },
+  );
 
-  program
-    .command('import')
-    .description('write live contracts as contract files that plan back to no changes')
-    .option('--fqn <fqn...>', 'contract fully qualified names')
-    .option(
-      '--entity <type:fqn...>',
-      'assets whose own contract to import, e.g. table:warehouse.sales.public.orders',
-    )
-    .option('--out <dir>', 'directory to write to', 'contracts')
-    .option('--force', 'overwrite existing files')
-    .option(
-      '--catalog-url <url>',
-      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
-    )
-    .option(
-      '--catalog-profile <profile>',
-      'auto, spec or openmetadata (default: CATALOG_PROFILE, else auto)',
-    )
+  withCatalogOptions(
+    program
+      .command('import')
+      .description('write live contracts as contract files that plan back to no changes')
+      .option('--fqn <fqn...>', 'contract fully qualified names')
+      .option(
+        '--entity <type:fqn...>',
+        'assets whose own contract to import, e.g. table:warehouse.sales.public.orders',
+      )
+      .option('--out <dir>', 'directory to write to', 'contracts')
+      .option('--force', 'overwrite existing files'),
+  )
     .option('--concurrency <n>', 'requests at once (default 8)', parseConcurrency)
     .action(
       async (options: {
