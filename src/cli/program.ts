@@ -4,8 +4,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ConfigError, ContractsError, InternalError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
-import type { ServeOptions, TokenOptions } from './sandbox.js';
 import { parseConcurrency } from './parse-options.js';
+import { addSandboxCommands } from './sandbox-commands.js';
 
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 
@@ -338,52 +338,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       },
     );
 
-  const sandbox = program
-    .command('sandbox')
-    .description('the embedded catalog, for the demo, tests and trying things out');
-  sandbox
-    .command('serve')
-    .description(
-      'serve the catalog interface over HTTP (the built-in demo catalog unless --seed is given)',
-    )
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on; 0 picks a free one', (v) => Number(v), 8585)
-    .option('--seed <file>', 'JSON seed file (users, assets, dataProducts, dataContracts)')
-    .option(
-      '--secret <secret>',
-      'HS256 secret for tokens (default: SANDBOX_SECRET or a built-in local secret)',
-    )
-    .option('--data <file>', 'keep the state in this file across restarts')
-    .option(
-      '--faults <spec>',
-      'inject seeded faults, e.g. seed=7,latency=0-20,503=0.2,get.429=0.1,retry-after=1,reset=0.05,patch.commit-drop=0.1',
-    )
-    .option(
-      '--profile <profile>',
-      'spec (the catalog specification) or openmetadata (the shapes and behaviour of OpenMetadata 1.10–1.13)',
-      'spec',
-    )
-    .option(
-      '--openmetadata-version <version>',
-      'with --profile openmetadata: the release to play, its version and ETags (default 1.13.0; 2.0.0 or later hashes each answer)',
-    )
-    .action(async (options: ServeOptions) => {
-      const { runServe } = await import('./sandbox.js');
-      setExit(await runServe(options, io));
-    });
-  sandbox
-    .command('token')
-    .description('print a JWT for a sandbox user')
-    .requiredOption('--user <name>', 'user name from the seed')
-    .option(
-      '--secret <secret>',
-      'HS256 secret the sandbox uses (default: SANDBOX_SECRET or the built-in local secret)',
-    )
-    .option('--expires-in <duration>', 'lifetime such as 30m, 1h or 7d', '1h')
-    .action(async (options: TokenOptions) => {
-      const { runToken } = await import('./sandbox.js');
-      setExit(await runToken(options, io));
-    });
+  addSandboxCommands(program, io, setExit);
 
   return program;
 }

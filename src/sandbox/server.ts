@@ -43,9 +43,9 @@ export interface SandboxOptions {
   clock?: () => number;
   /** Faults to inject into catalog requests (not into /sandbox admin routes). */
   faults?: FaultSpec;
-  /** spec (the catalog specification, the default) or openmetadata (a 1.10–1.13 server). */
+  /** spec (the catalog specification, the default) or openmetadata (an OpenMetadata 1.10.0–2.0.5 server). */
   profile?: SandboxProfile;
-  /** Under openmetadata: the release it plays, its version and ETags (1.13.0 by default). */
+  /** Under openmetadata: the release it plays, with its behaviour (2.0.5 by default). */
   openmetadataVersion?: string;
 }
 
