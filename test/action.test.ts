@@ -460,8 +460,11 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     // Values as they read, each in a code span; list items the catalog sends as JSON strings, as JSON.
     expect(run.summary).toContain('  - `entityStatus`: `Draft` → `Active`');
     expect(run.summary).toContain(
-      '  - added `schema`: `{"name":"currency","dataType":"CHAR","dataLength":3,"description":"ISO 4217 cur…`',
+      '  - added `schema["currency"]: {"dataType":"CHAR","dataLength":3,"description":"ISO 4217 currency code."}`',
     );
+    expect(run.summary).toContain('  - deleted `schema["phone"]`');
+    expect(run.summary).toContain('  - changed `sla`: `availability: 99.5 → 99.9`');
+    expect(run.summary).not.toContain('…');
     expect(run.summary).not.toContain('\\"');
     expect(s.github.requests).toEqual([]);
     expectNoToken(run, s);

@@ -538,6 +538,9 @@ describe('hostile live contracts', () => {
     );
     const apply = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
     expect(apply.code, apply.out + apply.err).toBe(0);
+    expect(apply.out).toContain(
+      '~ extension: __proto__: {"polluted":"yes"} → (absent), constructor: "c" → (absent), tier: "gold" → "silver"',
+    );
     expect(sandbox.store.contracts.get(CONTRACT_ID)!.extension).toEqual({ tier: 'silver' });
     const again = await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env });
     expect(again.code, again.out).toBe(0);

@@ -109,7 +109,14 @@ describe('plan and apply on the demo catalog', () => {
       '✓ warehouse.sales.public.orders.dataContract_orders  0.3 → 0.4  (contracts/orders.yaml)',
     );
     expect(apply.out).toContain('    entityStatus: Draft → Active');
-    expect(apply.out).toContain('    + semantics: {"name":"hasDescription"}');
+    // Items by their name; an object changed, by the properties that changed; nothing cut.
+    expect(apply.out).toContain('    + semantics["hasDescription"]\n');
+    expect(apply.out).toContain('    - schema["phone"]\n');
+    expect(apply.out).toContain('    ~ sla: availability: 99.5 → 99.9\n');
+    expect(apply.out).toContain(
+      '    + schema["currency"]: {"dataType":"CHAR","dataLength":3,"description":"ISO 4217 currency code."}\n',
+    );
+    expect(apply.out).not.toContain('…');
     expect(apply.out).toMatch(
       /\+ warehouse\.sales\.public\.order_items\.dataContract_order_items {2}created: id [0-9a-f-]{36}, version 0\.1 {2}\(contracts\/order-items\.yaml\)/,
     );

@@ -37,7 +37,72 @@ describe('textLineDiff', () => {
       { mark: '-', text: 'b' },
       { mark: '+', text: 'c' },
     ]);
-    expect(textLineDiff('a\nb', ['not text'])).toBeUndefined();
+    expect(textLineDiff('short', undefined)).toBeUndefined();
+  });
+
+  it('shows a list too long for one line as its items, and an object as its keys, one a line, whole', () => {
+    const columns = [
+      { name: 'order_id', dataType: 'BIGINT', description: 'x'.repeat(120) },
+      { name: 'amount', dataType: 'DECIMAL' },
+    ];
+    expect(textLineDiff(undefined, columns)).toEqual([
+      { mark: '+', text: JSON.stringify(columns[0]) },
+      { mark: '+', text: '{"name":"amount","dataType":"DECIMAL"}' },
+    ]);
+    expect(textLineDiff(columns[0], undefined)).toEqual([
+      { mark: '-', text: 'name: "order_id"' },
+      { mark: '-', text: 'dataType: "BIGINT"' },
+      { mark: '-', text: `description: "${'x'.repeat(120)}"` },
+    ]);
+    expect(textLineDiff(undefined, [{ name: 'a' }])).toBeUndefined();
+  });
+});
+
+describe('values too long for one line', () => {
+  it('spec: a create and a long one-line description are shown whole in the plan, its markdown and the apply report, never cut', async () => {
+    const opened = await openSandbox({});
+    cleanups.push(() => opened.sandbox.close());
+    const long = `Every order line of the web shop, ${'with its product and quantity, '.repeat(5)}end.`;
+    const dir = await tempDir({
+      'contracts/order_items.yaml': [
+        'name: order_items',
+        'fullyQualifiedName: warehouse.sales.public.order_items.dataContract_order_items',
+        'entity: { type: table, fullyQualifiedName: warehouse.sales.public.order_items }',
+        'entityStatus: Draft',
+        `description: ${long}`,
+        'schema:',
+        '  - { name: order_id, dataType: BIGINT, description: The order this line belongs to (orders.order_id). }',
+        '  - { name: line_no, dataType: INT, description: The position of the line within its order. }',
+        '',
+      ].join('\n'),
+    });
+    cleanups.push(() => dir.remove());
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const plan = await cli(['plan', '--no-color'], { cwd: dir.dir, env });
+    expect(plan.code, plan.out + plan.err).toBe(0);
+    expect(plan.out).toContain(`+ description:\n          + ${long}\n`);
+    expect(plan.out).toContain(
+      '+ schema:\n          + {"name":"order_id","dataType":"BIGINT","description":"The order this line belongs to (orders.order_id)."}\n          + {"name":"line_no",',
+    );
+    expect(plan.out).not.toContain('…');
+    const markdown = await cli(['plan', '--format', 'markdown'], { cwd: dir.dir, env });
+    expect(markdown.out).toContain(`+     ${long}\n`);
+    expect(markdown.out).toContain(
+      '+     {"name":"line_no","dataType":"INT","description":"The position of the line within its order."}',
+    );
+    expect((await cli(['apply', '--auto-approve'], { cwd: dir.dir, env })).code).toBe(0);
+    const longer = `${long} Loaded hourly.`;
+    await writeFile(
+      path.join(dir.dir, 'contracts/order_items.yaml'),
+      (await readFile(path.join(dir.dir, 'contracts/order_items.yaml'), 'utf8')).replace(
+        long,
+        longer,
+      ),
+    );
+    const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd: dir.dir, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    expect(apply.out).toContain(`description:\n        - ${long}\n        + ${longer}\n`);
+    expect(apply.out).not.toContain('…');
   });
 });
 

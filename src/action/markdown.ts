@@ -2,15 +2,14 @@
 // comment's body cut to GitHub's limit.
 import type { ApplyReport, ContractResult } from '../apply/apply-plan.js';
 import {
-  changeValue,
+  itemEntry,
   pairedItems,
-  reportValue,
   stopAdvice,
+  updatedField,
   versionsText,
 } from '../apply/render-report.js';
 import type { Problem } from '../contract/problem.js';
 import { codeSpan } from '../plan/render-markdown.js';
-import { textLineDiff } from '../plan/text-diff.js';
 import { MAX_COMMENT_CHARS } from './github-comments.js';
 
 export function problemsMarkdown(problems: readonly Problem[]): string {
@@ -76,12 +75,14 @@ export function appliedMarkdown(report: ApplyReport): string {
     );
     const description = result.changeDescription;
     for (const f of description?.fieldsUpdated ?? []) {
-      const text = textLineDiff(reportValue(f.oldValue), reportValue(f.newValue), 80);
+      const updated = updatedField(f, 80);
       lines.push(
-        text === undefined
-          ? `  - \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))} → ${codeSpan(changeValue(f.newValue, 80))}`
-          : // A change inside a long text: its lines, the changed ones marked, as a diff.
-            `  - \`${f.name}\`:\n\n    \`\`\`diff\n${text.map((row) => `    ${row.mark} ${row.text.replace(/`{3,}/g, '`\u200b``')}`).join('\n')}\n    \`\`\``,
+        updated.kind === 'values'
+          ? `  - \`${f.name}\`: ${codeSpan(updated.before)} → ${codeSpan(updated.after)}`
+          : updated.kind === 'properties'
+            ? `  - changed \`${f.name}\`: ${updated.properties.map(codeSpan).join(', ')}`
+            : // A change inside a long value: its lines, the changed ones marked, as a diff.
+              `  - \`${f.name}\`:\n\n    \`\`\`diff\n${updated.lines.map((row) => `    ${row.mark} ${row.text.replace(/`{3,}/g, '`\u200b``')}`).join('\n')}\n    \`\`\``,
       );
     }
     const items = pairedItems(description);
@@ -89,10 +90,8 @@ export function appliedMarkdown(report: ApplyReport): string {
       lines.push(
         `  - changed ${codeSpan(item.label)}: ${item.properties.map(codeSpan).join(', ')}`,
       );
-    for (const f of items.added)
-      lines.push(`  - added \`${f.name}\`: ${codeSpan(changeValue(f.newValue, 80))}`);
-    for (const f of items.deleted)
-      lines.push(`  - deleted \`${f.name}\`: ${codeSpan(changeValue(f.oldValue, 80))}`);
+    for (const f of items.added) lines.push(`  - added ${codeSpan(itemEntry(f, true))}`);
+    for (const f of items.deleted) lines.push(`  - deleted ${codeSpan(itemEntry(f, false))}`);
   }
   for (const result of failed)
     lines.push(

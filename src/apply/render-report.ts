@@ -3,31 +3,12 @@
 import type { Colors } from '../cli/io.js';
 import type { ChangeDescription, FieldChange } from '../catalog/client.js';
 import { formatValue } from '../plan/format-value.js';
-import { textLineDiff } from '../plan/text-diff.js';
+import { textLineDiff, type TextDiffLine } from '../plan/text-diff.js';
 import { printable } from '../printable.js';
 import type { ApplyReport, ContractResult } from './apply-plan.js';
 
 type Applied = Extract<ContractResult, { status: 'applied' }>;
 type Failed = Extract<ContractResult, { status: 'failed' }>;
-
-/**
- * A value of a changeDescription entry on one line. The catalog sends list items and objects as
- * JSON strings: they are shown as JSON, not as quoted JSON; text is shown as it reads.
- */
-export function changeValue(value: unknown, max = 120): string {
-  if (typeof value === 'string' && /^[[{]/.test(value)) {
-    try {
-      return formatValue(JSON.parse(value), max);
-    } catch {
-      return formatValue(value, max);
-    }
-  }
-  if (typeof value !== 'string') return formatValue(value, max);
-  const text = printable(
-    value.trimEnd().split('\n')[0]! + (value.trimEnd().includes('\n') ? '…' : ''),
-  );
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
 
 /** A changeDescription value as its value: the catalog sends objects as JSON strings. */
 export function reportValue(value: unknown): unknown {
@@ -37,6 +18,80 @@ export function reportValue(value: unknown): unknown {
   } catch {
     return value;
   }
+}
+
+/**
+ * A value of a changeDescription entry whole on one line. The catalog sends list items and
+ * objects as JSON strings: they are shown as JSON, not as quoted JSON; text as it reads.
+ */
+export function changeValue(value: unknown): string {
+  const parsed = reportValue(value);
+  return typeof parsed === 'string' ? printable(parsed.trimEnd()) : formatValue(parsed);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The properties in which `before` and `after` differ: `dataType: "DECIMAL" → "DOUBLE"`. */
+function changedProperties(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): string[] {
+  // Own keys only: a live object may hold `__proto__` or `constructor` as a key.
+  const own = (value: Record<string, unknown>, key: string): unknown =>
+    Object.hasOwn(value, key) ? value[key] : undefined;
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((key) => JSON.stringify(own(before, key)) !== JSON.stringify(own(after, key)))
+    .map((key) => `${key}: ${formatValue(own(before, key))} → ${formatValue(own(after, key))}`);
+}
+
+/** An entry of `fieldsUpdated` as people read it. */
+export type UpdatedField =
+  /** An object (a column, say): only the properties that changed, not the whole object. */
+  | { kind: 'properties'; properties: string[] }
+  /** A long or multi-line value: its lines, the changed ones marked. */
+  | { kind: 'lines'; lines: TextDiffLine[] }
+  | { kind: 'values'; before: string; after: string };
+
+export function updatedField(change: FieldChange, max: number): UpdatedField {
+  const [before, after] = [reportValue(change.oldValue), reportValue(change.newValue)];
+  if (
+    isRecord(before) &&
+    isRecord(after) &&
+    severalProperties(before) &&
+    severalProperties(after)
+  ) {
+    const properties = changedProperties(before, after);
+    if (properties.length > 0) return { kind: 'properties', properties };
+  }
+  const lines = textLineDiff(before, after, max);
+  if (lines !== undefined) return { kind: 'lines', lines };
+  return {
+    kind: 'values',
+    before: changeValue(change.oldValue),
+    after: changeValue(change.newValue),
+  };
+}
+
+/** Whether `value` is an object of several properties, not OpenMetadata's `{content}` of a text. */
+function severalProperties(value: Record<string, unknown>): boolean {
+  return !('content' in value);
+}
+
+/**
+ * An item the catalog added or deleted, by its name when it has one (`schema["amount"]`). An
+ * added one with its properties but its name and the column FQN the catalog derives from it; a
+ * deleted one by its name alone (the plan showed what it held).
+ */
+export function itemEntry(change: FieldChange, added: boolean): string {
+  const value = added ? change.newValue : change.oldValue;
+  const item = reportValue(value);
+  if (!isRecord(item) || typeof item.name !== 'string')
+    return `${change.name}: ${changeValue(value)}`;
+  const { name, fullyQualifiedName: _derived, ...rest } = item;
+  const label = `${change.name}[${JSON.stringify(name)}]`;
+  return Object.keys(rest).length === 0 || !added ? label : `${label}: ${formatValue(rest)}`;
 }
 
 /** What to check after a stop that every contract would meet alike (a token, a permission), said once. */
@@ -109,9 +164,7 @@ export function pairedItems(description: ChangeDescription | null): {
     const [back] = added.splice(at, 1);
     const before = reportValue(gone.oldValue) as Record<string, unknown>;
     const after = reportValue(back!.newValue) as Record<string, unknown>;
-    const properties = [...new Set([...Object.keys(before), ...Object.keys(after)])]
-      .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
-      .map((key) => `${key}: ${formatValue(before[key], 60)} → ${formatValue(after[key], 60)}`);
+    const properties = changedProperties(before, after);
     changed.push({
       field: gone.name,
       label: `${gone.name}[${JSON.stringify(before.name)}]`,
@@ -133,15 +186,15 @@ export function appliedLines(given: Applied, c: Colors): string[] {
     for (const change of list ?? []) lines.push(`    ${render(change)}`);
   };
   for (const f of description?.fieldsUpdated ?? []) {
-    const text = textLineDiff(reportValue(f.oldValue), reportValue(f.newValue), 120);
-    if (text === undefined)
-      lines.push(
-        `    ${c.yellow(`${f.name}: ${changeValue(f.oldValue)} → ${changeValue(f.newValue)}`)}`,
-      );
+    const updated = updatedField(f, 120);
+    if (updated.kind === 'values')
+      lines.push(`    ${c.yellow(`${f.name}: ${updated.before} → ${updated.after}`)}`);
+    else if (updated.kind === 'properties')
+      lines.push(`    ${c.yellow(`~ ${f.name}: ${updated.properties.join(', ')}`)}`);
     else {
-      // A change inside a long text: its lines, the changed ones marked.
+      // A change inside a long value: its lines, the changed ones marked.
       lines.push(`    ${c.yellow(`${f.name}:`)}`);
-      for (const row of text) {
+      for (const row of updated.lines) {
         const text = `${row.mark} ${row.text}`;
         lines.push(
           `        ${row.mark === '+' ? c.green(text) : row.mark === '-' ? c.red(text) : c.dim(text)}`,
@@ -152,8 +205,8 @@ export function appliedLines(given: Applied, c: Colors): string[] {
   const items = pairedItems(description);
   for (const item of items.changed)
     lines.push(`    ${c.yellow(`~ ${item.label}: ${item.properties.join(', ')}`)}`);
-  each(items.added, (f) => c.green(`+ ${f.name}: ${changeValue(f.newValue)}`));
-  each(items.deleted, (f) => c.red(`- ${f.name}: ${changeValue(f.oldValue)}`));
+  each(items.added, (f) => c.green(`+ ${itemEntry(f, true)}`));
+  each(items.deleted, (f) => c.red(`- ${itemEntry(f, false)}`));
   if (result.confirmedByReread)
     lines.push(
       c.dim('    (the response was lost; reading the contract back showed the change in place)'),

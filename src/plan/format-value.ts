@@ -1,4 +1,4 @@
-// Short, one-line renderings of JSON values for plans and apply reports; plans made printable.
+// One-line renderings of JSON values for plans and apply reports; plans made printable.
 import { printable } from '../printable.js';
 
 import { plannedChange, type Plan } from './types.js';
@@ -36,18 +36,11 @@ export function printablePlan(plan: Plan): Plan {
   };
 }
 
-/** A value on one line: strings quoted, long text cut with an ellipsis. */
-export function formatValue(value: unknown, max = 100): string {
+/**
+ * A value whole on one line, as JSON (strings quoted, line breaks as `\n`). Never cut: a value
+ * too long for one line is shown as its lines (textLineDiff) by the renderings.
+ */
+export function formatValue(value: unknown): string {
   if (value === undefined) return '(absent)';
-  let text: string;
-  if (typeof value === 'string') {
-    const firstLine = value.split('\n')[0]!;
-    text = JSON.stringify(
-      value.includes('\n') && value.trimEnd().includes('\n') ? `${firstLine}…` : value.trimEnd(),
-    );
-  } else {
-    text = JSON.stringify(value);
-  }
-  text = printable(text);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return printable(JSON.stringify(typeof value === 'string' ? value.trimEnd() : value));
 }

@@ -5,17 +5,17 @@ import { textLineDiff, type TextDiffLine } from './text-diff.js';
 import { changeCount, type DiffLine, type Plan, type PlannedChange } from './types.js';
 
 /**
- * The line diff of `line` when its value is long or multi-line text (a change inside it, a text
- * added or removed whole); undefined when one line shows it.
+ * The line diff of `line` when its value is too long for one line or spans several (a change
+ * inside it, a value added or removed whole); undefined when one line shows it whole.
  */
 export function diffLineTextDiff(line: DiffLine): TextDiffLine[] | undefined {
   switch (line.symbol) {
     case '~':
       return textLineDiff(line.before, line.after);
     case '+':
-      return textLineDiff('', line.after);
+      return textLineDiff(undefined, line.after);
     case '-':
-      return textLineDiff(line.before, '');
+      return textLineDiff(line.before, undefined);
     case '↕':
       return undefined;
   }

@@ -1,6 +1,7 @@
-// A change of text as a line diff: when a value before or after spans several lines, or is too
+// A change of a value as a line diff: when a value before or after spans several lines, or is too
 // long for one, its lines are shown with the changed ones marked (jsdiff's diffLines), so that a
-// change inside a long text is never shown as the same truncated text on both sides.
+// change inside a long value is never shown cut, nor as the same cut text on both sides. A text
+// reads as its own lines; a list as its items, one a line; an object as its keys, one a line.
 import { diffLines } from 'diff';
 import { printable } from '../printable.js';
 
@@ -24,25 +25,51 @@ function textOf(value: unknown): string | undefined {
   return undefined;
 }
 
+/** A value as the lines it reads as: a list's items, or an object's keys, one a line, as JSON. */
+function structureLines(value: unknown): string {
+  if (value === undefined) return '';
+  if (Array.isArray(value)) return value.map((item) => JSON.stringify(item)).join('\n');
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value)
+      .map(([key, item]) => `${key}: ${JSON.stringify(item)}`)
+      .join('\n');
+  return JSON.stringify(value);
+}
+
+/** `before` and `after` as the texts their line diff compares; undefined when one line shows them. */
+function linesToCompare(
+  before: unknown,
+  after: unknown,
+  max: number,
+): [string, string] | undefined {
+  const [was, now] = [textOf(before), textOf(after)];
+  if ((was !== undefined || before === undefined) && (now !== undefined || after === undefined)) {
+    // Text (or text added or removed whole).
+    const long = (text: string) => text.trimEnd().includes('\n') || text.length > max;
+    if ((was ?? '') === (now ?? '') || (!long(was ?? '') && !long(now ?? ''))) return undefined;
+    return [was ?? '', now ?? ''];
+  }
+  const long = (value: unknown) => value !== undefined && JSON.stringify(value).length > max;
+  if (!long(before) && !long(after)) return undefined;
+  return [structureLines(before), structureLines(after)];
+}
+
 /**
- * `before` → `after` as a line diff, when both are text and either spans several lines or is
- * longer than `max` characters; undefined otherwise (one line shows them whole). Kept lines far
- * from any change are folded into one `…` line.
+ * `before` → `after` as a line diff, when either spans several lines or is longer than `max`
+ * characters on one; undefined otherwise (one line shows them whole). `undefined` is a value
+ * absent (added or removed whole). Kept lines far from any change are folded into one `…` line.
  */
 export function textLineDiff(
   before: unknown,
   after: unknown,
   max = 100,
 ): TextDiffLine[] | undefined {
-  const [was, now] = [textOf(before), textOf(after)];
-  if (was === undefined || now === undefined || was === now) return undefined;
-  const long = (text: string) => text.trimEnd().includes('\n') || text.length > max;
-  if (!long(was) && !long(now)) return undefined;
+  const compared = linesToCompare(before, after, max);
+  if (compared === undefined) return undefined;
+  const [was, now] = compared;
   const lines: TextDiffLine[] = [];
-  for (const part of diffLines(
-    was.endsWith('\n') ? was : `${was}\n`,
-    now.endsWith('\n') ? now : `${now}\n`,
-  )) {
+  const ended = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
+  for (const part of diffLines(ended(was), ended(now))) {
     const mark = part.added ? '+' : part.removed ? '-' : ' ';
     for (const text of part.value.replace(/\n$/, '').split('\n'))
       lines.push({ mark, text: printable(text) });
