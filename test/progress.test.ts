@@ -64,6 +64,26 @@ describe('the progress line', () => {
     expect(lastLine(writes)).toBe('Checking tables 20/20 · 2000…');
   });
 
+  it('counts as in flight no more than the connections can carry, and shows a short run once it has lasted a second', () => {
+    const { writes, output } = terminal();
+    let clock = 0;
+    const line = progressLine(output, 'Reading', { total: 1000, concurrency: 8, now: () => clock });
+    for (let i = 0; i < 1000; i++) line.begin(`c${i}`);
+    line.clear(); // drawn again at the next step
+    line.end('c0');
+    // 999 begun and not ended, 8 connections: 991 wait for one.
+    expect(lastLine(writes)).toBe('Reading 1/1000 · in flight: c1 (+7)');
+    line.clear();
+    const slow = terminal();
+    const few = progressLine(slow.output, 'Reading', { total: 2, now: () => clock });
+    few.begin('a');
+    expect(slow.writes).toEqual([]);
+    clock = 1500;
+    few.end('a');
+    expect(lastLine(slow.writes)).toBe('Reading 1/2 · 0.7/s');
+    few.clear();
+  });
+
   it('draws nothing on a pipe, or for a short run', () => {
     const pipe = terminal(false);
     const piped = progressLine(pipe.output, 'Reading', { total: 100 });
@@ -82,11 +102,11 @@ describe('the progress line', () => {
 
 describe('progress from the real CLI', () => {
   const COUNT = 30;
-  async function catalogOf30() {
+  async function catalogOf30(desired = 'live') {
     const { assets, contracts, files } = manyTables(COUNT, {
       idPrefix: '5a000000',
       live: 'live',
-      desired: () => 'live',
+      desired: () => desired,
     });
     // 30 to 60 ms per request, so that a run lasts long enough for the line to be drawn.
     const opened = await openSandbox({
@@ -107,9 +127,34 @@ describe('progress from the real CLI', () => {
     const dir = await tempDir(files);
     cleanups.push(() => dir.remove());
     return {
+      sandbox: opened.sandbox,
       cwd: dir.dir,
       env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
     };
+  }
+
+  /** Runs the CLI with `args` on a pseudo-terminal (`script`), as a person's shell does. */
+  function onTerminal(
+    args: string,
+    cwd: string,
+    env: Record<string, string>,
+  ): Promise<{ code: number | null; out: string }> {
+    const cliPath = path.resolve(import.meta.dirname, '../dist/cli.js');
+    return new Promise((resolve, reject) => {
+      const child = spawn(
+        'script',
+        ['-qec', `'${process.execPath}' '${cliPath}' ${args}`, '/dev/null'],
+        {
+          cwd,
+          env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', TERM: 'dumb', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, out }));
+    });
   }
 
   it('plan draws the line on a terminal, and never on a pipe', async () => {
@@ -119,30 +164,88 @@ describe('progress from the real CLI', () => {
     expect(piped.err).toBe('');
     expect(piped.out).not.toContain('Reading live contracts');
 
-    // `script` gives the CLI a pseudo-terminal, as a person's shell does.
-    const cliPath = path.resolve(import.meta.dirname, '../dist/cli.js');
-    const onTerminal = await new Promise<{ code: number | null; out: string }>(
-      (resolve, reject) => {
-        const child = spawn(
-          'script',
-          ['-qec', `'${process.execPath}' '${cliPath}' plan --concurrency 2`, '/dev/null'],
-          {
-            cwd,
-            env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', TERM: 'dumb', ...env },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.once('error', reject);
-        child.once('close', (code) => resolve({ code, out }));
-      },
-    );
-    expect(onTerminal.code).toBe(0);
-    expect(onTerminal.out).toMatch(
+    const shown = await onTerminal('plan --concurrency 2', cwd, env);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toMatch(
       /\r\u001b\[2KReading live contracts [1-9]\d*\/30 · [\d.]+\/s · in flight: db\.s\.t\d+\.dataContract_/,
     );
+    // Two connections: never more than two in flight.
+    expect(shown.out).not.toMatch(/in flight: \S+ \(\+([2-9]|\d\d+)\)/);
     // Cleared before the plan is printed.
-    expect(onTerminal.out).toMatch(/\r\u001b\[2KNo changes\./);
+    expect(shown.out).toMatch(/\r\u001b\[2KNo changes\./);
   });
+
+  it('apply of a saved plan shows the check of the plan as it goes, before the apply', async () => {
+    const { cwd, env } = await catalogOf30('desired');
+    const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd, env });
+    expect(planned.code, planned.err).toBe(0);
+    const shown = await onTerminal('apply plan.json --concurrency 2', cwd, env);
+    expect(shown.code, shown.out).toBe(0);
+    expect(shown.out).toMatch(
+      /\r\u001b\[2KChecking the plan: reading its contracts [1-9]\d*\/30 .*in flight: db\.s\.t\d+\.dataContract_/,
+    );
+    expect(shown.out).toMatch(/\r\u001b\[2KChecking the plan against its files \d+\//);
+    expect(shown.out).toMatch(/\r\u001b\[2KApplying [1-9]\d*\/30/);
+    expect(shown.out).toContain('Apply complete: 30 changed, 0 unchanged.');
+  });
+});
+
+describe('Ctrl-C while a saved plan is checked', () => {
+  it('ends the check at once, drops the reads still queued, sends nothing and lists nothing', async () => {
+    const { assets, contracts, files } = manyTables(60, {
+      idPrefix: '5b000000',
+      live: 'live',
+      desired: () => 'desired',
+    });
+    const opened = await openSandbox({
+      seed: seed({
+        users: [
+          {
+            name: 'alice',
+            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+          },
+        ],
+        assets,
+        dataProducts: [],
+        dataContracts: contracts,
+      }),
+    });
+    cleanups.push(() => opened.sandbox.close());
+    const dir = await tempDir(files);
+    cleanups.push(() => dir.remove());
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const planned = await cliProcess(['plan', '--out', 'plan.json'], { cwd: dir.dir, env });
+    expect(planned.code, planned.err).toBe(0);
+    // A slow catalog: 60 reads over 8 connections take some 8 s.
+    opened.sandbox.setFaults({ seed: 1, latencyMs: [1000, 1000], rules: [] });
+    const before = opened.sandbox.requests().length;
+    const contractReads = () =>
+      opened.sandbox
+        .requests()
+        .slice(before)
+        .filter((r) => r.method === 'GET' && r.path.startsWith('/v1/dataContracts/name/')).length;
+    const run = cliProcess(['apply', 'plan.json'], {
+      cwd: dir.dir,
+      env,
+      onStart: (child) => {
+        const poll = setInterval(() => {
+          if (contractReads() > 0) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 20);
+        child.once('close', () => clearInterval(poll));
+      },
+    });
+    const done = await run;
+    expect(done.code, done.out + done.err).toBe(130);
+    expect(done.err).toContain(
+      'Interrupted while the saved plan was being checked: nothing was sent.',
+    );
+    expect(done.out).toBe('');
+    expect(done.err).not.toContain('not attempted');
+    expect(opened.sandbox.requests().filter((r) => r.method === 'PATCH')).toEqual([]);
+    // The queued reads were dropped, not waited for: far fewer than 60 reached the catalog.
+    expect(contractReads()).toBeLessThan(30);
+  }, 30_000);
 });

@@ -5,6 +5,7 @@ import { ConfigError, StalePlanError } from '../errors.js';
 import { hashContract } from '../plan/create-plan.js';
 import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
+import { track, type ProgressHooks } from '../progress.js';
 import { movedCreates } from './create.js';
 
 /** Refuses plans that cannot be applied whole: errors or missing contracts. */
@@ -25,10 +26,16 @@ export function assertApplicable(plan: Plan): void {
 export async function readLiveForPlan(
   plan: Plan,
   reader: CatalogReader,
+  progress?: ProgressHooks,
 ): Promise<Map<string, LiveContract>> {
   const planned = plan.changes.filter((change) => change.liveHash !== null);
+  progress?.total?.(planned.length);
   const live = await Promise.all(
-    planned.map((change) => reader.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS)),
+    planned.map((change) =>
+      track(progress, change.fullyQualifiedName, () =>
+        reader.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS),
+      ),
+    ),
   );
   const moved: string[] = [];
   const byFqn = new Map<string, LiveContract>();

@@ -123,8 +123,9 @@ export class CatalogClient {
     return redacted;
   }
 
-  async close(): Promise<void> {
-    await this.connections.close();
+  /** Closes the connections; `abandon` drops the reads still queued (see Connections.close). */
+  async close(abandon = false): Promise<void> {
+    await this.connections.close(abandon);
   }
 
   /**

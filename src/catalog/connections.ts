@@ -115,12 +115,12 @@ class ConnectionThread {
     });
   }
 
-  close(pool: number): Promise<void> {
+  close(pool: number, abandon: boolean): Promise<void> {
     if (this.stopped !== undefined) return Promise.resolve();
     return new Promise((resolve) => {
       this.closings.set(pool, resolve);
       this.settle();
-      this.worker.postMessage({ close: pool });
+      this.worker.postMessage({ close: pool, abandon });
     });
   }
 
@@ -161,10 +161,13 @@ export class Connections {
     return this.thread.send(this.pool, request);
   }
 
-  /** Lets the requests sent finish, then closes the connections. */
-  async close(): Promise<void> {
+  /**
+   * Lets the requests sent finish, then closes the connections; `abandon` drops them instead (only
+   * for reads nobody waits for: never while a write may be out).
+   */
+  async close(abandon = false): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.thread.close(this.pool);
+    await this.thread.close(this.pool, abandon);
   }
 }

@@ -22,7 +22,9 @@ parentPort.on('message', (message) => {
   } else if (message.close !== undefined) {
     const client = pools.get(message.close);
     pools.delete(message.close);
-    void (client === undefined ? Promise.resolve() : client.pool.close())
+    // Abandoned: the requests queued and out are dropped (reads nobody waits for any more).
+    const closing = message.abandon === true ? 'destroy' : 'close';
+    void (client === undefined ? Promise.resolve() : client.pool[closing]())
       .catch(() => undefined)
       .then(() => parentPort.postMessage({ closed: message.close }));
   } else {

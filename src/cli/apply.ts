@@ -2,19 +2,14 @@
 // apply in one go after a confirmation that only a terminal can give.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  applyPlan,
-  assertApplicable,
-  readLiveForPlan,
-  type ApplyReport,
-} from '../apply/apply-plan.js';
+import { applyPlan, assertApplicable, type ApplyReport } from '../apply/apply-plan.js';
 import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
 import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, type Plan } from '../plan/types.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
-import { checkSavedPlan } from '../pipeline/saved-plan.js';
+import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
 import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
 import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
@@ -94,9 +89,15 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     throw new ConfigError('--changed-since does not apply to a saved plan');
   // PATCHes go one at a time unless --concurrency asks for more; reads use 8 by default.
   const patchConcurrency = options.concurrency ?? 1;
-  const { client, catalogUrl, profile } = connect(options, io.env, Math.max(8, patchConcurrency));
+  const { client, catalogUrl, profile, connections } = connect(
+    options,
+    io.env,
+    Math.max(8, patchConcurrency),
+  );
   // The progress line (stderr, on a terminal only) steps aside for each contract's line.
-  const progress = progressLine(io.stderr, 'Applying');
+  const progress = progressLine(io.stderr, 'Applying', { concurrency: patchConcurrency });
+  // Reads still queued when the saved plan's check was interrupted: dropped, not waited for.
+  let abandon = false;
   const onResult = options.json
     ? undefined
     : (result: Parameters<typeof renderResult>[0]): void => {
@@ -130,13 +131,20 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
       // Stale first (the contracts moved), then made again from its files: an edited plan, even
       // one whose checksum was made again, is refused before anything is sent.
-      const read = await readLiveForPlan(plan, client);
-      const liveContracts = await checkSavedPlan(plan, {
-        cwd: io.cwd,
-        reader: client,
-        profile,
-        live: read,
-      });
+      const checked = await checkSavedPlanAtTerminal(
+        plan,
+        client,
+        { profile, concurrency: connections },
+        io,
+      );
+      if ('interrupted' in checked) {
+        abandon = true;
+        io.stderr.write(
+          `\n${checked.interrupted === 'SIGINT' ? 'Interrupted' : 'Terminated (SIGTERM)'} while the saved plan was being checked: nothing was sent.\n`,
+        );
+        return SIGNAL_EXIT_CODES[checked.interrupted];
+      }
+      const liveContracts = checked.live;
       const interrupt = listenForInterrupts(
         (text) => io.stderr.write(text),
         io.interruptible === true,
@@ -162,6 +170,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         only,
         keepLive: true,
         profile,
+        connections,
       },
       io,
       client,
@@ -232,7 +241,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     });
     return finish(report, options, io, interrupt.received());
   } finally {
-    await client.close();
+    await client.close(abandon);
   }
 }
 

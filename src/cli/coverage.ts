@@ -92,10 +92,13 @@ export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<
     );
     return EXIT_ERROR;
   }
-  const { client, catalogUrl } = connect(options, io.env);
+  const { client, catalogUrl, connections } = connect(options, io.env);
   try {
     await client.preflight();
-    const progress = progressLine(io.stderr, 'Checking tables', { minTotal: 50 });
+    const progress = progressLine(io.stderr, 'Checking tables', {
+      minTotal: 50,
+      concurrency: connections,
+    });
     const report = await collectCoverage(client, loaded.files, {
       ...(options.database === undefined ? {} : { database: options.database }),
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),

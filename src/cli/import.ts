@@ -141,12 +141,13 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     throw new ConfigError('name what to import with --fqn FQN or --entity TYPE:FQN');
   const entities = options.entities.map(parseEntityArgument);
   const directory = await outputFolder(options.out, io.cwd);
-  const { client, profile } = connect(options, io.env);
+  const { client, profile, connections } = connect(options, io.env);
   try {
     const codec = await connectedCodec(client, profile);
     const fqns = [...new Set(options.fqns)];
     const progress = progressLine(io.stderr, 'Reading contracts', {
       total: fqns.length + entities.length,
+      concurrency: connections,
     });
     const live = await Promise.all([
       ...fqns.map((fqn) =>

@@ -19,6 +19,8 @@ export interface PlanFilesOptions {
   /** Keep the live contracts of changed contracts (apply). */
   keepLive: boolean;
   profile: ProfileSetting;
+  /** The most requests out at once (the client's connections), for the progress line. */
+  connections: number;
 }
 
 /** The plan, or null when files are invalid (problems already reported, nothing sent). */
@@ -28,7 +30,9 @@ export async function planFilesForCommand(
   client: CatalogClient,
   catalogUrl: string,
 ): Promise<Extract<PlanOutcome, { ok: true }> | null> {
-  const progress = progressLine(io.stderr, 'Reading live contracts');
+  const progress = progressLine(io.stderr, 'Reading live contracts', {
+    concurrency: options.connections,
+  });
   const outcome = await planFromFiles(
     {
       paths: options.paths,

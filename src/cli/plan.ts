@@ -53,7 +53,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
       : await filesChangedSince(options.changedSince, io.cwd);
   // A place the plan cannot be saved is refused before anything is read from the catalog.
   if (options.out !== undefined) await planOutputTarget(path.resolve(io.cwd, options.out));
-  const { client, catalogUrl, profile } = connect(options, io.env);
+  const { client, catalogUrl, profile, connections } = connect(options, io.env);
   try {
     const outcome = await planFilesForCommand(
       {
@@ -64,6 +64,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
         only,
         keepLive: false,
         profile,
+        connections,
       },
       io,
       client,

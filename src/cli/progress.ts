@@ -1,6 +1,8 @@
 // A progress line on stderr for long runs, only on a terminal (never on a pipe): how many items
-// are done of how many, the rate, and what is in flight (the item waiting longest first). It is
-// cleared before other output and when the run ends.
+// are done of how many, the rate, and what is in flight (the item waiting longest first). A run of
+// many items shows it at once, any run once it has lasted a second (a slow catalog never leaves a
+// blank screen), redrawn every second while a request is out. It is cleared before other output
+// and when the run ends.
 import type { ProgressHooks } from '../progress.js';
 import type { Output } from './io.js';
 
@@ -13,14 +15,21 @@ export interface ProgressLine extends ProgressHooks {
 export interface ProgressLineOptions {
   /** Items expected, when known at the start. */
   total?: number;
-  /** Runs with fewer items show nothing (default 20). */
+  /** Runs with fewer items show nothing until they have lasted a second (default 20). */
   minTotal?: number;
+  /**
+   * The most requests out at once (the connection pool's size): items begun beyond it wait for a
+   * connection, and are not counted as in flight.
+   */
+  concurrency?: number;
   /** Milliseconds; Date.now by default (tests pass a clock). */
   now?: () => number;
 }
 
 /** Draws at most every REDRAW_MS, so a fast run does not spend its time writing to the terminal. */
 const REDRAW_MS = 100;
+/** A run this long (ms) shows its line whatever its size, and it is redrawn this often. */
+const SLOW_MS = 1000;
 
 function rateText(perSecond: number): string {
   return perSecond >= 10 ? String(Math.round(perSecond)) : perSecond.toFixed(1);
@@ -33,6 +42,7 @@ export function progressLine(
 ): ProgressLine {
   const now = options.now ?? Date.now;
   const minTotal = options.minTotal ?? 20;
+  const madeAt = now();
   // The rate counts from the first item begun, not from when the line was made.
   let started: number | undefined;
   const inFlight = new Set<string>();
@@ -41,7 +51,14 @@ export function progressLine(
   let shown = false;
   let drawnAt = -Infinity;
   const active = (): boolean =>
-    stderr.isTTY === true && (expected === undefined || expected >= minTotal);
+    stderr.isTTY === true &&
+    (expected === undefined || expected >= minTotal || now() - madeAt >= SLOW_MS);
+  // While a request is out, the line is redrawn every second: a slow answer still shows.
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const stopTimer = (): void => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  };
   const draw = (force: boolean): void => {
     if (!active()) return;
     const at = now();
@@ -51,10 +68,9 @@ export function progressLine(
     const parts = [`${label} ${done}/${expected === undefined ? '?' : expected}`];
     if (seconds > 0 && done > 0) parts.push(`${rateText(done / seconds)}/s`);
     const oldest = inFlight.values().next();
+    const out = Math.min(inFlight.size, options.concurrency ?? Infinity);
     if (oldest.done !== true)
-      parts.push(
-        `in flight: ${oldest.value}${inFlight.size > 1 ? ` (+${inFlight.size - 1})` : ''}`,
-      );
+      parts.push(`in flight: ${oldest.value}${out > 1 ? ` (+${out - 1})` : ''}`);
     let text = parts.join(' · ');
     const width = (stderr.columns ?? 80) - 1;
     if (text.length > width) text = `${text.slice(0, width - 1)}…`;
@@ -65,17 +81,24 @@ export function progressLine(
     begin(item) {
       started ??= now();
       inFlight.add(item);
+      if (timer === undefined && stderr.isTTY === true) {
+        timer = setInterval(() => draw(true), SLOW_MS);
+        timer.unref();
+      }
       draw(false);
     },
     end(item) {
       inFlight.delete(item);
       done += 1;
+      if (inFlight.size === 0) stopTimer();
       draw(expected !== undefined && done === expected);
     },
     total(count) {
       expected = count;
     },
     clear() {
+      // The next item begun starts it again.
+      stopTimer();
       if (shown) stderr.write('\r\u001b[2K');
       shown = false;
       drawnAt = -Infinity;

@@ -19,6 +19,8 @@ export interface Connection {
   catalogUrl: string;
   /** The profile asked for; `auto` is resolved by asking the catalog. */
   profile: ProfileSetting;
+  /** The most requests out at once: the client's connections. */
+  connections: number;
 }
 
 /** Checks the settings and builds a client; throws ConfigError before any request is sent. */
@@ -50,15 +52,16 @@ export function connect(
     return ms;
   };
   const requestTimeout = timeout('CATALOG_TIMEOUT_MS');
+  const connections = flags.concurrency ?? defaultConcurrency;
   const client = new CatalogClient({
     baseUrl: base.toString(),
     token,
-    concurrency: flags.concurrency ?? defaultConcurrency,
+    concurrency: connections,
     ...(requestTimeout === undefined
       ? {}
       : { headersTimeoutMs: requestTimeout, bodyTimeoutMs: requestTimeout }),
   });
-  return { client, catalogUrl: catalogUrlText(base), profile };
+  return { client, catalogUrl: catalogUrlText(base), profile, connections };
 }
 
 /**

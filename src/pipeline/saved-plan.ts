@@ -8,6 +8,7 @@ import { ConfigError, StalePlanError } from '../errors.js';
 import type { CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
 import type { ProfileSetting } from '../profile/profile.js';
+import type { ProgressHooks } from '../progress.js';
 import { planFromFiles } from './plan-pipeline.js';
 
 /** `reader`, serving each contract in `live` once from there instead of the catalog. */
@@ -54,6 +55,7 @@ export async function checkSavedPlan(
     profile: ProfileSetting;
     /** The live contracts just read for the plan (readLiveForPlan): not read a second time. */
     live?: ReadonlyMap<string, LiveContract>;
+    progress?: ProgressHooks;
   },
 ): Promise<Map<string, LiveContract>> {
   const files = [...new Set(plan.changes.map((change) => change.file))];
@@ -68,6 +70,7 @@ export async function checkSavedPlan(
         gitCommit: null,
         keepLive: true,
         profile: options.profile,
+        ...(options.progress === undefined ? {} : { progress: options.progress }),
       },
       options.live === undefined ? options.reader : readingFirst(options.live, options.reader),
     );

@@ -13,6 +13,8 @@ export function cliProcess(
     env?: Record<string, string>;
     /** Called with all of stdout so far, each time more arrives, and the process itself. */
     onStdout?: (out: string, child: ReturnType<typeof spawn>) => void;
+    /** Called with the process once it is spawned. */
+    onStart?: (child: ReturnType<typeof spawn>) => void;
   },
 ): Promise<CliRun> {
   const child = spawn(process.execPath, [CLI, ...args], {
@@ -25,6 +27,7 @@ export function cliProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  options.onStart?.(child);
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => {
