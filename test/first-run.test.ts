@@ -143,3 +143,75 @@ describe('a tab in the indentation', () => {
     );
   });
 });
+
+describe('the small things a new user trips on', () => {
+  it("a Terraform habit's single dash: one error in the tool's error style, naming the two-dash option", async () => {
+    const { cwd, env } = await demo();
+    const run = await cli(['apply', '-auto-approve'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/^Error: unknown option '-auto-approve'\n/);
+    expect(run.err).toContain('Options take two dashes here: --auto-approve');
+    const typo = await cli(['plan', '--bogus'], { cwd, env });
+    expect(typo.err).toMatch(/^Error: unknown option '--bogus'/);
+  });
+
+  it('drift reads as drift, never as what a command "will" do, and takes --detailed-exitcode as plan does', async () => {
+    const { cwd, env } = await demo();
+    await mkdir(path.join(cwd, 'contracts'));
+    await writeFile(
+      path.join(cwd, 'contracts', 'orders.yaml'),
+      [
+        'name: orders',
+        'fullyQualifiedName: warehouse.sales.public.orders.dataContract_orders',
+        'entity: { type: table, fullyQualifiedName: warehouse.sales.public.orders }',
+        'entityStatus: Active',
+        '',
+      ].join('\n'),
+    );
+    const drift = await cli(['drift', '--detailed-exitcode', '--no-color'], { cwd, env });
+    expect(drift.code, drift.err).toBe(2);
+    expect(drift.out).toMatch(
+      /^Drift: 1 data contract in http:\/\/127\.0\.0\.1:\d+ differs from the files \(apply would change it\):/,
+    );
+    expect(drift.out).not.toContain('will change');
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(0);
+    const none = await cli(['drift', '--no-color'], { cwd, env });
+    expect(none.code).toBe(0);
+    expect(none.out).toMatch(/^No drift\. The data contracts in \S+ match the files\./);
+  });
+
+  it('--json asked for: an error is JSON on stdout too (an unreachable catalog, an empty folder, a database typo), never an empty stdout', async () => {
+    const { cwd, env } = await demo();
+    await mkdir(path.join(cwd, 'contracts'));
+    const runs = [
+      await cli(['plan', '--json', 'contracts', 'missing'], { cwd, env }),
+      await cli(['plan', '--format', 'json'], { cwd, env }),
+      await cli(['plan', '--json'], {
+        cwd,
+        env: { ...env, CATALOG_URL: 'http://127.0.0.1:1' },
+      }),
+      await cli(['coverage', '--json', '--database', 'warehouse.typo'], { cwd, env }),
+    ];
+    for (const run of runs) {
+      expect(run.code, run.err).toBe(1);
+      const answer = JSON.parse(run.out) as { error: { type: string; message: string } };
+      expect(run.err).toBe(`Error: ${answer.error.message}\n`);
+      expect(answer.error.type).toBe('config');
+    }
+    expect(runs[2]!.out).toContain('cannot reach the catalog at http://127.0.0.1:1');
+  });
+
+  it('import of a contract the catalog lacks, and show of a plan file that is not there: one sentence saying what to do', async () => {
+    const { cwd, env } = await demo();
+    const imported = await cli(['import', '--fqn', 'warehouse.sales.public.nope'], { cwd, env });
+    expect(imported.code).toBe(1);
+    expect(imported.err).toContain(
+      'Error: the catalog has no data contract named warehouse.sales.public.nope (',
+    );
+    expect(imported.err).not.toContain('GET /v1');
+    const shown = await cli(['show', 'plan.json'], { cwd, env });
+    expect(shown.code).toBe(1);
+    expect(shown.err).toContain('there is no such file (make one with contracts plan --out FILE)');
+    expect(shown.err).not.toContain('ENOENT');
+  });
+});

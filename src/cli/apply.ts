@@ -179,10 +179,9 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     if (outcome === null) return EXIT_ERROR;
     const { plan } = outcome;
     if (plan.changes.length === 0 && options.changedSince === undefined) {
-      io.stderr.write(
-        `Error: ${noContractFiles(options.args.length > 0 ? options.args : ['contracts'])}\n`,
+      throw new ConfigError(
+        noContractFiles(options.args.length > 0 ? options.args : ['contracts']),
       );
-      return EXIT_ERROR;
     }
     if (plan.changes.length === 0 && !options.json) {
       io.stdout.write(

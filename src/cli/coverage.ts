@@ -6,6 +6,7 @@ import { loadContracts } from '../contract/load.js';
 import { collectCoverage, type CoverageReport, type CoverageRow } from '../coverage/coverage.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Colors, type Io } from './io.js';
+import { ConfigError } from '../errors.js';
 import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';
 import { renderProblems } from './validate.js';
@@ -107,10 +108,9 @@ export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<
     // A database that lists no table is a name the catalog does not know (or one left empty):
     // said, never a coverage of 0% of nothing.
     if (options.database !== undefined && report.rows.length === 0) {
-      io.stderr.write(
-        `Error: the catalog lists no table in database ${options.database}: check its fully qualified name (service.database, case-sensitive); nothing was measured.\n`,
+      throw new ConfigError(
+        `the catalog lists no table in database ${options.database}: check its fully qualified name (service.database, case-sensitive); nothing was measured.`,
       );
-      return EXIT_ERROR;
     }
     if (options.format === 'json')
       io.stdout.write(`${JSON.stringify({ catalogUrl, ...report }, null, 2)}\n`);

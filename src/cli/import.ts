@@ -151,7 +151,14 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     });
     const live = await Promise.all([
       ...fqns.map((fqn) =>
-        track(progress, fqn, () => client.getContractByName(fqn, CONTRACT_FIELDS)),
+        track(progress, fqn, () =>
+          client.getContractByName(fqn, CONTRACT_FIELDS).catch((error: unknown) => {
+            if (!(error instanceof NotFoundError)) throw error;
+            throw new ConfigError(
+              `the catalog has no data contract named ${fqn} (a contract's FQN is its asset's FQN and .dataContract_<name>, case-sensitive; \`contracts coverage\` lists tables and their contracts, and \`contracts import --entity TYPE:FQN\` imports an asset's contract by the asset); nothing was written`,
+            );
+          }),
+        ),
       ),
       ...entities.map((entity) =>
         track(progress, `${entity.type}:${entity.fullyQualifiedName}`, () =>

@@ -12,6 +12,7 @@ import { workflowCommand } from './validate.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, type Plan } from '../plan/types.js';
 import path from 'node:path';
+import { ConfigError } from '../errors.js';
 
 export interface PlanOptions extends ConnectionFlags {
   paths: string[];
@@ -21,6 +22,8 @@ export interface PlanOptions extends ConnectionFlags {
   github?: boolean;
   out?: string;
   detailedExitcode: boolean;
+  /** `drift`: the plan read as a drift report. */
+  drift?: boolean;
   changedSince?: string;
   strict: boolean;
   color: boolean;
@@ -86,10 +89,10 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     // On stderr beside machine output; after the plan beside the human one.
     if (deletedNote !== '' && options.json) io.stderr.write(`Note: ${deletedNote}\n`);
     const humanNote = deletedNote === '' || options.json ? '' : `\n${deletedNote}\n`;
+    const drifted = { drift: options.drift === true };
     // No file at all where contracts are looked for: a wrong path, never "no changes".
     if (plan.changes.length === 0 && options.changedSince === undefined) {
-      io.stderr.write(`Error: ${noContractFiles(options.paths)}\n`);
-      return EXIT_ERROR;
+      throw new ConfigError(noContractFiles(options.paths));
     }
     if (plan.changes.length === 0 && !options.json && !options.markdown) {
       io.stdout.write(`${nothingSelected(options.paths, options.changedSince)}\n${humanNote}`);
@@ -98,14 +101,21 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     if (options.out !== undefined) await writePlanFile(path.resolve(io.cwd, options.out), plan);
     if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
     else if (options.markdown)
-      io.stdout.write(renderPlanMarkdown(plan, { deleted: { files: deleted, where } }));
+      io.stdout.write(
+        renderPlanMarkdown(plan, {
+          deleted: { files: deleted, where },
+          ...(options.drift === true ? { title: 'Data contract drift' } : {}),
+        }),
+      );
     else if (options.github === true) {
       for (const finding of planFindings(plan, outcome.files))
         io.stdout.write(`${workflowCommand(finding.level, finding, finding.message)}\n`);
-      io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, false)) + humanNote);
+      io.stdout.write(
+        renderPlanHuman(plan, colorsFor(io.stdout, io.env, false), drifted) + humanNote,
+      );
     } else {
       io.stdout.write(
-        renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color)) + humanNote,
+        renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color), drifted) + humanNote,
       );
       if (options.out !== undefined)
         io.stdout.write(

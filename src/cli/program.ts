@@ -1,7 +1,7 @@
 // Wires commands to commander. The only place that turns outcomes and errors into exit codes.
-import { printable } from '../printable.js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ConfigError, ContractsError, InternalError } from '../errors.js';
+import { ConfigError } from '../errors.js';
+import { reportError } from './report-error.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
 import { parseConcurrency } from './parse-options.js';
@@ -40,6 +40,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(usageError(text)),
     })
     .exitOverride();
 
@@ -95,6 +96,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
           markdown: options.markdown === true || format === 'markdown',
           github: format === 'github',
           detailedExitcode: drift || options.detailedExitcode === true,
+          drift,
           strict: options.strict === true,
           color: color(),
           ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency', 'changedSince', 'out']),
@@ -153,7 +155,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       )
       .argument('[paths...]', 'files or directories (default: contracts/)')
       .option('--markdown', 'print the plan as markdown')
-      .option('--format <format>', 'human (default), json, markdown or github, as for plan'),
+      .option('--format <format>', 'human (default), json, markdown or github, as for plan')
+      .option(
+        '--detailed-exitcode',
+        'accepted as plan takes it: drift always exits 2 when the catalog differs',
+      ),
   ).action((paths: string[], options: PlanFlags) => runPlanCommand(paths, options, true));
 
   program
@@ -368,6 +374,18 @@ interface PlanFlags {
   strict?: boolean;
 }
 
+/**
+ * A usage error as every other error reads (`Error: …`), with the two dashes a Terraform habit
+ * leaves out (`-auto-approve`: here `--auto-approve`).
+ */
+function usageError(text: string): string {
+  const said = text.replace(/^error: /, 'Error: ');
+  const single = /unknown option '-([a-z][a-z-]+)'/.exec(said);
+  return single === null
+    ? said
+    : `${said.trimEnd()}\nOptions take two dashes here: --${single[1]!}\n`;
+}
+
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   let exitCode = EXIT_OK;
@@ -379,20 +397,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
-    const debug = argv.includes('--debug') || (io.env.CONTRACTS_DEBUG ?? '') !== '';
-    if (error instanceof ContractsError && !(error instanceof InternalError)) {
-      io.stderr.write(`Error: ${printable(error.message)}\n`);
-    } else {
-      const text =
-        error instanceof Error
-          ? debug
-            ? (error.stack ?? error.message)
-            : error.message
-          : String(error);
-      io.stderr.write(
-        `Internal error: ${debug ? text : printable(text)}\n${debug ? '' : 'Run again with --debug for details, and please report it.\n'}`,
-      );
-    }
+    reportError(error, argv, io);
     return EXIT_ERROR;
   }
 }

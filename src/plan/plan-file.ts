@@ -83,7 +83,14 @@ export async function readPlanFile(file: string): Promise<Plan> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`cannot read the plan ${file}: ${(error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      code === 'ENOENT'
+        ? `cannot read the plan ${file}: there is no such file (make one with contracts plan --out FILE)`
+        : code === 'EISDIR'
+          ? `cannot read the plan ${file}: it is a folder, not a plan file`
+          : `cannot read the plan ${file}: ${(error as Error).message}`,
+    );
   }
   let value: unknown;
   try {

@@ -113,7 +113,11 @@ function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]
   return lines.join('\n');
 }
 
-export function renderPlanHuman(given: Plan, c: Colors): string {
+/**
+ * `drift`: the plan read as a drift report (the catalog differs from the files), not as what a
+ * command will do.
+ */
+export function renderPlanHuman(given: Plan, c: Colors, options: { drift?: boolean } = {}): string {
   const plan = printablePlan(given);
   const shared = sharedNotes(plan);
   const ownNotes = (change: PlannedChange): string[] =>
@@ -130,12 +134,20 @@ export function renderPlanHuman(given: Plan, c: Colors): string {
         : plan.summary.update === 0
           ? 'create'
           : 'create or change';
+    const contracts = `${changing} data contract${changing === 1 ? '' : 's'}`;
     out.push(
-      `contracts-gitops will ${verb} ${changing} data contract${changing === 1 ? '' : 's'} in ${plan.catalogUrl}:`,
+      options.drift === true
+        ? `Drift: ${contracts} in ${plan.catalogUrl} ${changing === 1 ? 'differs' : 'differ'} from the files (apply would ${verb} ${changing === 1 ? 'it' : 'them'}):`
+        : `contracts-gitops will ${verb} ${contracts} in ${plan.catalogUrl}:`,
       '',
     );
   } else if (plan.summary.error + plan.summary.missing === 0) {
-    out.push(c.green(`No changes. The data contracts in ${plan.catalogUrl} match the files.`), '');
+    out.push(
+      c.green(
+        `${options.drift === true ? 'No drift' : 'No changes'}. The data contracts in ${plan.catalogUrl} match the files.`,
+      ),
+      '',
+    );
   }
   for (const change of shown) {
     if (change.action === 'noop') {
