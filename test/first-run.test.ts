@@ -215,3 +215,19 @@ describe('the small things a new user trips on', () => {
     expect(shown.err).not.toContain('ENOENT');
   });
 });
+
+describe('help', () => {
+  it("ends each command's help with its examples, which use only that command's options", async () => {
+    const { EXAMPLES } = await import('../src/cli/examples.js');
+    for (const [command, examples] of Object.entries(EXAMPLES)) {
+      const help = await cli([command, '--help'], { cwd: process.cwd() });
+      expect(help.code).toBe(0);
+      for (const example of examples) {
+        expect(help.out).toContain(`  $ ${example}`);
+        expect(example.startsWith(`contracts ${command}`), example).toBe(true);
+        for (const flag of example.replace(/#.*$/, '').match(/--[a-z-]+/g) ?? [])
+          expect(help.out, `${command}: ${flag}`).toMatch(new RegExp(`^\\s+${flag}\\b`, 'm'));
+      }
+    }
+  });
+});

@@ -68,7 +68,12 @@ describe('the packed tarball in an empty folder', () => {
         work.dir,
       );
       expect(install.status, install.stdout + install.stderr).toBe(0);
-      for (const shipped of ['dist/cli.js', 'schemas/data-contract.schema.json', 'action/index.js'])
+      for (const shipped of [
+        'dist/cli.js',
+        'schemas/data-contract.schema.json',
+        'action/index.js',
+        'docs/commands.md',
+      ])
         expect(
           existsSync(path.join(work.dir, 'node_modules', 'contracts-gitops', shipped)),
           shipped,

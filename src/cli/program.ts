@@ -1,6 +1,7 @@
 // Wires commands to commander. The only place that turns outcomes and errors into exit codes.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../errors.js';
+import { examplesText } from './examples.js';
 import { reportError } from './report-error.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
@@ -346,6 +347,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   addSandboxCommands(program, io, setExit);
 
+  for (const command of program.commands) {
+    const text = examplesText(command.name());
+    if (text !== undefined) command.addHelpText('after', text);
+  }
   return program;
 }
 

@@ -1,0 +1,32 @@
+// The examples each command's --help ends with: the commands a person runs most, as they type
+// them (a test checks that each names only options its command has).
+
+export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  validate: ['contracts validate', 'contracts validate contracts/orders.yaml --format github'],
+  plan: [
+    'contracts plan',
+    'contracts plan --out .contracts/plan.json',
+    'contracts plan --changed-since origin/main --markdown',
+    'contracts plan --detailed-exitcode   # exit 2 when there are changes',
+  ],
+  drift: ['contracts drift', 'contracts drift --format markdown'],
+  show: ['contracts show .contracts/plan.json', 'contracts show .contracts/plan.json --json'],
+  apply: [
+    'contracts apply .contracts/plan.json',
+    'contracts apply   # plan, confirm with yes, apply',
+    'contracts apply --auto-approve contracts/orders.yaml',
+  ],
+  new: ['contracts new --entity table:warehouse.sales.public.order_items'],
+  import: [
+    'contracts import --fqn warehouse.sales.public.orders.dataContract_orders',
+    'contracts import --entity table:warehouse.sales.public.orders --out contracts/sales',
+  ],
+  coverage: ['contracts coverage', 'contracts coverage --database warehouse.sales --markdown'],
+};
+
+/** The text after a command's help: its examples, and where every flag is told. */
+export function examplesText(command: string): string | undefined {
+  const examples = EXAMPLES[command];
+  if (examples === undefined) return undefined;
+  return `\nExamples:\n${examples.map((example) => `  $ ${example}`).join('\n')}\n\nEvery command and flag: docs/commands.md (in the package, or the repository).\n`;
+}
