@@ -122,6 +122,10 @@ describe('contracts import', () => {
     expect(run.err).toContain(
       'has no contract of its own; it inherits sales-analytics.dataContract_sales-analytics from its data product',
     );
+    // The command that starts its file, as it can be run.
+    expect(run.err).toContain(
+      'start its file with contracts new --entity table:warehouse.sales.public.refunds and plan',
+    );
   });
 
   it('never writes outside the output directory, whatever the FQN holds', () => {

@@ -49,7 +49,7 @@ async function contractOfEntity(
     );
   }
   const noneOfItsOwn = `${entity.type} ${entity.fullyQualifiedName} has no contract of its own`;
-  const toCreate = `write a contract file for it (entity: {type: ${entity.type}, fullyQualifiedName: ${entity.fullyQualifiedName}}) and plan: apply creates it`;
+  const toCreate = `start its file with contracts new --entity ${entity.type}:${entity.fullyQualifiedName} and plan: apply creates it`;
   let effective: LiveContract;
   try {
     effective = await client.getEffectiveContract(lookup.asset.id, entity.type);
