@@ -2,48 +2,24 @@
 // converges on each, what it stores is what OpenMetadata's own schema takes, and the behaviours
 // that differ from release to release (If-Match dropping contract changes up to 1.13.0, Archived
 // from 1.13.0, the create dry run, the 2.0.0 ODCS strip) are met by the CLI as a user meets them.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Ajv } from 'ajv';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
 import { forwarder } from './helpers/forwarder.js';
+import { openMetadataSchemas } from './helpers/openmetadata-schemas.js';
 import { openSandbox, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const schemas = path.join(import.meta.dirname, 'fixtures', 'openmetadata-1.13-schemas');
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-/** OpenMetadata's own JSON Schemas, by their file URLs ($refs resolved by path). */
-function openMetadataSchemas(): (file: string) => ReturnType<Ajv['getSchema']> {
-  // multipleOfPrecision: a version such as 1.2 is a multiple of 0.1 to Java's decimals.
-  const ajv = new Ajv({
-    strict: false,
-    allErrors: true,
-    validateFormats: false,
-    multipleOfPrecision: 8,
-  });
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const file = path.join(dir, name);
-      if (statSync(file).isDirectory()) return walk(file);
-      return file.endsWith('.json') ? [file] : [];
-    });
-  for (const file of walk(schemas)) {
-    const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    delete schema.$id;
-    ajv.addSchema(schema, pathToFileURL(file).href);
-  }
-  return (file) => ajv.getSchema(pathToFileURL(path.join(schemas, file)).href);
-}
 const schemaOf = openMetadataSchemas();
 
 /** Copies the openmetadata example files into `dir`'s `contracts` folder. */

@@ -19,6 +19,7 @@ import {
   type ContractIdentity,
 } from './parse.js';
 import type { Problem, Result } from './problem.js';
+import { contractForProfile } from '../odcs/odcs-file.js';
 
 /** Where each file is read, one per thread: one byte over the limit, so a larger file shows. */
 let scratch: Buffer | undefined;
@@ -107,6 +108,9 @@ export type FileLoad =
       fast: boolean;
       /** The profiles, of those asked about, that cannot store this contract. */
       unstorableIn: Profile[];
+      /** An ODCS document (odcs/), and when it names no catalog asset, why, at its place. */
+      format?: 'odcs';
+      unnamed?: Problem;
     }
   | { ok: false; problems: Problem[] };
 
@@ -125,6 +129,7 @@ export function loadFile(
   if (!parsed.ok) return parsed;
   const contract = parsed.value.contract;
   const { fullyQualifiedName, entity } = contract;
+  const { format, unnamed } = parsed.value;
   return {
     ok: true,
     identity: {
@@ -133,7 +138,15 @@ export function loadFile(
     },
     digest: digestOf(bytes.value),
     fast: !parsedPositionally(parsed.value),
-    unstorableIn: profiles.filter((profile) => codecFor(profile).unstorable(contract).length > 0),
+    unstorableIn:
+      unnamed === undefined
+        ? profiles.filter(
+            (profile) =>
+              codecFor(profile).unstorable(contractForProfile(parsed.value, profile)).length > 0,
+          )
+        : [],
+    ...(format === undefined ? {} : { format }),
+    ...(unnamed === undefined ? {} : { unnamed }),
   };
 }
 
@@ -144,6 +157,8 @@ export function loadFile(
  */
 export class StoredContractFile implements ContractFile {
   readonly identity: ContractIdentity;
+  readonly format?: 'odcs';
+  readonly unnamed?: Problem;
   private readonly digest: string;
   private readonly fast: boolean;
 
@@ -153,6 +168,8 @@ export class StoredContractFile implements ContractFile {
     loaded: Extract<FileLoad, { ok: true }>,
   ) {
     this.identity = loaded.identity;
+    if (loaded.format !== undefined) this.format = loaded.format;
+    if (loaded.unnamed !== undefined) this.unnamed = loaded.unnamed;
     this.digest = loaded.digest;
     this.fast = loaded.fast;
   }

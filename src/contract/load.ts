@@ -176,6 +176,8 @@ export function crossFileProblems(files: readonly ContractFile[]): Problem[] {
   const byFqn = new Map<string, ContractFile>();
   const byEntity = new Map<string, ContractFile>();
   for (const file of files) {
+    // An ODCS file that names no asset is refused when planned; it names nothing to compare.
+    if (file.unnamed !== undefined) continue;
     const fqn = file.identity.fullyQualifiedName;
     const earlier = byFqn.get(fqn);
     if (earlier === undefined) byFqn.set(fqn, file);

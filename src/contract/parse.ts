@@ -25,6 +25,8 @@ import {
   rememberDocument,
 } from './positions.js';
 import { matchesSchema, schemaProblems } from './schema.js';
+import { isOdcsDocument } from '../odcs/from-odcs.js';
+import { odcsContractFile } from '../odcs/odcs-file.js';
 import {
   duplicateItemProblems,
   FORBIDDEN_KEYS,
@@ -393,6 +395,16 @@ function parseAndCheck(
     return at(p.line, p.column, dottedPath(segments), message);
   };
 
+  // An ODCS document: its own schema, then read as a contract.
+  if (isOdcsDocument(file, value)) {
+    const odcs = odcsContractFile(value as Record<string, unknown>, file, text, locateProblem);
+    if (!odcs.ok) {
+      const all = [...odcs.problems, ...oddNodeProblems(value, locateProblem)];
+      return { ok: false, problems: all.sort((a, b) => a.line - b.line || a.column - b.column) };
+    }
+    rememberDocument(odcs.value, first, lineCounter);
+    return odcs;
+  }
   problems.push(...schemaProblems(value, locateProblem));
   problems.push(...oddNodeProblems(value, locateProblem));
   problems.push(

@@ -9,7 +9,9 @@ import {
   type Document,
   type Node as YamlNode,
 } from 'yaml';
+import { fromOdcs, sourcePointer } from '../odcs/from-odcs.js';
 import type { DesiredContract } from './model.js';
+import type { Problem } from './problem.js';
 
 export interface Position {
   line: number;
@@ -36,6 +38,10 @@ export interface ContractFile {
    * reads it from disk again on each access (positionOf does so once per file).
    */
   text: string;
+  /** An ODCS document read as a contract (odcs/), rather than a file of this tool's format. */
+  format?: 'odcs';
+  /** An ODCS file that names no catalog asset: why, at its place; nothing can be planned from it. */
+  unnamed?: Problem;
 }
 
 /**
@@ -51,6 +57,8 @@ export function withContract(file: ContractFile): ContractFile {
     get text() {
       return file.text;
     },
+    ...(file.format === undefined ? {} : { format: file.format }),
+    ...(file.unnamed === undefined ? {} : { unnamed: file.unnamed }),
   };
 }
 
@@ -66,6 +74,8 @@ export function pointerSegments(pointer: string): Segment[] {
 
 /** Files parsed for positions, once each, only when something in them must be located. */
 const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: LineCounter }>();
+/** For an ODCS file: which place of the document each field of its contract came from. */
+const odcsSources = new WeakMap<ContractFile, readonly [string, string][]>();
 
 /** Keeps a document the loader parsed anyway, so that locating in it parses nothing again. */
 export function rememberDocument(file: ContractFile, doc: Document, lines: LineCounter): void {
@@ -82,7 +92,13 @@ export function parsedPositionally(file: ContractFile): boolean {
  * (at its value when `value` asks), a nested one (`/schema/3/dataType`) at its value, and
  * anything the file does not hold at its nearest ancestor that it does.
  */
-export function positionOf(contractFile: ContractFile, pointer: string, value = false): Position {
+export function positionOf(
+  contractFile: ContractFile,
+  pointer: string,
+  value = false,
+  /** A pointer into an ODCS document as written, not into the contract read from it. */
+  inDocument = false,
+): Position {
   let parsed = positionalDocuments.get(contractFile);
   if (parsed === undefined) {
     const lines = new LineCounter();
@@ -90,7 +106,18 @@ export function positionOf(contractFile: ContractFile, pointer: string, value = 
     parsed = { doc, lines };
     positionalDocuments.set(contractFile, parsed);
   }
-  const segments = pointerSegments(pointer);
+  let sources = odcsSources.get(contractFile);
+  if (contractFile.format === 'odcs' && sources === undefined) {
+    const read = parsed.doc.toJS() as unknown;
+    sources =
+      read !== null && typeof read === 'object' && !Array.isArray(read)
+        ? fromOdcs(read as Record<string, unknown>).sources
+        : [];
+    odcsSources.set(contractFile, sources);
+  }
+  const segments = pointerSegments(
+    sources === undefined || inDocument ? pointer : sourcePointer(sources, pointer),
+  );
   const { found, depth } = locate(parsed.doc, segments);
   if (depth === 0) return { line: 1, column: 1 };
   const atKey = depth === 1 && !(value && depth === segments.length);

@@ -178,6 +178,8 @@ function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem
   }
 }
 
+export type { LocateProblem };
+
 /** Whether a parsed document matches the schema (no problems to locate). */
 export function matchesSchema(value: unknown): boolean {
   return validator()(value);
@@ -187,8 +189,15 @@ export function matchesSchema(value: unknown): boolean {
 /** Schema problems described per file, at most; the rest are counted in one more problem. */
 export const MAX_SCHEMA_PROBLEMS = 100;
 
-export function schemaProblems(value: unknown, locate: LocateProblem): Problem[] {
-  const validate = validator();
+/**
+ * Every problem `validate` (this tool's schema by default; ODCS's for an ODCS document) finds in
+ * a parsed document, located in the source.
+ */
+export function schemaProblems(
+  value: unknown,
+  locate: LocateProblem,
+  validate: ValidateFunction = validator(),
+): Problem[] {
   if (validate(value)) return [];
   const errors = validate.errors ?? [];
   const problems = errors

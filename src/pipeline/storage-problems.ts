@@ -7,16 +7,24 @@ import { withContract } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import { codecFor, storageProblems } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
+import { contractForProfile } from '../odcs/odcs-file.js';
 
 export function storageProblemsIn(loaded: LoadedContracts, profile: Profile): Problem[] {
   const codec = codecFor(profile);
   const unstorable = loaded.unstorable.get(profile) ?? new Set();
-  return loaded.files
-    .filter((file) => unstorable.has(file.file))
-    .flatMap((file) => {
-      const held = withContract(file);
-      return storageProblems(held, codec.unstorable(held.contract));
-    });
+  // An ODCS file that names no catalog asset: with a catalog at hand, nothing can be planned for it.
+  const unnamed = loaded.files.flatMap((file) =>
+    file.unnamed === undefined ? [] : [file.unnamed],
+  );
+  return [
+    ...unnamed,
+    ...loaded.files
+      .filter((file) => unstorable.has(file.file))
+      .flatMap((file) => {
+        const held = withContract(file);
+        return storageProblems(held, codec.unstorable(contractForProfile(held, profile)));
+      }),
+  ];
 }
 
 /**

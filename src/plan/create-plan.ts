@@ -89,6 +89,17 @@ function cannotCreate(desired: DesiredContract): string {
   return `the catalog has no contract named ${desired.fullyQualifiedName}, and it cannot be created: `;
 }
 
+/** How the warning of what an ODCS file keeps only in git begins (odcs/odcs-file.ts). */
+const KEPT_ONLY_IN_GIT = 'kept only in git: ';
+
+/**
+ * The warnings --strict makes errors: all but what an ODCS file keeps only in git, which is said,
+ * never an error (no edit of the file could change it).
+ */
+function strictWarnings(warnings: readonly string[]): string[] {
+  return warnings.filter((warning) => !warning.startsWith(KEPT_ONLY_IN_GIT));
+}
+
 /** Live-asset warnings under --strict, after the references the catalog lacks (`refused`). */
 function strictError(warnings: readonly string[], refused: string | undefined): string {
   const text = `live-asset check failed (--strict): ${warnings.join('; ')}`;
@@ -248,12 +259,13 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
   };
   const problem = identityProblem(file, contract) ?? input.assetError ?? null;
   if (problem !== null) return { ...base, ...known, action: 'error', error: problem };
-  if (options.strict === true && warnings.length > 0)
+  const strictly = strictWarnings(warnings);
+  if (options.strict === true && strictly.length > 0)
     return {
       ...base,
       ...known,
       action: 'error',
-      error: strictError(warnings, input.referenceError),
+      error: strictError(strictly, input.referenceError),
     };
   try {
     const codec = options.codec ?? specCodec;
@@ -340,10 +352,11 @@ function planCreate(
       `the catalog will name a new contract ${desired.name} on ${type} ${assetFqn} '${named}'; set fullyQualifiedName to that, so that plan finds the contract once it is created`,
     );
   if (input.createBlocked !== undefined) return fail(input.createBlocked);
-  if (options.strict === true && base.warnings.length > 0)
+  const strictly = strictWarnings(base.warnings);
+  if (options.strict === true && strictly.length > 0)
     return fail(
       strictError(
-        base.warnings,
+        strictly,
         input.referenceError && `${cannotCreate(desired)}${input.referenceError}`,
       ),
     );

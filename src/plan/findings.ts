@@ -104,6 +104,9 @@ export function findingPointer(message: string, file: ContractFile): string {
 /** How a warning of a change the catalog would not keep reads (see profile/unkept.ts). */
 const UNKEPT = / will not be kept by OpenMetadata on its own: /;
 
+/** How the warning of what an ODCS file keeps only in git reads (odcs/odcs-file.ts). */
+const KEPT_ONLY_IN_GIT = /^kept only in git: .*?\(line (\d+)\)/;
+
 /** Every finding of `plan`, at its place in the files it came from. */
 export function planFindings(plan: Plan, files: readonly ContractFile[]): Finding[] {
   const byFile = new Map(files.map((file) => [file.file, file]));
@@ -140,7 +143,20 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
       findings.push(
         at('warning', 'breaking data contract change', `breaking: ${breaking}`, breaking),
       );
-    for (const warning of change.warnings)
+    for (const warning of change.warnings) {
+      // What an ODCS file keeps only in git: at the first thing it names, whose line it says.
+      const kept = KEPT_ONLY_IN_GIT.exec(warning);
+      if (kept !== null) {
+        findings.push({
+          level: 'warning',
+          title: 'kept only in git',
+          message: warning,
+          file: change.file,
+          line: Number(kept[1]),
+          column: 1,
+        });
+        continue;
+      }
       findings.push(
         at(
           'warning',
@@ -149,6 +165,7 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
           warning,
         ),
       );
+    }
   }
   return findings;
 }

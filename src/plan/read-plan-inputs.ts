@@ -4,6 +4,7 @@
 import type { LiveContract } from '../catalog/client.js';
 import type { DesiredContract } from '../contract/model.js';
 import { withContract, type ContractFile } from '../contract/parse.js';
+import { fileForProfile, keptOnlyInGitOf } from '../odcs/odcs-file.js';
 import { specCodec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
 import {
@@ -176,8 +177,10 @@ async function planInput(
   reader: CatalogReader,
   references: ReferenceLookup | undefined,
   rules: CatalogRules | undefined,
+  profile: Profile,
 ): Promise<PlanInput> {
-  const file = withContract(stored);
+  // An ODCS file's contract as this profile stores it.
+  const file = fileForProfile(withContract(stored), profile);
   const { type, fullyQualifiedName } = file.identity.entity;
   const key = assetKey(type, fullyQualifiedName);
   const lookup = assets.get(key);
@@ -185,6 +188,9 @@ async function planInput(
   assets.delete(key);
   const notes: string[] = [];
   const warnings: string[] = [];
+  // What an ODCS file holds that the catalog does not store: said once for the file.
+  const odcsOnly = file.format === 'odcs' ? keptOnlyInGitOf(file) : undefined;
+  if (odcsOnly !== undefined) warnings.push(odcsOnly);
   let assetError: string | undefined;
   let assetId: string | undefined;
   let lackingColumns: PlanInput['lackingColumns'];
@@ -329,7 +335,15 @@ export async function planContracts(
     live: LiveResult,
     found: Map<string, AssetLookup<CheckedAsset>>,
   ): Promise<void> => {
-    const input = await planInput(files[index]!, live, found, reader, references, rules);
+    const input = await planInput(
+      files[index]!,
+      live,
+      found,
+      reader,
+      references,
+      rules,
+      codec.profile,
+    );
     const change = await withCreateDryRun(planChange(input, options), reader, codec);
     changes[index] = change;
     assetRules ??= input.assetRules;

@@ -1,0 +1,104 @@
+// An ODCS file as a contract file: validated against the ODCS schema at its positions, read as a
+// contract (from-odcs.ts), and told apart from our own files where it differs: what names no
+// catalog asset, the status each profile stores, and what stays only in git.
+import type { DesiredContract } from '../contract/model.js';
+import type { ContractFile } from '../contract/positions.js';
+import type { Problem, Result } from '../contract/problem.js';
+import { schemaProblems, type LocateProblem } from '../contract/schema.js';
+import { pointerSegments, positionOf } from '../contract/positions.js';
+import { parseDocument } from 'yaml';
+import type { Profile } from '../profile/profile.js';
+import { fromOdcs, type OdcsReading } from './from-odcs.js';
+import { odcsValidator } from './schema.js';
+
+/** What names the contract of an ODCS file that names no catalog asset: nothing can be planned. */
+export const UNNAMED_IDENTITY = Object.freeze({
+  fullyQualifiedName: '',
+  entity: Object.freeze({ type: '', fullyQualifiedName: '' }),
+});
+
+/**
+ * The contract file of a parsed ODCS document (`value`), or its problems, each located with
+ * `locate` (the loader's, over the file's syntax tree).
+ */
+export function odcsContractFile(
+  value: Record<string, unknown>,
+  file: string,
+  text: string,
+  locate: LocateProblem,
+): Result<ContractFile> {
+  const at = (pointer: string, message: string, key = false): Problem =>
+    locate(pointerSegments(pointer), key, message);
+  const problems = schemaProblems(value, locate, odcsValidator());
+  if (problems.length > 0) return { ok: false, problems };
+  const reading = fromOdcs(value);
+  if (reading.problems.length > 0)
+    return { ok: false, problems: reading.problems.map((p) => at(p.pointer, p.message)) };
+  if (reading.contract === undefined)
+    return {
+      ok: true,
+      value: {
+        file,
+        identity: UNNAMED_IDENTITY,
+        // Nothing is planned from it: the plan refuses the file, at `unnamed`.
+        contract: { ...UNNAMED_IDENTITY, name: '' },
+        text,
+        format: 'odcs',
+        unnamed: at(reading.unnamed!.pointer, reading.unnamed!.message, true),
+      },
+    };
+  return {
+    ok: true,
+    value: { file, identity: reading.contract, contract: reading.contract, text, format: 'odcs' },
+  };
+}
+
+/**
+ * The contract as `profile`'s catalog stores it. An ODCS status `active` is OpenMetadata's
+ * `Approved`, as its converter reads it, and the specification's `Active`.
+ */
+export function contractForProfile(file: ContractFile, profile: Profile): DesiredContract {
+  const contract = file.contract;
+  if (file.format !== 'odcs' || profile !== 'spec' || contract.entityStatus !== 'Approved')
+    return contract;
+  return { ...contract, entityStatus: 'Active' };
+}
+
+/** `file` with its contract as `profile` stores it (itself when that is the same). */
+export function fileForProfile(file: ContractFile, profile: Profile): ContractFile {
+  const contract = contractForProfile(file, profile);
+  if (contract === file.contract) return file;
+  return {
+    file: file.file,
+    identity: file.identity,
+    contract,
+    // Read only if something must be located: a planned file reads it from disk.
+    get text() {
+      return file.text;
+    },
+    format: 'odcs',
+  };
+}
+
+/** The warning of keptOnlyInGit for a loaded ODCS file, its document read again. */
+export function keptOnlyInGitOf(file: ContractFile): string | undefined {
+  const value = parseDocument(file.text, { uniqueKeys: false }).toJS() as Record<string, unknown>;
+  return keptOnlyInGit(file, fromOdcs(value), (pointer) => positionOf(file, pointer, false, true));
+}
+
+/**
+ * One warning for all an ODCS file holds that the catalog does not store, each at its line: it
+ * stays only in git. Undefined when there is nothing such.
+ */
+export function keptOnlyInGit(
+  file: ContractFile,
+  reading: OdcsReading,
+  where: (pointer: string) => { line: number; column: number },
+): string | undefined {
+  if (reading.unstored.length === 0) return undefined;
+  const items = reading.unstored.map((item) => {
+    const { line } = where(item.pointer);
+    return `${item.message.replace(/ stays only in git.*$/, '')} (line ${line})`;
+  });
+  return `kept only in git: the catalog stores none of ${items.join(', ')} — ${file.file} stays their only record`;
+}

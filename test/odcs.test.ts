@@ -1,0 +1,254 @@
+// ODCS v3 files as contract files: every example of the standard validates and a broken copy gives
+// its problem at its line; an ODCS file beside our own files plans, applies and converges under
+// both profiles, read as OpenMetadata's converter reads it; what the catalog cannot store is one
+// warning naming each at its line; a file that names no catalog asset is refused when planned.
+import { readdirSync, readFileSync } from 'node:fs';
+import { cp, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fromOdcs } from '../src/odcs/from-odcs.js';
+import { cli } from './helpers/cli.js';
+import { openMetadataSchemas } from './helpers/openmetadata-schemas.js';
+import { openSandbox } from './helpers/sandbox.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const examples = path.join(import.meta.dirname, 'fixtures', 'odcs-3.1.0');
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** An ODCS file for the demo catalog's shipments table, with what the catalog cannot store. */
+const SHIPMENTS = `apiVersion: v3.1.0
+kind: DataContract
+id: 2c9f6f4e-0a4b-4c1e-9d7a-3f1b2f7e8a10
+version: 1.0.0
+name: shipments
+status: active
+description:
+  purpose: Shipments of the web shop's orders.
+  usage: Join on order id.
+servers:
+  - server: warehouse
+    type: postgres
+    host: db.example.com
+    port: 5432
+    database: sales
+    schema: public
+schema:
+  - name: shipments
+    logicalType: object
+    physicalType: table
+    properties:
+      - name: id
+        logicalType: integer
+        physicalType: bigint
+        primaryKey: true
+        description: Shipment id.
+      - name: created_at
+        logicalType: timestamp
+        required: true
+price:
+  priceAmount: 0
+  priceCurrency: EUR
+  priceUnit: megabyte
+support:
+  - channel: "#sales-data"
+    url: https://chat.example.com/sales-data
+team:
+  name: sales
+  members:
+    - username: alice
+      role: owner
+slaProperties:
+  - property: freshness
+    value: 1
+    unit: d
+  - property: latency
+    value: 4
+    unit: h
+customProperties:
+  - property: catalogEntity
+    value: table:warehouse.sales.public.shipments
+`;
+
+/** The line (1-based) of the first line of `text` that starts with `start`. */
+const lineOf = (text: string, start: string): number =>
+  text.split('\n').findIndex((line) => line.startsWith(start)) + 1;
+
+describe("the standard's examples", () => {
+  const names = readdirSync(examples).filter((name) => name.endsWith('.odcs.yaml'));
+
+  it('every one validates, without a catalog', async () => {
+    expect(names.length).toBeGreaterThanOrEqual(9);
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    await cp(examples, path.join(dir.dir, 'contracts'), { recursive: true });
+    const run = await cli(['validate'], { cwd: dir.dir });
+    expect(run.code, run.out + run.err).toBe(0);
+    expect(run.out).toContain(`✓ ${names.length} contract files are valid.`);
+  });
+
+  it.each(names)('%s broken: its problem at the line broken', async (name) => {
+    const text = readFileSync(path.join(examples, name), 'utf8');
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    // A status of the wrong type, and a schema that is no list.
+    const broken = text
+      .replace(/^status: .*$/m, 'status: [active]')
+      .replace(/^schema:\s*$/m, 'schema: 3\nschemaWas:');
+    expect(broken).not.toBe(text);
+    await writeFile(path.join(dir.dir, name), broken);
+    const run = await cli(['validate', name, '--json'], { cwd: dir.dir });
+    expect(run.code).toBe(1);
+    const problems = (JSON.parse(run.out) as { problems: { line: number; message: string }[] })
+      .problems;
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        line: lineOf(broken, 'status:'),
+        message: expect.stringContaining('status must be a string') as unknown,
+      }),
+    );
+    if (broken.includes('schema: 3'))
+      expect(problems.map((p) => p.line)).toContain(lineOf(broken, 'schema: 3'));
+  });
+});
+
+describe('an ODCS file read as OpenMetadata reads it', () => {
+  it('maps status, description parts, the one schema object, constraints, owners and SLA as ODCSConverter does', () => {
+    const read = fromOdcs(
+      JSON.parse(
+        JSON.stringify(
+          // js-yaml would do; the reading is of plain data.
+          {
+            apiVersion: 'v3.0.2',
+            kind: 'DataContract',
+            id: 'x',
+            version: '1.0.0',
+            status: 'retired',
+            description: { purpose: 'P.', limitations: 'L.' },
+            schema: [
+              { name: 'other', logicalType: 'object', properties: [{ name: 'a' }] },
+              {
+                name: 'Orders',
+                logicalType: 'object',
+                properties: [
+                  {
+                    name: 'id',
+                    physicalType: 'varchar(2)',
+                    logicalType: 'string',
+                    unique: true,
+                    required: true,
+                  },
+                  { name: 'n', logicalType: 'integer', logicalTypeOptions: { maxLength: 9 } },
+                ],
+              },
+            ],
+            team: [
+              { username: 'bob', role: 'Owner' },
+              { username: 'eve', role: 'steward' },
+            ],
+            roles: [
+              { role: 'analysts', firstLevelApprovers: 'data-team' },
+              { role: 'classification-Confidential' },
+            ],
+            slaProperties: [{ property: 'retention', value: '3', unit: 'years' }],
+            customProperties: [{ property: 'catalogEntity', value: 'table:db.s.orders' }],
+          },
+        ),
+      ) as Record<string, unknown>,
+    );
+    expect(read.problems).toEqual([]);
+    expect(read.contract).toEqual({
+      name: 'orders',
+      fullyQualifiedName: 'db.s.orders.dataContract_orders',
+      entity: { type: 'table', fullyQualifiedName: 'db.s.orders' },
+      entityStatus: 'Deprecated',
+      description: 'P.\n\n**Limitations:**\nL.',
+      // The object named as the asset, not the first; varchar(2) is no data type of OpenMetadata's.
+      schema: [
+        { name: 'id', dataType: 'STRING', constraint: 'UNIQUE' },
+        { name: 'n', dataType: 'INT', dataLength: 9 },
+      ],
+      owners: [{ type: 'user', name: 'bob' }],
+      security: {
+        dataClassification: 'Confidential',
+        policies: [{ accessPolicy: 'analysts', identities: ['data-team'] }],
+      },
+      sla: { retention: 'P3Y' },
+    });
+    expect(read.unstored.map((u) => u.pointer)).toEqual(['/schema/0', '/team/1']);
+  });
+});
+
+describe('an ODCS file beside our own files', () => {
+  it.each(['spec', 'openmetadata'] as const)(
+    '%s: plans, applies and converges; what the catalog cannot store is one warning naming each at its line, and nothing else differs',
+    async (profile) => {
+      const opened = await openSandbox({ profile });
+      cleanups.push(() => opened.sandbox.close());
+      const dir = await tempDir({ 'contracts/shipments.odcs.yaml': SHIPMENTS });
+      cleanups.push(() => dir.remove());
+      await cp(
+        path.join(
+          root,
+          ...(profile === 'openmetadata' ? ['examples', 'openmetadata'] : []),
+          'contracts',
+          'orders.yaml',
+        ),
+        path.join(dir.dir, 'contracts', 'orders.yaml'),
+      );
+      const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+      const plan = await cli(['plan', '--no-color'], { cwd: dir.dir, env });
+      expect(plan.code, plan.out + plan.err).toBe(0);
+      expect(plan.out).toContain('Plan: 1 to create, 1 to change, 0 unchanged, 0 errors.');
+      expect(plan.out).toContain(
+        `warning: kept only in git: the catalog stores none of servers (line ${lineOf(SHIPMENTS, 'servers:')}), price (line ${lineOf(SHIPMENTS, 'price:')}), support (line ${lineOf(SHIPMENTS, 'support:')})`,
+      );
+      expect(plan.out).toContain(`+ entityStatus: "${profile === 'spec' ? 'Active' : 'Approved'}"`);
+      expect(plan.out).toContain('+ sla: {"refreshFrequency":"P1D","maxLatency":"PT4H"}');
+      // Annotated at its line, as the Action shows it.
+      const github = await cli(['plan', '--format', 'github'], { cwd: dir.dir, env });
+      expect(github.out).toContain(
+        `::warning file=contracts/shipments.odcs.yaml,line=${lineOf(SHIPMENTS, 'servers:')},col=1,title=kept only in git::kept only in git:`,
+      );
+      const strict = await cli(['plan', '--strict'], { cwd: dir.dir, env });
+      expect(strict.code, strict.out).toBe(0);
+      const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd: dir.dir, env });
+      expect(apply.code, apply.out + apply.err).toBe(0);
+      const again = await cli(['plan', '--detailed-exitcode', '--no-color'], { cwd: dir.dir, env });
+      expect(again.code, again.out + again.err).toBe(0);
+      expect(again.out).toContain('Plan: 0 to change, 2 unchanged, 0 errors.');
+      const stored = opened.sandbox.store.contractByFqn(
+        'warehouse.sales.public.shipments.dataContract_shipments',
+      )!;
+      expect(stored).toMatchObject({ entityStatus: profile === 'spec' ? 'Active' : 'Approved' });
+      if (profile === 'openmetadata') {
+        const validate = openMetadataSchemas()('entity/data/dataContract.json')!;
+        for (const contract of opened.sandbox.store.contracts.values()) {
+          const { href: _href, ...kept } = contract;
+          expect(validate(kept), JSON.stringify(validate.errors)).toBe(true);
+        }
+      }
+    },
+  );
+
+  it('a file that names no catalog asset validates, and is refused when planned, at its place, with nothing sent', async () => {
+    const opened = await openSandbox({});
+    cleanups.push(() => opened.sandbox.close());
+    const unnamed = SHIPMENTS.replace(/^customProperties:[\s\S]*$/m, '');
+    const dir = await tempDir({ 'contracts/shipments.odcs.yaml': unnamed });
+    cleanups.push(() => dir.remove());
+    expect((await cli(['validate'], { cwd: dir.dir })).code).toBe(0);
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const plan = await cli(['plan'], { cwd: dir.dir, env });
+    expect(plan.code).toBe(1);
+    expect(plan.out + plan.err).toContain(
+      'contracts/shipments.odcs.yaml:1:1 the document names no catalog asset: add customProperties: [{property: catalogEntity, value: "TYPE:FQN"}]',
+    );
+    expect(opened.sandbox.requests().filter((r) => r.path.startsWith('/v1/dataContracts'))).toEqual(
+      [],
+    );
+  });
+});
