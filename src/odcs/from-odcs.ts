@@ -4,100 +4,18 @@
 // contract: where each of its fields came from in the document (for positions), what of the
 // document the catalog cannot store (it stays only in git), and what cannot be read at all.
 import type { DesiredContract } from '../contract/model.js';
-import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
+import {
+  COLUMN_KEYS,
+  DATA_TYPES,
+  duration,
+  LOGICAL_TYPES,
+  READ_KEYS,
+  SLA_FIELDS,
+  STATUSES,
+} from './vocabulary.js';
 
 /** The `customProperties` entry that names the catalog asset: `TYPE:FQN`. */
 export const ENTITY_PROPERTY = 'catalogEntity';
-
-const DATA_TYPES = new Set(vocabulary.dataTypes);
-
-/** OpenMetadata's logicalType → dataType, when physicalType is not one of its data types. */
-const LOGICAL_TYPES: Readonly<Record<string, string>> = {
-  integer: 'INT',
-  long: 'BIGINT',
-  float: 'FLOAT',
-  double: 'DOUBLE',
-  decimal: 'DECIMAL',
-  number: 'NUMBER',
-  boolean: 'BOOLEAN',
-  date: 'DATE',
-  timestamp: 'TIMESTAMP',
-  time: 'TIME',
-  array: 'ARRAY',
-  object: 'STRUCT',
-  text: 'TEXT',
-  bytes: 'BINARY',
-  null: 'NULL',
-  string: 'STRING',
-};
-
-/** ODCS status → OpenMetadata's entityStatus (mapODCSStatusToContract). */
-export const STATUSES: Readonly<Record<string, string>> = {
-  active: 'Approved',
-  deprecated: 'Deprecated',
-  retired: 'Deprecated',
-  proposed: 'Draft',
-  draft: 'Draft',
-};
-
-/** ODCS SLA units as the server normalizes them, and their ISO 8601 duration letters. */
-const UNITS: Readonly<Record<string, { iso: string; time: boolean }>> = {
-  second: { iso: 'S', time: true },
-  minute: { iso: 'M', time: true },
-  hour: { iso: 'H', time: true },
-  day: { iso: 'D', time: false },
-  week: { iso: 'W', time: false },
-  month: { iso: 'M', time: false },
-  year: { iso: 'Y', time: false },
-};
-const UNIT_NAMES: Readonly<Record<string, string>> = {
-  s: 'second', secs: 'second', seconds: 'second',
-  m: 'minute', mins: 'minute', minutes: 'minute',
-  h: 'hour', hrs: 'hour', hours: 'hour',
-  d: 'day', days: 'day',
-  w: 'week', wks: 'week', weeks: 'week',
-  mos: 'month', months: 'month',
-  y: 'year', yrs: 'year', years: 'year',
-}; // prettier-ignore
-
-/** The SLA properties the server reads, and the field each becomes. */
-const SLA_FIELDS: Readonly<Record<string, 'refreshFrequency' | 'maxLatency' | 'retention'>> = {
-  freshness: 'refreshFrequency',
-  refreshfrequency: 'refreshFrequency',
-  latency: 'maxLatency',
-  maxlatency: 'maxLatency',
-  retention: 'retention',
-};
-
-/** Top-level keys the conversion reads; every other one stays only in git. */
-const READ_KEYS = new Set([
-  'apiVersion',
-  'kind',
-  'id',
-  'version',
-  'name',
-  'status',
-  'description',
-  'schema',
-  'team',
-  'roles',
-  'slaProperties',
-  'customProperties',
-]);
-
-/** The column keys the conversion reads. */
-const COLUMN_KEYS = new Set([
-  'id',
-  'name',
-  'physicalName',
-  'logicalType',
-  'physicalType',
-  'description',
-  'primaryKey',
-  'unique',
-  'required',
-  'logicalTypeOptions',
-]);
 
 /** Something of the document, at its JSON pointer. */
 export interface Placed {
@@ -134,21 +52,6 @@ export function isOdcsDocument(file: string, value: unknown): boolean {
     typeof value.apiVersion === 'string' &&
     /^v3\./.test(value.apiVersion)
   );
-}
-
-/** An SLA property's value and unit as an ISO 8601 duration, or why it cannot be one. */
-function duration(value: unknown, unit: unknown): { iso: string } | { problem: string } {
-  const count = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  if (!Number.isInteger(count) || count < 0)
-    return { problem: `must be a whole number with its unit, got ${JSON.stringify(value)}` };
-  const raw = typeof unit === 'string' ? unit.toLowerCase().trim() : '';
-  const name = UNIT_NAMES[raw] ?? raw;
-  const known = UNITS[name];
-  if (known === undefined)
-    return {
-      problem: `needs a unit of time (d, day, days; h, hour, hours; …), got ${unit === undefined ? 'none' : JSON.stringify(unit)}`,
-    };
-  return { iso: known.time ? `PT${count}${known.iso}` : `P${count}${known.iso}` };
 }
 
 /** The schema object that is the asset: the one of its name, else the first; or the legacy flat list. */
