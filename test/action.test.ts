@@ -362,6 +362,31 @@ describe('the Action on pull requests (plan)', () => {
     );
   });
 
+  it("annotates an ODCS file's problems at their lines, as our own files'", async () => {
+    const s = await setup({
+      files: {
+        'contracts/zz-bad.odcs.yaml': [
+          'apiVersion: v3.1.0',
+          'kind: DataContract',
+          'id: 1',
+          'version: 1.0.0',
+          'status: [active]',
+          'schema: 3',
+          '',
+        ].join('\n'),
+      },
+    });
+    const run = await runAction(s, { COMMAND: 'plan' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /::error title=invalid contract,file=contracts\/zz-bad\.odcs\.yaml,line=5,col=\d+::status must be a string/,
+    );
+    expect(run.stdout).toMatch(
+      /::error title=invalid contract,file=contracts\/zz-bad\.odcs\.yaml,line=6,col=\d+::schema must be/,
+    );
+    expect(s.sandbox.requests()).toEqual([]);
+  });
+
   it('validate with a catalog profile named also annotates what that catalog cannot store, without asking the catalog', async () => {
     const s = await setup({
       files: {
