@@ -20,6 +20,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   import: [
     'contracts import --fqn warehouse.sales.public.orders.dataContract_orders',
     'contracts import --entity table:warehouse.sales.public.orders --out contracts/sales',
+    'contracts import --format odcs --fqn warehouse.sales.public.orders.dataContract_orders',
+  ],
+  export: [
+    'contracts export --format odcs',
+    'contracts export --format odcs contracts/orders.yaml --out odcs',
   ],
   coverage: ['contracts coverage', 'contracts coverage --database warehouse.sales --markdown'],
 };

@@ -9,6 +9,11 @@ import { fileURLToPath } from 'node:url';
 import type { CatalogClient, LiveContract } from '../catalog/client.js';
 import { ConfigError, NotFoundError } from '../errors.js';
 import { contractFileText, filePathFor } from '../import/import-contracts.js';
+import type { DesiredContract } from '../contract/model.js';
+import { odcsFileText } from '../odcs/to-odcs.js';
+
+/** The ODCS schema, under schemas/. */
+const ODCS_SCHEMA = 'odcs/odcs-json-schema-v3.1.0.json';
 import { managingFiles } from '../import/managed-files.js';
 import { assetKey, lookupAssets } from '../plan/live-assets.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
@@ -23,6 +28,8 @@ export interface ImportOptions extends ConnectionFlags {
   entities: string[];
   out: string;
   force: boolean;
+  /** native (this tool's format, the default) or odcs (ODCS v3.1.0 documents). */
+  format?: 'native' | 'odcs';
 }
 
 /** `table:warehouse.sales.public.orders` → type and FQN. */
@@ -65,9 +72,13 @@ async function contractOfEntity(
   return client.getContractById(effective.id, CONTRACT_FIELDS);
 }
 
-/** The schema comment's path, relative to the output directory. */
-export function schemaPathFrom(directory: string, cwd: string): string {
-  const inRepo = path.join(cwd, 'schemas', 'data-contract.schema.json');
+/** The schema comment's path (of `schema` under schemas/), relative to the output directory. */
+export function schemaPathFrom(
+  directory: string,
+  cwd: string,
+  schema = 'data-contract.schema.json',
+): string {
+  const inRepo = path.join(cwd, 'schemas', schema);
   // The package's own copy: schemas/ sits above the built chunk (dist/chunks) or the source file.
   let shipped = inRepo;
   for (
@@ -75,7 +86,7 @@ export function schemaPathFrom(directory: string, cwd: string): string {
     i < 5;
     dir = path.dirname(dir), i++
   ) {
-    const candidate = path.join(dir, 'schemas', 'data-contract.schema.json');
+    const candidate = path.join(dir, 'schemas', schema);
     if (existsSync(candidate)) {
       shipped = candidate;
       break;
@@ -167,15 +178,31 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       ),
     ]).finally(() => progress.clear());
     const unique = new Map(live.map((contract) => [contract.fullyQualifiedName, contract]));
+    const odcs = options.format === 'odcs';
     const schemaPath = schemaPathFrom(directory, io.cwd);
+    const odcsSchemaPath = schemaPathFrom(directory, io.cwd, ODCS_SCHEMA);
     const planned = [...unique.values()].map((contract) => {
       let file: string;
       try {
-        file = filePathFor(directory, contract.fullyQualifiedName);
+        file = filePathFor(directory, contract.fullyQualifiedName, odcs ? '.odcs.yaml' : '.yaml');
       } catch (error) {
         throw new ConfigError((error as Error).message);
       }
-      return { contract, file, ...contractFileText(contract, schemaPath, codec) };
+      const native = contractFileText(contract, schemaPath, codec);
+      if (!odcs) return { contract, file, ...native };
+      // The file's model written as ODCS: what ODCS cannot carry back is left out, and said.
+      const written = odcsFileText(
+        native.document as unknown as DesiredContract,
+        { id: contract.id, version: String(contract.version) },
+        codec.profile,
+        odcsSchemaPath,
+      );
+      return {
+        contract,
+        file,
+        text: written.text,
+        leftOut: [...native.leftOut, ...written.leftOut],
+      };
     });
     // One file per contract: a contract another file already manages is not written again.
     const managed = await managingFiles(directory, io.cwd, [...unique.values()]);

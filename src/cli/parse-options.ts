@@ -7,3 +7,14 @@ export function parseConcurrency(value: string): number {
     throw new InvalidArgumentError('must be a whole number from 1 to 256');
   return n;
 }
+
+/** The options that were given, so absent ones stay absent (exactOptionalPropertyTypes). */
+export function pick<T extends object, K extends keyof T>(
+  options: T,
+  keys: readonly K[],
+): { [P in K]?: Exclude<T[P], undefined> } {
+  const out: { [P in K]?: Exclude<T[P], undefined> } = {};
+  for (const key of keys)
+    if (options[key] !== undefined) out[key] = options[key] as Exclude<T[K], undefined>;
+  return out;
+}

@@ -5,7 +5,8 @@ import { examplesText } from './examples.js';
 import { reportError } from './report-error.js';
 import { VERSION } from '../version.js';
 import type { Io } from './io.js';
-import { parseConcurrency } from './parse-options.js';
+import { parseConcurrency, pick } from './parse-options.js';
+import { addFileCommands } from './file-commands.js';
 import { addSandboxCommands } from './sandbox-commands.js';
 
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
@@ -14,19 +15,6 @@ function formatOption(): Option {
   return new Option('--format <format>', 'output format')
     .choices(['human', 'json', 'github'])
     .default('human');
-}
-
-/** `command` with the flags that name the catalog and its profile (the token: CATALOG_TOKEN only). */
-function withCatalogOptions(command: Command): Command {
-  return command
-    .option(
-      '--catalog-url <url>',
-      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
-    )
-    .option(
-      '--catalog-profile <profile>',
-      'auto, spec or openmetadata (default: CATALOG_PROFILE, else auto)',
-    );
 }
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
@@ -223,76 +211,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     },
   );
 
-  withCatalogOptions(
-    program
-      .command('new')
-      .description(
-        'write a contract file for an asset without a contract, from its columns and owners',
-      )
-      .requiredOption('--entity <type:fqn>', 'the asset, e.g. table:warehouse.sales.public.orders')
-      .option('--out <dir>', 'directory to write to', 'contracts')
-      .option('--force', 'overwrite an existing file of that name'),
-  ).action(
-    async (options: {
-      entity: string;
-      out: string;
-      force?: boolean;
-      catalogUrl?: string;
-      catalogProfile?: string;
-    }) => {
-      const { runNew } = await import('./new.js');
-      setExit(
-        await runNew(
-          {
-            entity: options.entity,
-            out: options.out,
-            force: options.force === true,
-            ...pick(options, ['catalogUrl', 'catalogProfile']),
-          },
-          io,
-        ),
-      );
-    },
-  );
-
-  withCatalogOptions(
-    program
-      .command('import')
-      .description('write live contracts as contract files that plan back to no changes')
-      .option('--fqn <fqn...>', 'contract fully qualified names')
-      .option(
-        '--entity <type:fqn...>',
-        'assets whose own contract to import, e.g. table:warehouse.sales.public.orders',
-      )
-      .option('--out <dir>', 'directory to write to', 'contracts')
-      .option('--force', 'overwrite existing files'),
-  )
-    .option('--concurrency <n>', 'requests at once (default 8)', parseConcurrency)
-    .action(
-      async (options: {
-        fqn?: string[];
-        entity?: string[];
-        out: string;
-        force?: boolean;
-        catalogUrl?: string;
-        catalogProfile?: string;
-        concurrency?: number;
-      }) => {
-        const { runImport } = await import('./import.js');
-        setExit(
-          await runImport(
-            {
-              fqns: options.fqn ?? [],
-              entities: options.entity ?? [],
-              out: options.out,
-              force: options.force === true,
-              ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency']),
-            },
-            io,
-          ),
-        );
-      },
-    );
+  addFileCommands(program, io, setExit);
 
   program
     .command('coverage')
@@ -352,17 +271,6 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     if (text !== undefined) command.addHelpText('after', text);
   }
   return program;
-}
-
-/** The options that were given, so absent ones stay absent (exactOptionalPropertyTypes). */
-function pick<T extends object, K extends keyof T>(
-  options: T,
-  keys: readonly K[],
-): { [P in K]?: Exclude<T[P], undefined> } {
-  const out: { [P in K]?: Exclude<T[P], undefined> } = {};
-  for (const key of keys)
-    if (options[key] !== undefined) out[key] = options[key] as Exclude<T[K], undefined>;
-  return out;
 }
 
 /** The flags of `plan` and `drift`, as commander gives them. */

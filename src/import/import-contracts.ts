@@ -30,7 +30,7 @@ const MAX_STEM = 100;
  * `_` and `-`; otherwise a cleaned stem plus a short hash of the FQN (so two FQNs that clean up
  * alike still get two files). Never empty, never `..`, never a path.
  */
-export function fileNameFor(fqn: string): string {
+export function fileNameFor(fqn: string, suffix = '.yaml'): string {
   let stem = fqn
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/\.{2,}/g, '.')
@@ -39,19 +39,21 @@ export function fileNameFor(fqn: string): string {
   if (stem.length > MAX_STEM) stem = stem.slice(0, MAX_STEM).replace(/[._-]+$/, '');
   if (stem === '') stem = 'contract';
   if (changed) stem += `-${createHash('sha256').update(fqn).digest('hex').slice(0, 10)}`;
-  return `${stem}.yaml`;
+  return `${stem}${suffix}`;
 }
 
 /** The absolute path of the file for `fqn` inside `directory`; throws if it would leave it. */
-export function filePathFor(directory: string, fqn: string): string {
+export function filePathFor(directory: string, fqn: string, suffix = '.yaml'): string {
   const root = path.resolve(directory);
-  const full = path.resolve(root, fileNameFor(fqn));
+  const full = path.resolve(root, fileNameFor(fqn, suffix));
   if (path.dirname(full) !== root) throw new Error(`refusing to write outside ${root}: ${full}`);
   return full;
 }
 
 export interface ImportedFile {
   text: string;
+  /** The contract as the file holds it, in the file's model. */
+  document: Record<string, unknown>;
   /** Fields left out because the file format cannot hold their live value, with the reason. */
   leftOut: string[];
 }
@@ -103,7 +105,7 @@ export function contractFileText(
     const fields = new Set(
       problems.map((problem) => problem.field).filter((field) => MANAGED_FIELDS.includes(field)),
     );
-    if (parsed.ok && fields.size === 0) return { text, leftOut };
+    if (parsed.ok && fields.size === 0) return { text, leftOut, document };
     if (fields.size === 0)
       throw new Error(
         `the live contract cannot be written as a contract file: ${problems.map((p) => p.message).join('; ')}`,

@@ -9,13 +9,17 @@ import {
   DATA_TYPES,
   duration,
   LOGICAL_TYPES,
+  NUMERIC_TYPES,
   READ_KEYS,
+  sizedType,
   SLA_FIELDS,
   STATUSES,
 } from './vocabulary.js';
 
 /** The `customProperties` entry that names the catalog asset: `TYPE:FQN`. */
 export const ENTITY_PROPERTY = 'catalogEntity';
+/** A team member's `customProperties` entry that makes an owner a team (`team`), not a user. */
+export const OWNER_TYPE_PROPERTY = 'catalogOwnerType';
 
 /** Something of the document, at its JSON pointer. */
 export interface Placed {
@@ -199,10 +203,20 @@ function readSchema(
     const column: Record<string, unknown> = { name: property.name };
     if (typeof property.description === 'string') column.description = property.description;
     const physical = text(property.physicalType)?.toUpperCase();
-    column.dataType =
-      physical !== undefined && DATA_TYPES.has(physical)
-        ? physical
-        : (LOGICAL_TYPES[text(property.logicalType) ?? 'string'] ?? 'STRING');
+    // The size the server's reader drops (it reads DECIMAL(12,2) as DECIMAL, varchar(2) as
+    // STRING) is kept: the type and its size, as the catalog shows the table's column.
+    const sized = physical === undefined ? undefined : sizedType(physical);
+    if (sized !== undefined && DATA_TYPES.has(sized.type)) {
+      column.dataType = sized.type;
+      if (NUMERIC_TYPES.has(sized.type)) {
+        column.precision = sized.first;
+        if (sized.second !== undefined) column.scale = sized.second;
+      } else column.dataLength = sized.first;
+    } else
+      column.dataType =
+        physical !== undefined && DATA_TYPES.has(physical)
+          ? physical
+          : (LOGICAL_TYPES[text(property.logicalType) ?? 'string'] ?? 'STRING');
     sources.push([
       `/schema/${i}/dataType`,
       `${from}/${physical !== undefined ? 'physicalType' : 'logicalType'}`,
@@ -247,13 +261,21 @@ function readTeam(
   const members = isRecord(doc.team) ? doc.team.members : doc.team;
   const base = isRecord(doc.team) ? '/team/members' : '/team';
   if (!Array.isArray(members) || members.length === 0) return;
-  const owners: { type: 'user'; name: string }[] = [];
+  const owners: { type: 'user' | 'team'; name: string }[] = [];
   members.forEach((member, i) => {
     if (!isRecord(member)) return;
+    // A user by its username; a team when the member says so (customProperties catalogOwnerType:
+    // team), where the server tries a user of that name first, then a team of its name.
     const name = text(member.username) ?? text(member.name);
+    const team =
+      Array.isArray(member.customProperties) &&
+      member.customProperties.some(
+        (entry) =>
+          isRecord(entry) && entry.property === OWNER_TYPE_PROPERTY && entry.value === 'team',
+      );
     if (text(member.role)?.toLowerCase() === 'owner' && name !== undefined) {
       sources.push([`/owners/${owners.length}`, `${base}/${i}`]);
-      owners.push({ type: 'user', name });
+      owners.push({ type: team ? 'team' : 'user', name });
     } else
       unstored.push({
         pointer: `${base}/${i}`,
@@ -273,11 +295,19 @@ function readRoles(doc: Doc, contract: DesiredContract, sources: [string, string
     if (role.role.startsWith('classification-'))
       dataClassification = role.role.slice('classification-'.length);
     else {
-      // A string in the standard; the server takes it as a list of one.
+      // A string in the standard, naming one approver or several, comma-separated: each is an
+      // identity (the server keeps the string whole, as one).
       const approvers = role.firstLevelApprovers;
+      const identities =
+        typeof approvers === 'string'
+          ? approvers
+              .split(',')
+              .map((name) => name.trim())
+              .filter((name) => name !== '')
+          : [];
       policies.push({
         accessPolicy: role.role,
-        ...(typeof approvers === 'string' ? { identities: [approvers] } : {}),
+        ...(identities.length === 0 ? {} : { identities }),
       });
     }
   }

@@ -108,3 +108,50 @@ export function duration(value: unknown, unit: unknown): { iso: string } | { pro
     };
   return { iso: known.time ? `PT${count}${known.iso}` : `P${count}${known.iso}` };
 }
+
+/** The data types whose size is a precision (and scale): DECIMAL(12,2); others' is a length. */
+export const NUMERIC_TYPES: ReadonlySet<string> = new Set(['DECIMAL', 'NUMERIC', 'NUMBER']);
+
+/** A dataType's ODCS logicalType, of those the standard has (the server's export writes others). */
+export const LOGICAL_TYPE_OF: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    ['INT', 'SMALLINT', 'TINYINT', 'BYTEINT', 'BIGINT', 'LONG'].map((t) => [t, 'integer']),
+  ),
+  ...Object.fromEntries(
+    ['FLOAT', 'DOUBLE', 'DECIMAL', 'NUMERIC', 'NUMBER', 'MONEY'].map((t) => [t, 'number']),
+  ),
+  BOOLEAN: 'boolean',
+  DATE: 'date',
+  DATETIME: 'date',
+  TIMESTAMP: 'timestamp',
+  TIMESTAMPZ: 'timestamp',
+  TIME: 'time',
+  ARRAY: 'array',
+  ...Object.fromEntries(['MAP', 'STRUCT', 'JSON'].map((t) => [t, 'object'])),
+};
+
+/** An ISO 8601 duration's unit (its letter, after T for a time) as an ODCS SLA unit. */
+export const ISO_UNITS: Readonly<Record<string, string>> = {
+  Y: 'year',
+  M: 'month',
+  W: 'week',
+  D: 'day',
+  TH: 'hour',
+  TM: 'minute',
+  TS: 'second',
+};
+
+/** A physicalType with its size, `DECIMAL(12,2)` or `VARCHAR(32)`: the type, and the numbers. */
+export function sizedType(
+  physicalType: string,
+): { type: string; first: number; second?: number } | undefined {
+  const match = /^\s*([A-Za-z][A-Za-z0-9_ ]*?)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$/.exec(
+    physicalType,
+  );
+  if (match === null) return undefined;
+  return {
+    type: match[1]!.toUpperCase(),
+    first: Number(match[2]),
+    ...(match[3] === undefined ? {} : { second: Number(match[3]) }),
+  };
+}
