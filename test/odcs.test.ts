@@ -5,7 +5,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DesiredContract } from '../src/contract/model.js';
+import { odcsValidator } from '../src/odcs/schema.js';
+import { toOdcs } from '../src/odcs/to-odcs.js';
 import { fromOdcs } from '../src/odcs/from-odcs.js';
 import { cli } from './helpers/cli.js';
 import { openMetadataSchemas } from './helpers/openmetadata-schemas.js';
@@ -249,6 +253,141 @@ describe('an ODCS file beside our own files', () => {
     );
     expect(opened.sandbox.requests().filter((r) => r.path.startsWith('/v1/dataContracts'))).toEqual(
       [],
+    );
+  });
+});
+
+describe('both ways', () => {
+  const demoFqns = [
+    'warehouse.sales.public.orders.dataContract_orders',
+    'warehouse.sales.public.customers.dataContract_customers',
+    'warehouse.finance.ledger.payments.dataContract_payments',
+    'events.web.clickstream.dataContract_clickstream',
+    'sales-analytics.dataContract_sales-analytics',
+  ];
+
+  it.each(['spec', 'openmetadata'] as const)(
+    '%s: import --format odcs of every demo contract writes ODCS files that plan to no changes',
+    async (profile) => {
+      const opened = await openSandbox({ profile });
+      cleanups.push(() => opened.sandbox.close());
+      const dir = await tempDir();
+      cleanups.push(() => dir.remove());
+      const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+      const imported = await cli(['import', '--format', 'odcs', '--fqn', ...demoFqns], {
+        cwd: dir.dir,
+        env,
+      });
+      expect(imported.code, imported.out + imported.err).toBe(0);
+      expect(readdirSync(path.join(dir.dir, 'contracts')).sort()).toEqual(
+        demoFqns.map((fqn) => `${fqn}.odcs.yaml`).sort(),
+      );
+      // Plain ODCS documents: they validate without a catalog.
+      expect((await cli(['validate'], { cwd: dir.dir })).code).toBe(0);
+      const plan = await cli(['plan', '--detailed-exitcode', '--no-color'], { cwd: dir.dir, env });
+      expect(plan.code, plan.out + plan.err).toBe(0);
+      expect(plan.out).toContain(`Plan: 0 to change, ${demoFqns.length} unchanged, 0 errors.`);
+    },
+  );
+
+  it.each(['spec', 'openmetadata'] as const)(
+    '%s: export --format odcs of the example files, applied as they are, then planned as ODCS: no changes',
+    async (profile) => {
+      const opened = await openSandbox({ profile });
+      cleanups.push(() => opened.sandbox.close());
+      const dir = await tempDir();
+      cleanups.push(() => dir.remove());
+      await cp(
+        path.join(
+          root,
+          ...(profile === 'openmetadata' ? ['examples', 'openmetadata'] : []),
+          'contracts',
+        ),
+        path.join(dir.dir, 'contracts'),
+        { recursive: true },
+      );
+      const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+      expect((await cli(['apply', '--auto-approve'], { cwd: dir.dir, env })).code).toBe(0);
+      const exported = await cli(['export', '--format', 'odcs', '--out', 'odcs'], { cwd: dir.dir });
+      expect(exported.code, exported.out + exported.err).toBe(0);
+      const plan = await cli(['plan', 'odcs', '--detailed-exitcode', '--no-color'], {
+        cwd: dir.dir,
+        env,
+      });
+      expect(plan.code, plan.out + plan.err).toBe(0);
+      expect(plan.out).toMatch(/Plan: 0 to change, \d+ unchanged, 0 errors\./);
+      // On standard output: one document per file, none of which names a path of this machine.
+      const shown = await cli(['export', '--format', 'odcs'], { cwd: dir.dir });
+      expect(shown.out).not.toContain('yaml-language-server');
+      expect(shown.out.split('\n---\n').length).toBe(
+        readdirSync(path.join(dir.dir, 'odcs')).length,
+      );
+    },
+  );
+});
+
+describe('what ODCS carries reads back as it was', () => {
+  it('any contract: its ODCS document validates against the standard, and reads back to the fields it kept', () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
+    const duration = fc
+      .tuple(fc.integer({ min: 1, max: 90 }), fc.constantFrom('D', 'W', 'M', 'Y', 'TH', 'TM'))
+      .map(([n, unit]) => (unit.startsWith('T') ? `PT${n}${unit[1]!}` : `P${n}${unit}`));
+    const column = fc.record(
+      {
+        name,
+        dataType: fc.constantFrom(
+          'BIGINT',
+          'INT',
+          'VARCHAR',
+          'DECIMAL',
+          'TIMESTAMP',
+          'BOOLEAN',
+          'STRING',
+        ),
+        description: fc.string({ minLength: 1, maxLength: 20 }),
+        constraint: fc.constantFrom('PRIMARY_KEY', 'UNIQUE', 'NOT_NULL'),
+      },
+      { requiredKeys: ['name', 'dataType'] },
+    );
+    const contract = fc.record(
+      {
+        entityStatus: fc.constantFrom('Draft', 'Approved', 'Deprecated'),
+        description: fc.string({ minLength: 1, maxLength: 40 }),
+        schema: fc.uniqueArray(column, { selector: (c) => c.name, maxLength: 5 }),
+        // An empty list reads back as none, as the server reads it.
+        owners: fc.uniqueArray(fc.record({ type: fc.constantFrom('user', 'team'), name }), {
+          selector: (o) => o.name,
+          minLength: 1,
+          maxLength: 3,
+        }),
+        sla: fc.record(
+          { refreshFrequency: duration, maxLatency: duration, retention: duration },
+          { requiredKeys: ['refreshFrequency'] },
+        ),
+      },
+      { requiredKeys: ['entityStatus'] },
+    );
+    const validate = odcsValidator();
+    fc.assert(
+      fc.property(contract, (fields) => {
+        const whole = {
+          name: 'c',
+          fullyQualifiedName: 'db.s.t.dataContract_c',
+          entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+          ...fields,
+        } as unknown as DesiredContract;
+        const { document, leftOut } = toOdcs(whole, { id: 'x', version: '1.0.0' }, 'openmetadata');
+        expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+        const back = fromOdcs(JSON.parse(JSON.stringify(document)) as Record<string, unknown>)
+          .contract as unknown as Record<string, unknown>;
+        const kept = Object.keys(fields).filter(
+          (field) => !leftOut.some((reason) => reason.startsWith(`${field} `)),
+        );
+        for (const field of kept)
+          expect(back[field], field).toEqual((fields as Record<string, unknown>)[field]);
+        expect(leftOut).toEqual([]);
+      }),
+      { numRuns: 300 },
     );
   });
 });

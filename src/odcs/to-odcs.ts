@@ -132,6 +132,13 @@ function documentOf(contract: Doc, identity: { id: string; version: string }): D
   return doc;
 }
 
+/** Whether two values hold the same data (whatever their objects' prototypes). */
+function sameData(a: unknown, b: unknown): boolean {
+  const plain = (value: unknown): unknown =>
+    value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
+  return isDeepStrictEqual(plain(a), plain(b));
+}
+
 /** The fields of a contract's model an ODCS document could write; the others never can. */
 const WRITABLE = ['description', 'entityStatus', 'schema', 'owners', 'security', 'sla'];
 
@@ -160,7 +167,7 @@ export function toOdcs(
         ? { ...read, entityStatus: 'Active' }
         : read;
     const differing = WRITABLE.filter(
-      (field) => kept[field] !== undefined && !isDeepStrictEqual(back?.[field], kept[field]),
+      (field) => kept[field] !== undefined && !sameData(back?.[field], kept[field]),
     );
     // The status is always written (ODCS requires one): one it cannot hold is said, and kept.
     const lost = differing.filter((field) => field !== 'entityStatus');
