@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
+import { load } from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DesiredContract } from '../src/contract/model.js';
 import { odcsValidator } from '../src/odcs/schema.js';
@@ -389,5 +390,76 @@ describe('what ODCS carries reads back as it was', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the server's own ODCS export, as the sandbox plays it", () => {
+  it("openmetadata: serves each contract's ODCS document (JSON and YAML, by id and by name), and import --format odcs writes what it says", async () => {
+    const opened = await openSandbox({ profile: 'openmetadata' });
+    cleanups.push(() => opened.sandbox.close());
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    const token = await opened.token();
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: token };
+    const get = async (route: string) => {
+      const response = await fetch(`${opened.sandbox.url}/v1/dataContracts/${route}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        text: await response.text(),
+      };
+    };
+    for (const contract of opened.sandbox.store.contracts.values()) {
+      const fqn = contract.fullyQualifiedName;
+      const byName = await get(`name/${encodeURIComponent(fqn)}/odcs`);
+      expect(byName.status).toBe(200);
+      const server = JSON.parse(byName.text) as Record<string, unknown>;
+      expect(JSON.parse((await get(`${contract.id}/odcs`)).text)).toEqual(server);
+      const yaml = await get(`name/${encodeURIComponent(fqn)}/odcs/yaml`);
+      expect(yaml.type).toBe('application/yaml');
+      expect(load(yaml.text)).toEqual(server);
+      const imported = await cli(['import', '--format', 'odcs', '--fqn', fqn, '--force'], {
+        cwd: dir.dir,
+        env,
+      });
+      expect(imported.code, imported.err).toBe(0);
+      const ours = load(
+        readFileSync(path.join(dir.dir, 'contracts', `${fqn}.odcs.yaml`), 'utf8'),
+      ) as Record<string, unknown>;
+      // What both say alike: the server's mapping, read the same.
+      expect(ours.status, fqn).toBe(server.status);
+      expect(ours.name).toBe(server.name);
+      expect(ours.description).toEqual(server.description);
+      const columns = (doc: Record<string, unknown>) =>
+        (
+          (doc.schema as { properties: Record<string, unknown>[] }[] | undefined)?.[0]
+            ?.properties ?? []
+        ).map((p) => ({
+          name: p.name,
+          type: String(p.physicalType).replace(/\(.*$/, ''),
+          primaryKey: p.primaryKey === true,
+          unique: p.unique === true,
+          required: p.required === true,
+          description: p.description,
+        }));
+      expect(columns(ours)).toEqual(columns(server));
+      const members = (doc: Record<string, unknown>) =>
+        (
+          (Array.isArray(doc.team)
+            ? doc.team
+            : (doc.team as { members?: unknown[] } | undefined)?.members) ?? []
+        ).map((m) => (m as { username: string }).username);
+      expect(members(ours)).toEqual(members(server));
+    }
+    // The specification's catalogs have no such route.
+    const spec = await openSandbox({});
+    cleanups.push(() => spec.sandbox.close());
+    const response = await fetch(
+      `${spec.sandbox.url}/v1/dataContracts/name/warehouse.sales.public.orders.dataContract_orders/odcs`,
+      { headers: { authorization: `Bearer ${await spec.token()}` } },
+    );
+    expect(response.status).toBe(404);
   });
 });

@@ -8,6 +8,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** An HTML page instead of JSON (the web UI's page in the openmetadata profile). */
   html?: string;
+  /** A YAML document instead of JSON (OpenMetadata's ODCS export as YAML). */
+  yaml?: string;
 }
 
 /** One handled request, as the admin route /sandbox/requests reports it. */

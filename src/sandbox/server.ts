@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
 import { Catalog } from './catalog.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
+import { odcsOfContract, odcsRequest } from './odcs-export.js';
+import { stringify as stringifyYaml } from 'yaml';
 import { parsePatchBody } from './java-json.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
 import type { Seed } from './seed.js';
@@ -59,6 +61,9 @@ const API_ROOT: Record<SandboxProfile, readonly string[]> = {
   spec: ['v1'],
   openmetadata: ['api', 'v1'],
 };
+
+/** What OpenMetadata's ODCS export reads of a contract. */
+const ODCS_FIELDS = new URLSearchParams('fields=owners');
 
 const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
   status,
@@ -190,6 +195,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         onlyGet();
         return reply(200, catalog.contracts.getEffectiveContract(user, query));
       }
+      // OpenMetadata's ODCS export of a contract, as JSON or YAML.
+      const odcs = profile === 'openmetadata' ? odcsRequest(route) : undefined;
+      if (odcs !== undefined) {
+        onlyGet();
+        const contract = catalog.contracts.getContract(user, odcs.lookup, ODCS_FIELDS);
+        const document = odcsOfContract(contract);
+        return odcs.yaml
+          ? { status: 200, body: undefined, yaml: stringifyYaml(document) }
+          : reply(200, document);
+      }
       if (route.length === 3 && route[1] === 'name') {
         onlyGet();
         return contractReply(
@@ -315,6 +330,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     response.on('finish', () => finish(record, 'answered', response.statusCode));
+    if (answer.yaml !== undefined) {
+      response.writeHead(answer.status, {
+        'content-type': 'application/yaml',
+        'content-length': String(Buffer.byteLength(answer.yaml)),
+      });
+      response.end(answer.yaml);
+      return;
+    }
     if (answer.html !== undefined) {
       response.writeHead(answer.status, {
         'content-type': 'text/html; charset=utf-8',
