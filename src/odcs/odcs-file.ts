@@ -87,8 +87,10 @@ export function keptOnlyInGitOf(file: ContractFile): string | undefined {
 }
 
 /**
- * One warning for all an ODCS file holds that the catalog does not store, each at its line: it
- * stays only in git. Undefined when there is nothing such.
+ * One warning for all an ODCS file holds that the catalog's contract has no field for, each at its
+ * line: it stays only in git. Quality rules are told apart: OpenMetadata keeps them (as
+ * odcsQualityRules) when it imports ODCS itself; this tool does not write them, and leaves them
+ * as they are. Undefined when there is nothing such.
  */
 export function keptOnlyInGit(
   file: ContractFile,
@@ -96,9 +98,19 @@ export function keptOnlyInGit(
   where: (pointer: string) => { line: number; column: number },
 ): string | undefined {
   if (reading.unstored.length === 0) return undefined;
-  const items = reading.unstored.map((item) => {
-    const { line } = where(item.pointer);
-    return `${item.message.replace(/ stays only in git.*$/, '')} (line ${line})`;
-  });
-  return `kept only in git: the catalog stores none of ${items.join(', ')} — ${file.file} stays their only record`;
+  const said = (item: { pointer: string; message: string }): string =>
+    `${item.message.replace(/ stays only in git.*$/, '')} (line ${where(item.pointer).line})`;
+  const quality = reading.unstored.filter((item) => /(^|\/)quality$/.test(item.pointer));
+  const other = reading.unstored.filter((item) => !quality.includes(item));
+  const parts = [
+    ...(other.length === 0
+      ? []
+      : [`the contract the catalog stores has no field for ${other.map(said).join(', ')}`]),
+    ...(quality.length === 0
+      ? []
+      : [
+          `${quality.map(said).join(', ')} ${quality.length === 1 ? 'is' : 'are'} not written (the contract's odcsQualityRules, which OpenMetadata's own ODCS import fills, are left as they are)`,
+        ]),
+  ];
+  return `kept only in git: ${parts.join('; ')} — ${file.file} stays their only record`;
 }
