@@ -261,9 +261,10 @@ describe('the documentation', () => {
       for (const block of blocks.filter((b) => b.lang === 'yaml')) {
         const where = `${block.file}:${block.line}`;
         const value = load(block.text) as Record<string, unknown>;
-        if ('entity' in value && 'fullyQualifiedName' in value) {
+        const odcs = value.kind === 'DataContract';
+        if (('entity' in value && 'fullyQualifiedName' in value) || odcs) {
           contracts += 1;
-          const file = `contracts/block-${block.line}.yaml`;
+          const file = `contracts/block-${block.line}${odcs ? '.odcs' : ''}.yaml`;
           await mkdir(path.join(dir.dir, 'contracts'), { recursive: true });
           await writeFile(path.join(dir.dir, file), `${block.text}\n`);
           const profile = /OpenMetadata/.test(block.before.split('\n').slice(-3).join('\n'))
@@ -280,7 +281,7 @@ describe('the documentation', () => {
             expect(inputs, `${where}: input ${key[1]!}`).toContain(key[1]);
         }
       }
-      expect(contracts).toBeGreaterThanOrEqual(3);
+      expect(contracts).toBeGreaterThanOrEqual(4);
       expect(workflows).toBeGreaterThanOrEqual(4);
     } finally {
       await dir.remove();
