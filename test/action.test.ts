@@ -306,18 +306,44 @@ describe('the Action on pull requests (plan)', () => {
     expect(comment()).not.toContain('not-a-token');
   });
 
-  it('fails on breaking changes when asked', async () => {
+  it('fails on breaking changes when asked (fail-on, or the older fail-on-breaking), on any change with fail-on: change', async () => {
     const s = await setup();
-    const run = await runAction(s, {
-      COMMAND: 'plan',
-      COMMENT: 'false',
-      'FAIL-ON-BREAKING': 'true',
-    });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain(
-      '::error::the plan has breaking changes and fail-on-breaking is set',
-    );
+    for (const inputs of [{ 'FAIL-ON': 'breaking' }, { 'FAIL-ON-BREAKING': 'true' }]) {
+      const run = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', ...inputs });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        '::error::the plan has 1 breaking change, and fail-on is breaking',
+      );
+    }
+    const change = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', 'FAIL-ON': 'change' });
+    expect(change.code).toBe(1);
+    expect(change.stdout).toContain('::error::the plan has 4 changes, and fail-on is change');
+    const never = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', 'FAIL-ON': 'never' });
+    expect(never.code).toBe(0);
     expect(s.github.requests).toEqual([]);
+  });
+
+  it('takes failOn and paths from .contracts.yaml, an input beating it; a broken file is annotated at its line and nothing is sent', async () => {
+    const s = await setup({
+      files: { '.contracts.yaml': 'paths: [contracts]\nfailOn: breaking\n' },
+    });
+    const fromFile = await runAction(s, { COMMAND: 'plan', COMMENT: 'false' });
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.stdout).toContain('fail-on is breaking');
+    const input = await runAction(s, { COMMAND: 'plan', COMMENT: 'false', 'FAIL-ON': 'never' });
+    expect(input.code).toBe(0);
+    await writeFile(
+      path.join(s.dir, '.contracts.yaml'),
+      'paths: [contracts]\ncatalog:\n  token: not-here\n',
+    );
+    const before = s.sandbox.requests().length;
+    const broken = await runAction(s, { COMMAND: 'plan', COMMENT: 'false' });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain(
+      '::error title=invalid settings,file=.contracts.yaml,line=3,col=3::token: a token or secret does not belong in .contracts.yaml',
+    );
+    expect(broken.summary).toContain('| `.contracts.yaml:3:3` |');
+    expect(s.sandbox.requests().length).toBe(before);
   });
 
   it('plans only the files the pull request changed with changed-only', async () => {

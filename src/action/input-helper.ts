@@ -2,7 +2,11 @@
 // these settings as a plain object.
 import { getBooleanInput, getInput } from '@actions/core';
 import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Problem } from '../contract/problem.js';
 import { ConfigError } from '../errors.js';
+import { loadSettings, type SettingsLoad } from '../settings/settings-file.js';
+import type { FailOn } from '../settings/settled.js';
 
 export type ActionCommand = 'plan' | 'apply' | 'validate' | 'drift';
 
@@ -23,8 +27,12 @@ export interface ActionSettings {
   changedOnly: boolean;
   /** Post one sticky comment on the pull request. */
   comment: boolean;
-  /** Fail the step when the plan has breaking changes. */
-  failOnBreaking: boolean;
+  /** When the plan fails the step beside its errors: never, breaking changes, or any change. */
+  failOn: FailOn;
+  /** Requests at once (CATALOG_CONCURRENCY, else the settings file); the default when absent. */
+  concurrency: number | undefined;
+  /** The problems of the repository's settings file (.contracts.yaml): the step reports them. */
+  settingsProblems: Problem[];
   /** The checkout (GITHUB_WORKSPACE). */
   workspace: string;
   /** GITHUB_EVENT_NAME, e.g. pull_request or push. */
@@ -47,11 +55,49 @@ export interface ActionSettings {
 
 const COMMANDS: readonly ActionCommand[] = ['plan', 'apply', 'validate', 'drift'];
 
+/** The `path` input's paths, else the settings file's (relative to its folder), else contracts. */
+function pathsOf(input: string, loaded: SettingsLoad, workspace: string): string[] {
+  const given = input
+    .split(/[\n,]/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (given.length > 0) return given;
+  if (!loaded.ok || loaded.settings.paths === undefined) return ['contracts'];
+  const directory = loaded.directory ?? workspace;
+  return loaded.settings.paths.map(
+    (p) => path.relative(workspace, path.resolve(directory, p)) || '.',
+  );
+}
+
+function failOnOf(value: string | undefined): FailOn {
+  const failOn = value ?? 'never';
+  if (failOn !== 'never' && failOn !== 'breaking' && failOn !== 'change')
+    throw new ConfigError(`input fail-on must be never, breaking or change, got '${failOn}'`);
+  return failOn;
+}
+
+function concurrencyOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new ConfigError(
+      `CATALOG_CONCURRENCY must be a whole number from 1 to 256, got '${value}'`,
+    );
+  return n;
+}
+
 function optional(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
+/**
+ * The Action's settings: an input beats the environment, which beats the repository's
+ * .contracts.yaml, which beats the default.
+ */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettings {
+  const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
+  const loaded = loadSettings(workspace);
+  const file = loaded.ok ? loaded.settings : {};
   const command = (getInput('command') || 'plan').trim() as ActionCommand;
   if (!COMMANDS.includes(command))
     throw new ConfigError(`input command must be one of ${COMMANDS.join(', ')}, got '${command}'`);
@@ -59,18 +105,25 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     getInput(name).trim() === '' ? fallback : getBooleanInput(name);
   return {
     command,
-    paths: (getInput('path') || 'contracts')
-      .split(/[\n,]/)
-      .map((p) => p.trim())
-      .filter((p) => p !== ''),
-    catalogUrl: optional(getInput('catalog-url')) ?? optional(env.CATALOG_URL),
-    catalogProfile: optional(getInput('catalog-profile')) ?? optional(env.CATALOG_PROFILE),
+    paths: pathsOf(getInput('path'), loaded, workspace),
+    catalogUrl: optional(getInput('catalog-url')) ?? optional(env.CATALOG_URL) ?? file.catalog?.url,
+    catalogProfile:
+      optional(getInput('catalog-profile')) ??
+      optional(env.CATALOG_PROFILE) ??
+      file.catalog?.profile,
     catalogToken: optional(getInput('catalog-token')) ?? optional(env.CATALOG_TOKEN),
     githubToken: optional(getInput('github-token')) ?? optional(env.GITHUB_TOKEN),
     changedOnly: boolean('changed-only', false),
     comment: boolean('comment', true),
-    failOnBreaking: boolean('fail-on-breaking', false),
-    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+    failOn: failOnOf(
+      optional(getInput('fail-on')) ??
+        (boolean('fail-on-breaking', false) ? 'breaking' : undefined) ??
+        optional(env.CONTRACTS_FAIL_ON) ??
+        file.failOn,
+    ),
+    concurrency: concurrencyOf(optional(env.CATALOG_CONCURRENCY)) ?? file.concurrency,
+    settingsProblems: loaded.ok ? [] : loaded.problems,
+    workspace,
     eventName: env.GITHUB_EVENT_NAME ?? '',
     eventPath: optional(env.GITHUB_EVENT_PATH),
     repository: optional(env.GITHUB_REPOSITORY),

@@ -12,6 +12,8 @@ import { ConfigError } from '../errors.js';
 import { currentCommit, deletedContractFiles, filesChangedBetween } from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
+import { failOnBreach } from '../plan/fail-on.js';
+import { SETTINGS_FILE } from '../settings/settings-file.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
 import { renderResult } from '../apply/render-report.js';
@@ -58,7 +60,8 @@ function problemAnnotations(problems: readonly Problem[], runner: Runner): void 
       file: problem.file,
       startLine: problem.line,
       startColumn: problem.column,
-      title: 'invalid contract',
+      title:
+        path.basename(problem.file) === SETTINGS_FILE ? 'invalid settings' : 'invalid contract',
     });
   }
 }
@@ -118,10 +121,12 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       settings.workspace,
       setting === 'auto' ? undefined : setting,
     );
-    if (checked.problems.length > 0) {
-      problemAnnotations(checked.problems, runner);
-      await summary(problemsMarkdown(checked.problems), EVERY_PROBLEM);
-      return { failed: `${checked.problems.length} problems in contract files` };
+    // The settings file's problems with the files'.
+    const problems = [...settings.settingsProblems, ...checked.problems];
+    if (problems.length > 0) {
+      problemAnnotations(problems, runner);
+      await summary(problemsMarkdown(problems), EVERY_PROBLEM);
+      return { failed: `${problems.length} problems in contract files` };
     }
     await runner.writeSummary(`### Data contracts: ${checked.fileCount} valid files\n`);
     return { failed: null };
@@ -175,6 +180,16 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       `${result.action === 'created' ? 'Posted' : 'Updated'} the plan comment on pull request #${pr.number}.`,
     );
   };
+  // A broken settings file: each problem at its line, in the summary and the comment; nothing sent.
+  if (settings.settingsProblems.length > 0) {
+    problemAnnotations(settings.settingsProblems, runner);
+    const markdown = problemsMarkdown(settings.settingsProblems);
+    await summary(markdown, EVERY_PROBLEM);
+    await stickyComment(markdown);
+    return {
+      failed: `${settings.settingsProblems.length} problems in the settings file (.contracts.yaml); nothing was sent`,
+    };
+  }
   let only: Set<string> | undefined;
   if (settings.changedOnly) {
     if (pr === null)
@@ -182,7 +197,10 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     else only = await filesChangedBetween(pr.base, pr.head, settings.workspace);
   }
   const { client, catalogUrl, profile } = connect(
-    settings.catalogProfile === undefined ? {} : { catalogProfile: settings.catalogProfile },
+    {
+      ...(settings.catalogProfile === undefined ? {} : { catalogProfile: settings.catalogProfile }),
+      ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+    },
     { CATALOG_URL: settings.catalogUrl, CATALOG_TOKEN: settings.catalogToken },
   );
   try {
@@ -249,8 +267,8 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         return {
           failed: `${blocked} contract${blocked === 1 ? '' : 's'} cannot be planned; see the annotations`,
         };
-      if (settings.failOnBreaking && hasBreaking(plan))
-        return { failed: 'the plan has breaking changes and fail-on-breaking is set' };
+      const breach = failOnBreach(plan, settings.failOn);
+      if (breach !== undefined) return { failed: breach };
       return { failed: null };
     }
 
@@ -329,9 +347,12 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
 }
 
 export function assertCatalogSettings(settings: ActionSettings): void {
-  if (settings.command === 'validate') return;
+  // validate needs no catalog; a broken settings file is what the step reports first.
+  if (settings.command === 'validate' || settings.settingsProblems.length > 0) return;
   if (settings.catalogUrl === undefined)
-    throw new ConfigError('input catalog-url (or CATALOG_URL) is required for this command');
+    throw new ConfigError(
+      'input catalog-url (or CATALOG_URL, or catalog.url in .contracts.yaml) is required for this command',
+    );
   if (settings.catalogToken === undefined)
     throw new ConfigError('input catalog-token (or CATALOG_TOKEN) is required for this command');
 }

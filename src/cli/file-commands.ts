@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../errors.js';
 import type { Io } from './io.js';
 import { parseConcurrency, pick } from './parse-options.js';
+import type { SettingsOfRun } from '../settings/settled.js';
 
 /** `command` with the flags that name the catalog and its profile (the token: CATALOG_TOKEN only). */
 function withCatalogOptions(command: Command): Command {
@@ -26,7 +27,12 @@ function fileFormat(format: string): 'native' | 'odcs' {
   return format;
 }
 
-export function addFileCommands(program: Command, io: Io, setExit: (code: number) => void): void {
+export function addFileCommands(
+  program: Command,
+  io: Io,
+  setExit: (code: number) => void,
+  file: SettingsOfRun,
+): void {
   withCatalogOptions(
     program
       .command('new')
@@ -51,7 +57,7 @@ export function addFileCommands(program: Command, io: Io, setExit: (code: number
             entity: options.entity,
             out: options.out,
             force: options.force === true,
-            ...pick(options, ['catalogUrl', 'catalogProfile']),
+            ...pick(file.connection(options), ['catalogUrl', 'catalogProfile']),
           },
           io,
         ),
@@ -74,7 +80,7 @@ export function addFileCommands(program: Command, io: Io, setExit: (code: number
       setExit(
         await runExport(
           {
-            paths: paths.length > 0 ? paths : ['contracts'],
+            paths: file.paths(paths),
             format: fileFormat(options.format),
             ...(options.out === undefined ? {} : { out: options.out }),
             force: options.force === true,
@@ -122,7 +128,7 @@ export function addFileCommands(program: Command, io: Io, setExit: (code: number
               out: options.out,
               force: options.force === true,
               format: fileFormat(options.format),
-              ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency']),
+              ...pick(file.connection(options), ['catalogUrl', 'catalogProfile', 'concurrency']),
             },
             io,
           ),

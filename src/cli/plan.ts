@@ -13,6 +13,8 @@ import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, type Plan } from '../plan/types.js';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import type { FailOn } from '../settings/settled.js';
+import { failOnBreach } from '../plan/fail-on.js';
 
 export interface PlanOptions extends ConnectionFlags {
   paths: string[];
@@ -22,6 +24,8 @@ export interface PlanOptions extends ConnectionFlags {
   github?: boolean;
   out?: string;
   detailedExitcode: boolean;
+  /** What fails the plan (exit 1) beside errors: never, breaking changes, or any change. */
+  failOn?: FailOn;
   /** `drift`: the plan read as a drift report. */
   drift?: boolean;
   changedSince?: string;
@@ -44,8 +48,9 @@ export function noContractFiles(paths: readonly string[]): string {
   return `no contract files in ${paths.join(', ')} (looked for *.yaml and *.yml below it); nothing was planned. Name the folder or files that hold the contracts (contracts/ by default).`;
 }
 
-export function planExitCode(plan: Plan, detailed: boolean): number {
+export function planExitCode(plan: Plan, detailed: boolean, failOn: FailOn = 'never'): number {
   if (plan.summary.error + plan.summary.missing > 0) return EXIT_ERROR;
+  if (failOnBreach(plan, failOn) !== undefined) return EXIT_ERROR;
   return detailed && changeCount(plan) > 0 ? EXIT_CHANGES : EXIT_OK;
 }
 
@@ -124,7 +129,9 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
             : `\nSaved the plan to ${options.out}; it has contracts that cannot be applied (see above), so fix them and plan again before applying.\n`,
         );
     }
-    return planExitCode(plan, options.detailedExitcode);
+    const breach = failOnBreach(plan, options.failOn ?? 'never');
+    if (breach !== undefined) io.stderr.write(`Error: ${breach}.\n`);
+    return planExitCode(plan, options.detailedExitcode, options.failOn);
   } finally {
     await client.close();
   }

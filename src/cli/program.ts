@@ -7,9 +7,14 @@ import { VERSION } from '../version.js';
 import type { Io } from './io.js';
 import { parseConcurrency, pick } from './parse-options.js';
 import { addFileCommands } from './file-commands.js';
+import { settingsFor } from '../settings/settled.js';
 import { addSandboxCommands } from './sandbox-commands.js';
 
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
+
+const FAIL_ON_FLAG = '--fail-on <when>';
+const FAIL_ON_HELP =
+  'exit 1 on what the plan finds: never (default), breaking (a breaking change) or change (any change); else CONTRACTS_FAIL_ON, else .contracts.yaml';
 
 function formatOption(): Option {
   return new Option('--format <format>', 'output format')
@@ -34,6 +39,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .exitOverride();
 
   const color = (): boolean => program.opts<{ color: boolean }>().color;
+  // The repository's .contracts.yaml: flag > environment > file > default.
+  const file = settingsFor(io.cwd, io.env);
 
   program
     .command('validate')
@@ -54,7 +61,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         setExit(
           await runValidate(
             {
-              paths: paths.length > 0 ? paths : ['contracts'],
+              // A broken settings file is one of the problems said; the default paths then.
+              paths:
+                file.problems().length === 0
+                  ? file.paths(paths)
+                  : paths.length > 0
+                    ? paths
+                    : ['contracts'],
+              settingsProblems: file.problems(),
               format: options.json === true ? 'json' : options.format,
               color: color(),
               ...(options.catalogProfile === undefined
@@ -80,7 +94,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     setExit(
       await runPlan(
         {
-          paths: paths.length > 0 ? paths : ['contracts'],
+          paths: file.paths(paths),
           json: options.json === true || format === 'json',
           markdown: options.markdown === true || format === 'markdown',
           github: format === 'github',
@@ -88,7 +102,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
           drift,
           strict: options.strict === true,
           color: color(),
-          ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency', 'changedSince', 'out']),
+          failOn: file.failOn(options.failOn),
+          ...pick(file.connection(options), [
+            'catalogUrl',
+            'catalogProfile',
+            'concurrency',
+            'changedSince',
+            'out',
+          ]),
         },
         io,
       ),
@@ -133,7 +154,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         '--format <format>',
         'human (default), json, markdown, or github: workflow commands annotating each finding at its line, then the plan',
       )
-      .option('--detailed-exitcode', 'exit 2 when there are changes (0 none, 1 error)'),
+      .option('--detailed-exitcode', 'exit 2 when there are changes (0 none, 1 error)')
+      .option(FAIL_ON_FLAG, FAIL_ON_HELP),
   ).action((paths: string[], options: PlanFlags) => runPlanCommand(paths, options, false));
 
   catalogOptions(
@@ -148,7 +170,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option(
         '--detailed-exitcode',
         'accepted as plan takes it: drift always exits 2 when the catalog differs',
-      ),
+      )
+      .option(FAIL_ON_FLAG, FAIL_ON_HELP),
   ).action((paths: string[], options: PlanFlags) => runPlanCommand(paths, options, true));
 
   program
@@ -198,12 +221,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       setExit(
         await runApply(
           {
-            args,
+            args: args.length > 0 ? args : file.paths([]),
             autoApprove: options.autoApprove === true,
             strict: options.strict === true,
             json: options.json === true,
             color: color(),
-            ...pick(options, ['catalogUrl', 'catalogProfile', 'concurrency', 'changedSince']),
+            ...pick(file.connection(options), [
+              'catalogUrl',
+              'catalogProfile',
+              'concurrency',
+              'changedSince',
+            ]),
           },
           io,
         ),
@@ -211,7 +239,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     },
   );
 
-  addFileCommands(program, io, setExit);
+  addFileCommands(program, io, setExit, file);
 
   program
     .command('coverage')
@@ -252,11 +280,16 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         setExit(
           await runCoverage(
             {
-              paths,
+              paths: file.givenPaths(paths),
               format:
                 options.json === true ? 'json' : options.markdown === true ? 'markdown' : 'human',
               color: color(),
-              ...pick(options, ['database', 'pageSize', 'catalogUrl', 'concurrency']),
+              ...pick(file.connection(options), [
+                'database',
+                'pageSize',
+                'catalogUrl',
+                'concurrency',
+              ]),
             },
             io,
           ),
@@ -284,6 +317,7 @@ interface PlanFlags {
   markdown?: boolean;
   format?: string;
   detailedExitcode?: boolean;
+  failOn?: string;
   strict?: boolean;
 }
 

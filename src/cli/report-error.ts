@@ -13,6 +13,8 @@ import {
   TimeoutError,
 } from '../errors.js';
 import { printable } from '../printable.js';
+import { formatProblem } from '../contract/problem.js';
+import { SettingsError } from '../settings/settled.js';
 import type { Io } from './io.js';
 
 /** Whether `argv` asks for JSON on stdout (`--json`, `--format json`). */
@@ -32,16 +34,20 @@ function errorType(error: ContractsError): string {
   if (error instanceof TimeoutError) return 'timeout';
   if (error instanceof NetworkError) return 'network';
   if (error instanceof StalePlanError) return 'stale-plan';
+  if (error instanceof SettingsError) return 'settings';
   return 'config';
 }
 
 export function reportError(error: unknown, argv: readonly string[], io: Io): void {
   const debug = argv.includes('--debug') || (io.env.CONTRACTS_DEBUG ?? '') !== '';
   if (error instanceof ContractsError && !(error instanceof InternalError)) {
+    // A broken settings file: each problem at its line first, as a contract file's are said.
+    if (error instanceof SettingsError)
+      for (const problem of error.problems) io.stderr.write(`${formatProblem(problem)}\n`);
     io.stderr.write(`Error: ${printable(error.message)}\n`);
     if (asksForJson(argv))
       io.stdout.write(
-        `${JSON.stringify({ error: { type: errorType(error), message: error.message } }, null, 2)}\n`,
+        `${JSON.stringify({ error: { type: errorType(error), message: error.message, ...(error instanceof SettingsError ? { problems: error.problems } : {}) } }, null, 2)}\n`,
       );
     return;
   }

@@ -17,6 +17,8 @@ export interface ValidateOptions {
    * `auto` or neither: the file format only, since naming the profile would take the network).
    */
   catalogProfile?: string;
+  /** The problems of the repository's settings file (.contracts.yaml), said with the files'. */
+  settingsProblems?: readonly Problem[];
 }
 
 /** Escapes a value for a GitHub workflow command (`::error file=...::message`). */
@@ -50,11 +52,14 @@ export function renderProblems(problems: readonly Problem[], format: ProblemForm
 
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
   const setting = requestedProfile(options.catalogProfile, io.env);
-  const { problems, fileCount, validCount } = await validateFiles(
+  const checked = await validateFiles(
     options.paths,
     io.cwd,
     setting === 'auto' ? undefined : setting,
   );
+  const { fileCount, validCount } = checked;
+  // The settings file's problems first, as it is read first.
+  const problems = [...(options.settingsProblems ?? []), ...checked.problems];
   if (options.format === 'json') {
     io.stdout.write(
       `${JSON.stringify({ valid: problems.length === 0, fileCount, validCount, problems }, null, 2)}\n`,
@@ -73,9 +78,10 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
         `${c.green('✓')} ${fileCount} contract file${fileCount === 1 ? ' is' : 's are'} valid.\n`,
       );
     } else {
-      const badFiles = new Set(problems.map((p) => p.file)).size;
+      const settings = options.settingsProblems?.length ?? 0;
+      const badFiles = new Set(checked.problems.map((p) => p.file)).size;
       io.stdout.write(
-        `${c.red('✗')} ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${badFiles} of ${fileCount} file${fileCount === 1 ? '' : 's'}.\n`,
+        `${c.red('✗')} ${problems.length} problem${problems.length === 1 ? '' : 's'}${settings > 0 ? ` (${settings} in the settings file)` : ''} in ${badFiles} of ${fileCount} file${fileCount === 1 ? '' : 's'}.\n`,
       );
     }
   }

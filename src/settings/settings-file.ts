@@ -1,0 +1,132 @@
+// The repository's settings file, `.contracts.yaml` at the repository root: everything that is not
+// a secret (contract paths, the catalog's URL and profile, concurrency, fail-on), validated against
+// schemas/settings.schema.json with every problem at its line, like a contract file. A token, a
+// secret or a password in it is an error: it would be committed. Precedence is flag > environment
+// > this file > default, applied where each setting is read.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import settingsSchema from '../../schemas/settings.schema.json' with { type: 'json' };
+import { locate, nodeStart, type Segment } from '../contract/positions.js';
+import { dottedPath, type Problem } from '../contract/problem.js';
+import { createContractAjv, schemaProblems } from '../contract/schema.js';
+
+export const SETTINGS_FILE = '.contracts.yaml';
+
+export interface Settings {
+  paths?: string[];
+  catalog?: { url?: string; profile?: 'auto' | 'spec' | 'openmetadata' };
+  concurrency?: number;
+  failOn?: 'never' | 'breaking' | 'change';
+}
+
+export type SettingsLoad =
+  | {
+      ok: true;
+      settings: Settings;
+      /** The file as shown, and its folder (absolute): its paths are relative to it. */
+      file?: string;
+      directory?: string;
+    }
+  | { ok: false; problems: Problem[]; file: string };
+
+/** A key that names a secret: the file is committed, so none belongs in it. */
+const SECRET_KEY = /token|secret|password|credential/i;
+
+/**
+ * Where the settings file is: the nearest folder from `cwd` up to the repository's root (the
+ * first that holds `.git`) that holds one; undefined when none does.
+ */
+export function findSettingsFile(cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, SETTINGS_FILE);
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+    if (existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir) return undefined;
+  }
+}
+
+let compiled: ReturnType<ReturnType<typeof createContractAjv>['compile']> | undefined;
+
+/** The settings at `cwd` (none when there is no file), or the file's problems, each at its line. */
+export function loadSettings(cwd: string): SettingsLoad {
+  const absolute = findSettingsFile(cwd);
+  if (absolute === undefined) return { ok: true, settings: {} };
+  const shown = path.relative(cwd, absolute).split(path.sep).join('/') || SETTINGS_FILE;
+  const at = (line: number, column: number, where: string, message: string): Problem => ({
+    file: shown,
+    line,
+    column,
+    path: where,
+    message,
+  });
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (error) {
+    return {
+      ok: false,
+      file: shown,
+      problems: [at(1, 1, '', `the settings file cannot be read: ${(error as Error).message}`)],
+    };
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const pos = (offset: number) => {
+    const p = lines.linePos(offset);
+    return { line: p.line, column: p.col };
+  };
+  if (doc.errors.length > 0)
+    return {
+      ok: false,
+      file: shown,
+      problems: doc.errors.map((error) => {
+        const p = pos(error.pos[0]);
+        return at(p.line, p.column, '', `YAML syntax error: ${error.message.split('\n')[0]!}`);
+      }),
+    };
+  const value = (doc.toJS() ?? {}) as unknown;
+  const locateProblem = (segments: readonly Segment[], pointAtKey: boolean, message: string) => {
+    const { found, depth } = locate(doc, segments);
+    const exact = depth === segments.length;
+    const node = exact && pointAtKey && found.keyNode !== null ? found.keyNode : found.node;
+    const p = pos(nodeStart(node));
+    return at(p.line, p.column, dottedPath(segments), message);
+  };
+  const secrets = secretProblems(value, [], locateProblem);
+  compiled ??= createContractAjv().compile(settingsSchema);
+  // A secret's key is said once, as a secret, not also as an unknown key.
+  const problems = [
+    ...secrets,
+    ...schemaProblems(value, locateProblem, compiled).filter(
+      (problem) => !secrets.some((s) => s.line === problem.line && s.column === problem.column),
+    ),
+  ];
+  if (problems.length > 0)
+    return {
+      ok: false,
+      file: shown,
+      problems: problems.sort((a, b) => a.line - b.line || a.column - b.column),
+    };
+  return { ok: true, settings: value as Settings, file: shown, directory: path.dirname(absolute) };
+}
+
+/** Every key, at any depth, that names a secret. */
+function secretProblems(
+  value: unknown,
+  at: Segment[],
+  locateProblem: (segments: readonly Segment[], pointAtKey: boolean, message: string) => Problem,
+): Problem[] {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const here = [...at, Array.isArray(value) ? Number(key) : key];
+    if (!Array.isArray(value) && SECRET_KEY.test(key))
+      return [
+        locateProblem(
+          here,
+          true,
+          `${key}: a token or secret does not belong in ${SETTINGS_FILE}, which is committed; set CATALOG_TOKEN in the environment (a CI secret) and remove it from this file`,
+        ),
+      ];
+    return secretProblems(child, here, locateProblem);
+  });
+}

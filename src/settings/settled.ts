@@ -1,0 +1,95 @@
+// The settings file as the command line applies it: flag > environment > `.contracts.yaml` >
+// default, for the contract paths, the catalog's URL and profile, concurrency and fail-on. The
+// file is read once, when a command first needs it; a broken file is an error of that command
+// (SettingsError), and one of the problems `validate` reports.
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import type { Problem } from '../contract/problem.js';
+import { loadSettings, SETTINGS_FILE, type Settings, type SettingsLoad } from './settings-file.js';
+
+/** A settings file with problems: each is said at its line, and the command sends nothing. */
+export class SettingsError extends ConfigError {
+  constructor(readonly problems: Problem[]) {
+    super(
+      `${SETTINGS_FILE} has ${problems.length} problem${problems.length === 1 ? '' : 's'} (above); fix ${problems.length === 1 ? 'it' : 'them'} first. Nothing was sent.`,
+    );
+  }
+}
+
+export type FailOn = 'never' | 'breaking' | 'change';
+const FAIL_ON: readonly FailOn[] = ['never', 'breaking', 'change'];
+
+export interface SettledConnection {
+  catalogUrl?: string;
+  catalogProfile?: string;
+  concurrency?: number;
+}
+
+/** The settings of one run of the command line, from `cwd` and `env`. */
+export function settingsFor(cwd: string, env: Record<string, string | undefined>) {
+  let loaded: SettingsLoad | undefined;
+  const load = (): SettingsLoad => (loaded ??= loadSettings(cwd));
+  const settings = (): Settings => {
+    const read = load();
+    if (!read.ok) throw new SettingsError(read.problems);
+    return read.settings;
+  };
+  /** The file's paths, relative to `cwd` (in the file they are relative to its folder). */
+  const filePaths = (): string[] | undefined => {
+    const read = settings();
+    const directory = (load() as { directory?: string }).directory;
+    return read.paths?.map((p) =>
+      directory === undefined ? p : path.relative(cwd, path.resolve(directory, p)) || '.',
+    );
+  };
+  const fromEnv = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  return {
+    /** The file's problems (none when it is valid or absent), for `validate`. */
+    problems: (): Problem[] => {
+      const read = load();
+      return read.ok ? [] : read.problems;
+    },
+    /** The paths given, else the file's, else `contracts`. */
+    paths: (given: readonly string[]): string[] =>
+      given.length > 0 ? [...given] : (filePaths() ?? ['contracts']),
+    /** The paths given, else the file's; none when neither names any (a command's own default). */
+    givenPaths: (given: readonly string[]): string[] =>
+      given.length > 0 ? [...given] : (filePaths() ?? []),
+    /** `options` with the catalog's URL, profile and concurrency from the environment, else the file. */
+    connection: <T extends SettledConnection>(options: T): T => {
+      const file = settings();
+      const concurrencyText = fromEnv('CATALOG_CONCURRENCY');
+      let concurrency = options.concurrency;
+      if (concurrency === undefined && concurrencyText !== undefined) {
+        concurrency = Number(concurrencyText);
+        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
+          throw new ConfigError(
+            `CATALOG_CONCURRENCY must be a whole number from 1 to 256, got '${concurrencyText}'`,
+          );
+      }
+      concurrency ??= file.concurrency;
+      const url = options.catalogUrl ?? fromEnv('CATALOG_URL') ?? file.catalog?.url;
+      const profile = options.catalogProfile ?? fromEnv('CATALOG_PROFILE') ?? file.catalog?.profile;
+      return {
+        ...options,
+        ...(url === undefined ? {} : { catalogUrl: url }),
+        ...(profile === undefined ? {} : { catalogProfile: profile }),
+        ...(concurrency === undefined ? {} : { concurrency }),
+      };
+    },
+    /** `--fail-on`, else CONTRACTS_FAIL_ON, else the file's, else never. */
+    failOn: (flag: string | undefined): FailOn => {
+      const value = flag ?? fromEnv('CONTRACTS_FAIL_ON') ?? settings().failOn ?? 'never';
+      if (!FAIL_ON.includes(value as FailOn))
+        throw new ConfigError(
+          `${flag !== undefined ? '--fail-on' : 'CONTRACTS_FAIL_ON'} must be never, breaking or change, got '${value}'`,
+        );
+      return value as FailOn;
+    },
+  };
+}
+
+export type SettingsOfRun = ReturnType<typeof settingsFor>;
