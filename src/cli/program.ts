@@ -61,13 +61,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         setExit(
           await runValidate(
             {
-              // A broken settings file is one of the problems said; the default paths then.
-              paths:
-                file.problems().length === 0
-                  ? file.paths(paths)
-                  : paths.length > 0
-                    ? paths
-                    : ['contracts'],
+              // A broken settings file names no paths to trust: only the paths given are checked.
+              paths: file.problems().length === 0 ? file.paths(paths) : paths,
               settingsProblems: file.problems(),
               format: options.json === true ? 'json' : options.format,
               color: color(),

@@ -52,11 +52,10 @@ export function renderProblems(problems: readonly Problem[], format: ProblemForm
 
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
   const setting = requestedProfile(options.catalogProfile, io.env);
-  const checked = await validateFiles(
-    options.paths,
-    io.cwd,
-    setting === 'auto' ? undefined : setting,
-  );
+  const checked =
+    options.paths.length === 0
+      ? { problems: [], fileCount: 0, validCount: 0 }
+      : await validateFiles(options.paths, io.cwd, setting === 'auto' ? undefined : setting);
   const { fileCount, validCount } = checked;
   // The settings file's problems first, as it is read first.
   const problems = [...(options.settingsProblems ?? []), ...checked.problems];
@@ -69,7 +68,11 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   const c = colorsFor(io.stdout, io.env, options.color);
   io.stdout.write(renderProblems(problems, options.format));
   if (options.format === 'human') {
-    if (fileCount === 0) {
+    if (options.paths.length === 0) {
+      io.stdout.write(
+        `${c.red('✗')} ${problems.length} problem${problems.length === 1 ? '' : 's'} in the settings file; the contract files it names are checked once it is fixed.\n`,
+      );
+    } else if (fileCount === 0) {
       io.stdout.write(
         `${c.yellow('No contract files found')} in ${options.paths.join(', ')} (looked for *.yaml and *.yml).\n`,
       );
