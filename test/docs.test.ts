@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings } from '../src/settings/settings-file.js';
 import { cliProcess } from './helpers/cli-process.js';
 import { tempDir, type TempDir } from './helpers/temp-dir.js';
 
@@ -250,7 +251,7 @@ describe('the documentation', () => {
     expect(named).toContain('npm run demo');
   }, 120_000);
 
-  it('shows only contract files that validate, and Action inputs that action.yml has', async () => {
+  it('shows only contract files and settings files that validate, and Action inputs that action.yml has', async () => {
     const inputs = Object.keys(
       (load(await readFile(path.join(root, 'action.yml'), 'utf8')) as { inputs: object }).inputs,
     );
@@ -258,9 +259,19 @@ describe('the documentation', () => {
     try {
       let contracts = 0;
       let workflows = 0;
+      let settings = 0;
       for (const block of blocks.filter((b) => b.lang === 'yaml')) {
         const where = `${block.file}:${block.line}`;
         const value = load(block.text) as Record<string, unknown>;
+        if (block.text.includes('settings.schema.json')) {
+          // A settings file shown: it loads with no problem.
+          const settingsDir = await tempDir({ '.contracts.yaml': `${block.text}\n` });
+          const loaded = loadSettings(settingsDir.dir);
+          await settingsDir.remove();
+          expect(loaded.ok, `${where}: ${JSON.stringify(loaded)}`).toBe(true);
+          settings += 1;
+          continue;
+        }
         const odcs = value.kind === 'DataContract';
         if (('entity' in value && 'fullyQualifiedName' in value) || odcs) {
           contracts += 1;
@@ -283,6 +294,7 @@ describe('the documentation', () => {
       }
       expect(contracts).toBeGreaterThanOrEqual(4);
       expect(workflows).toBeGreaterThanOrEqual(4);
+      expect(settings).toBeGreaterThanOrEqual(1);
     } finally {
       await dir.remove();
     }
