@@ -1,6 +1,6 @@
 // `contracts plan [PATH...]`: validate, read the live contracts, print the changes.
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from './exit-codes.js';
-import { deletedContractFiles, filesChangedSince } from '../pipeline/git.js';
+import { deletedContractFiles, fileAtRef, filesChangedSince } from '../pipeline/git.js';
 import { deletedFilesText, leftUnmanaged } from '../plan/deleted-files.js';
 import { planFilesForCommand } from './plan-files.js';
 import { colorsFor, type Io } from './io.js';
@@ -15,6 +15,9 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { FailOn } from '../settings/settled.js';
 import { failOnBreach } from '../plan/fail-on.js';
+import { reportGate } from './gate-report.js';
+import { versionGate } from '../gate/version-gate.js';
+import type { Acknowledgement } from '../settings/settings-file.js';
 
 export interface PlanOptions extends ConnectionFlags {
   paths: string[];
@@ -26,6 +29,8 @@ export interface PlanOptions extends ConnectionFlags {
   detailedExitcode: boolean;
   /** What fails the plan (exit 1) beside errors: never, breaking changes, or any change. */
   failOn?: FailOn;
+  /** Breaking changes let through the version gate (the settings file's acknowledgedBreaks). */
+  acknowledgements?: readonly Acknowledgement[];
   /** `drift`: the plan read as a drift report. */
   drift?: boolean;
   changedSince?: string;
@@ -131,6 +136,21 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     }
     const breach = failOnBreach(plan, options.failOn ?? 'never');
     if (breach !== undefined) io.stderr.write(`Error: ${breach}.\n`);
+    // The version gate, against the ref the plan is of changes since.
+    const since = options.changedSince;
+    const gate =
+      since === undefined
+        ? undefined
+        : await versionGate({
+            plan,
+            files: outcome.files,
+            cwd: io.cwd,
+            baseText: (absolute) => fileAtRef(io.cwd, since, absolute),
+            acknowledgements: options.acknowledgements ?? [],
+            today: new Date().toISOString().slice(0, 10),
+          });
+    if (gate !== undefined) reportGate(gate, options.github === true, io);
+    if (gate !== undefined && gate.errors.length > 0) return EXIT_ERROR;
     return planExitCode(plan, options.detailedExitcode, options.failOn);
   } finally {
     await client.close();

@@ -98,6 +98,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
           strict: options.strict === true,
           color: color(),
           failOn: file.failOn(options.failOn),
+          acknowledgements: file.acknowledgements(),
           ...pick(file.connection(options), [
             'catalogUrl',
             'catalogProfile',

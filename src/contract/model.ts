@@ -106,9 +106,18 @@ export function shapesFromSchema(schema: object): ReadonlyMap<string, Shape> {
 /** Declared shape of every top-level field of the contract file. */
 export const FIELD_SHAPES: ReadonlyMap<string, Shape> = shapesFromSchema(contractSchema);
 
-/** Top-level fields a file may manage (everything declared except identity fields). */
+/** Fields a file keeps in git alone, never sent to the catalog: its semantic version. */
+export const LOCAL_FIELDS: readonly string[] = ['contractVersion'];
+
+/** Top-level fields a file may manage (everything declared except identity and local fields). */
 export const MANAGED_FIELDS: readonly string[] = [...FIELD_SHAPES.keys()].filter(
-  (field) => !IDENTITY_FIELDS.includes(field),
+  (field) => !IDENTITY_FIELDS.includes(field) && !LOCAL_FIELDS.includes(field),
 );
+
+/** `contract` without the fields kept in git alone (changed in place, and returned). */
+export function withoutLocalFields<T extends Record<string, unknown>>(contract: T): T {
+  for (const field of LOCAL_FIELDS) delete contract[field];
+  return contract;
+}
 
 export { contractSchema };

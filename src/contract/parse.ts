@@ -11,7 +11,7 @@ import {
   visit,
   type Node as YamlNode,
 } from 'yaml';
-import type { DesiredContract } from './model.js';
+import { withoutLocalFields, type DesiredContract } from './model.js';
 import { dottedPath, notListed, type Problem, type Result } from './problem.js';
 import { fastLoad, loadPlain } from './fast-parse.js';
 import {
@@ -88,7 +88,7 @@ export function contractOfValidated(
   if (fast) {
     // Validated bytes are UTF-8: the platform's lenient decoder reads them as the strict one did.
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    return loadPlain(withoutBom(text)) as DesiredContract;
+    return withoutLocalFields(loadPlain(withoutBom(text)) as DesiredContract);
   }
   const parsed = parseContract(bytes, file, { fastPath: false });
   return parsed.ok ? parsed.value.contract : undefined;
@@ -102,7 +102,8 @@ export function fastParseContract(text: string, file: string): ContractFile | un
   const fast = fastLoad(text);
   if (fast === undefined || !matchesSchema(fast) || hasRepeatedItemKeys(fast) || hasOddNode(fast))
     return undefined;
-  const contract = fast as DesiredContract;
+  // The contract as planned: what the file keeps in git alone (its version) is read apart.
+  const contract = withoutLocalFields(fast as DesiredContract);
   return { file, identity: contract, contract, text };
 }
 
@@ -415,7 +416,7 @@ function parseAndCheck(
     return { ok: false, problems };
   }
 
-  const contract = value as DesiredContract;
+  const contract = withoutLocalFields(value as DesiredContract);
   const contractFile: ContractFile = { file, identity: contract, contract, text };
   rememberDocument(contractFile, first, lineCounter);
   return { ok: true, value: contractFile };

@@ -164,3 +164,19 @@ export async function deletedContractFiles(
     return undefined;
   }
 }
+
+/** The text of the file at `absolute` as it was at `ref`; undefined when it did not exist there. */
+export async function fileAtRef(
+  cwd: string,
+  ref: string,
+  absolute: string,
+): Promise<string | undefined> {
+  const top = await topLevel(cwd);
+  if (top === null) return undefined;
+  const relative = path.relative(top, absolute).split(path.sep).join('/');
+  try {
+    return await git(top).show([`${ref}:${relative}`]);
+  } catch {
+    return undefined;
+  }
+}

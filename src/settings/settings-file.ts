@@ -13,7 +13,18 @@ import { createContractAjv, schemaProblems } from '../contract/schema.js';
 
 export const SETTINGS_FILE = '.contracts.yaml';
 
+/** A breaking change let through the version gate on purpose (acknowledgedBreaks). */
+export interface Acknowledgement {
+  contract: string;
+  change: string;
+  reason: string;
+  /** YYYY-MM-DD: the last day it lets the break through. */
+  expires: string;
+  ticket?: string;
+}
+
 export interface Settings {
+  acknowledgedBreaks?: Acknowledgement[];
   paths?: string[];
   catalog?: { url?: string; profile?: 'auto' | 'spec' | 'openmetadata' };
   concurrency?: number;

@@ -5,7 +5,13 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Problem } from '../contract/problem.js';
-import { loadSettings, SETTINGS_FILE, type Settings, type SettingsLoad } from './settings-file.js';
+import {
+  loadSettings,
+  SETTINGS_FILE,
+  type Acknowledgement,
+  type Settings,
+  type SettingsLoad,
+} from './settings-file.js';
 
 /** A settings file with problems: each is said at its line, and the command sends nothing. */
 export class SettingsError extends ConfigError {
@@ -80,6 +86,8 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
         ...(concurrency === undefined ? {} : { concurrency }),
       };
     },
+    /** The breaking changes the file lets through the version gate. */
+    acknowledgements: (): Acknowledgement[] => settings().acknowledgedBreaks ?? [],
     /** `--fail-on`, else CONTRACTS_FAIL_ON, else the file's, else never. */
     failOn: (flag: string | undefined): FailOn => {
       const value = flag ?? fromEnv('CONTRACTS_FAIL_ON') ?? settings().failOn ?? 'never';
