@@ -323,6 +323,30 @@ describe('the Action on pull requests (plan)', () => {
     expect(s.github.requests).toEqual([]);
   });
 
+  it("gates the contract's version on a pull request: a change that needs a minor bump, with none, fails at the version's line; the counts are outputs", async () => {
+    const orders = await readFile(path.join(root, 'contracts', 'orders.yaml'), 'utf8');
+    const s = await setup({
+      files: {
+        'contracts/orders.yaml': orders.replace(
+          /^name: orders$/m,
+          'name: orders\ncontractVersion: 1.0.0',
+        ),
+      },
+    });
+    const run = await runAction(s, { COMMAND: 'plan', COMMENT: 'false' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /::error title=version gate,file=contracts\/orders\.yaml,line=\d+,col=\d+::contractVersion 1\.0\.0 → 1\.0\.0 is no bump, but this change needs a minor one: it changes /,
+    );
+    expect(run.summary).toContain('#### Version gate');
+    expect(run.outputs).toMatchObject({
+      'to-create': '1',
+      'to-change': '3',
+      'breaking-changes': '1',
+      errors: '0',
+    });
+  });
+
   it('takes failOn and paths from .contracts.yaml, an input beating it; a broken file is annotated at its line and nothing is sent', async () => {
     const s = await setup({
       files: { '.contracts.yaml': 'paths: [contracts]\nfailOn: breaking\n' },

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Problem } from '../contract/problem.js';
 import { ConfigError } from '../errors.js';
-import { loadSettings, type SettingsLoad } from '../settings/settings-file.js';
+import {
+  loadSettings,
+  type Acknowledgement,
+  type SettingsLoad,
+} from '../settings/settings-file.js';
 import type { FailOn } from '../settings/settled.js';
 
 export type ActionCommand = 'plan' | 'apply' | 'validate' | 'drift';
@@ -33,6 +37,8 @@ export interface ActionSettings {
   concurrency: number | undefined;
   /** The problems of the repository's settings file (.contracts.yaml): the step reports them. */
   settingsProblems: Problem[];
+  /** Breaking changes let through the version gate (acknowledgedBreaks of .contracts.yaml). */
+  acknowledgements: Acknowledgement[];
   /** The checkout (GITHUB_WORKSPACE). */
   workspace: string;
   /** GITHUB_EVENT_NAME, e.g. pull_request or push. */
@@ -123,6 +129,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     ),
     concurrency: concurrencyOf(optional(env.CATALOG_CONCURRENCY)) ?? file.concurrency,
     settingsProblems: loaded.ok ? [] : loaded.problems,
+    acknowledgements: file.acknowledgedBreaks ?? [],
     workspace,
     eventName: env.GITHUB_EVENT_NAME ?? '',
     eventPath: optional(env.GITHUB_EVENT_PATH),

@@ -9,6 +9,7 @@ import {
   versionsText,
 } from '../apply/render-report.js';
 import type { Problem } from '../contract/problem.js';
+import type { GateResult } from '../gate/version-gate.js';
 import { codeSpan } from '../plan/render-markdown.js';
 import { MAX_COMMENT_CHARS } from './github-comments.js';
 
@@ -99,5 +100,23 @@ export function appliedMarkdown(report: ApplyReport): string {
     );
   for (const result of notAttempted)
     lines.push(`- ⏭️ \`${result.fullyQualifiedName}\` not attempted (\`${result.file}\`)`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The version gate's findings, for the summary and the comment; '' when it has none. */
+export function gateMarkdown(gate: GateResult): string {
+  if (gate.errors.length + gate.warnings.length + gate.notes.length === 0) return '';
+  const lines = ['', '#### Version gate', ''];
+  if (gate.errors.length > 0)
+    lines.push(
+      '| Where | Version not bumped as the change needs |',
+      '|---|---|',
+      ...gate.errors.map(
+        (p) => `| \`${p.file}:${p.line}:${p.column}\` | ${p.message.replace(/\|/g, '\\|')} |`,
+      ),
+      '',
+    );
+  for (const warning of gate.warnings) lines.push(`- ⚠️ ${warning}`);
+  for (const note of gate.notes) lines.push(`- note: ${note}`);
   return `${lines.join('\n')}\n`;
 }

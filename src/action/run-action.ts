@@ -9,10 +9,16 @@ import { connect } from '../cli/settings.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import { ConfigError } from '../errors.js';
-import { currentCommit, deletedContractFiles, filesChangedBetween } from '../pipeline/git.js';
+import {
+  currentCommit,
+  deletedContractFiles,
+  fileAtRef,
+  filesChangedBetween,
+} from '../pipeline/git.js';
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { failOnBreach } from '../plan/fail-on.js';
+import { versionGate, type GateResult } from '../gate/version-gate.js';
 import { SETTINGS_FILE } from '../settings/settings-file.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
@@ -23,7 +29,7 @@ import { closingLine } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments } from './github-comments.js';
-import { appliedMarkdown, commentBody, problemsMarkdown } from './markdown.js';
+import { appliedMarkdown, commentBody, gateMarkdown, problemsMarkdown } from './markdown.js';
 import { cutNotice, fitSummary } from './summary-limit.js';
 import {
   deletedFilesText,
@@ -52,6 +58,19 @@ export interface Runner {
 
 export interface ActionOutcome {
   failed: string | null;
+}
+
+/** The version gate's errors and warnings, each where it is. */
+function gateAnnotations(gate: GateResult, runner: Runner): void {
+  for (const problem of gate.errors)
+    runner.error(problem.message, {
+      file: problem.file,
+      startLine: problem.line,
+      startColumn: problem.column,
+      title: 'version gate',
+    });
+  for (const warning of gate.warnings) runner.warning(warning);
+  for (const note of gate.notes) runner.info(note);
 }
 
 function problemAnnotations(problems: readonly Problem[], runner: Runner): void {
@@ -244,6 +263,14 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     runner.setOutput('plan-file', planFile);
     runner.setOutput('has-changes', String(changeCount(plan) > 0));
     runner.setOutput('breaking', String(hasBreaking(plan)));
+    // Counts, for routing reviews.
+    runner.setOutput('to-create', String(plan.summary.create));
+    runner.setOutput('to-change', String(plan.summary.update));
+    runner.setOutput(
+      'breaking-changes',
+      String(plan.changes.reduce((n, change) => n + change.breaking.length, 0)),
+    );
+    runner.setOutput('errors', String(plan.summary.error + plan.summary.missing));
     planAnnotations(plan, files, runner);
     const blocked = plan.summary.error + plan.summary.missing;
 
@@ -251,10 +278,24 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       const title = settings.command === 'drift' ? 'Data contract drift' : 'Data contracts plan';
       const deleted =
         settings.command === 'plan' && pr !== null ? await deletedInPullRequest(pr, plan) : [];
-      const markdown = renderPlanMarkdown(plan, {
-        title,
-        deleted: { files: deleted, where: IN_THIS_PR },
-      });
+      // The version gate of a pull request, against its base.
+      const gate =
+        settings.command === 'plan' && pr !== null
+          ? await versionGate({
+              plan,
+              files,
+              cwd: settings.workspace,
+              baseText: (absolute) => fileAtRef(settings.workspace, pr.base, absolute),
+              acknowledgements: settings.acknowledgements,
+              today: new Date().toISOString().slice(0, 10),
+            })
+          : undefined;
+      if (gate !== undefined) gateAnnotations(gate, runner);
+      const markdown =
+        renderPlanMarkdown(plan, {
+          title,
+          deleted: { files: deleted, where: IN_THIS_PR },
+        }) + (gate === undefined ? '' : gateMarkdown(gate));
       await summary(
         settings.command === 'drift' && changeCount(plan) > 0
           ? `${markdown}\n${changeCount(plan)} contract${changeCount(plan) === 1 ? '' : 's'} in the catalog differ from git.\n`
@@ -266,6 +307,10 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       if (blocked > 0)
         return {
           failed: `${blocked} contract${blocked === 1 ? '' : 's'} cannot be planned; see the annotations`,
+        };
+      if (gate !== undefined && gate.errors.length > 0)
+        return {
+          failed: `${gate.errors.length} contract version${gate.errors.length === 1 ? '' : 's'} not bumped as the change needs; see the annotations`,
         };
       const breach = failOnBreach(plan, settings.failOn);
       if (breach !== undefined) return { failed: breach };
