@@ -347,6 +347,26 @@ describe('the Action on pull requests (plan)', () => {
     });
   });
 
+  it('writes its findings as SARIF where sarif-file says, for upload-sarif', async () => {
+    const s = await setup();
+    const run = await runAction(s, {
+      COMMAND: 'plan',
+      COMMENT: 'false',
+      'SARIF-FILE': 'results.sarif',
+    });
+    expect(run.code).toBe(0);
+    expect(run.outputs['sarif-file']).toBe(path.join(s.dir, 'results.sarif'));
+    const log = JSON.parse(await readFile(path.join(s.dir, 'results.sarif'), 'utf8')) as {
+      runs: { results: { ruleId: string; message: { text: string } }[] }[];
+    };
+    expect(log.runs[0]!.results).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'CG102',
+        message: { text: 'breaking: column phone removed' },
+      }),
+    );
+  });
+
   it('takes failOn and paths from .contracts.yaml, an input beating it; a broken file is annotated at its line and nothing is sent', async () => {
     const s = await setup({
       files: { '.contracts.yaml': 'paths: [contracts]\nfailOn: breaking\n' },

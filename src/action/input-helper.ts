@@ -39,6 +39,8 @@ export interface ActionSettings {
   settingsProblems: Problem[];
   /** Breaking changes let through the version gate (acknowledgedBreaks of .contracts.yaml). */
   acknowledgements: Acknowledgement[];
+  /** Where to write the findings as SARIF 2.1.0 (for github/codeql-action/upload-sarif). */
+  sarifFile: string | undefined;
   /** The checkout (GITHUB_WORKSPACE). */
   workspace: string;
   /** GITHUB_EVENT_NAME, e.g. pull_request or push. */
@@ -130,6 +132,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     concurrency: concurrencyOf(optional(env.CATALOG_CONCURRENCY)) ?? file.concurrency,
     settingsProblems: loaded.ok ? [] : loaded.problems,
     acknowledgements: file.acknowledgedBreaks ?? [],
+    sarifFile: optional(getInput('sarif-file')),
     workspace,
     eventName: env.GITHUB_EVENT_NAME ?? '',
     eventPath: optional(env.GITHUB_EVENT_PATH),

@@ -1,13 +1,12 @@
 // What the Action does for each command, written against a small interface to GitHub's runner
 // (annotations, outputs, summary) so the entry stays a few lines. Uses the same functions as
 // the CLI: load and validate, plan, apply.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPlan, type ContractResult } from '../apply/apply-plan.js';
 import { listenForInterrupts } from '../interrupts.js';
 import { connect } from '../cli/settings.js';
-import { positionOf, type ContractFile } from '../contract/parse.js';
-import type { Problem } from '../contract/problem.js';
+import { positionOf } from '../contract/parse.js';
 import { ConfigError } from '../errors.js';
 import {
   currentCommit,
@@ -18,8 +17,9 @@ import {
 import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { failOnBreach } from '../plan/fail-on.js';
-import { versionGate, type GateResult } from '../gate/version-gate.js';
-import { SETTINGS_FILE } from '../settings/settings-file.js';
+import { findingResults, problemResults, sarifLog, type SarifResult } from '../plan/sarif.js';
+import { VERSION } from '../version.js';
+import { versionGate } from '../gate/version-gate.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
 import { renderResult } from '../apply/render-report.js';
@@ -37,66 +37,17 @@ import {
   type DeletedContractFile,
 } from '../plan/deleted-files.js';
 import type { ActionSettings } from './input-helper.js';
+import {
+  gateAnnotations,
+  planAnnotations,
+  problemAnnotations,
+  type Runner,
+} from './annotations.js';
 
-export interface AnnotationPlace {
-  file: string;
-  startLine: number;
-  startColumn?: number;
-  title?: string;
-}
-
-/** The runner features the Action uses; main.ts provides them with @actions/core. */
-export interface Runner {
-  info(message: string): void;
-  warning(message: string, place?: AnnotationPlace): void;
-  error(message: string, place?: AnnotationPlace): void;
-  setOutput(name: string, value: string): void;
-  setSecret(secret: string): void;
-  writeSummary(markdown: string): Promise<void>;
-  setFailed(message: string): void;
-}
+export type { AnnotationPlace, Runner } from './annotations.js';
 
 export interface ActionOutcome {
   failed: string | null;
-}
-
-/** The version gate's errors and warnings, each where it is. */
-function gateAnnotations(gate: GateResult, runner: Runner): void {
-  for (const problem of gate.errors)
-    runner.error(problem.message, {
-      file: problem.file,
-      startLine: problem.line,
-      startColumn: problem.column,
-      title: 'version gate',
-    });
-  for (const warning of gate.warnings) runner.warning(warning);
-  for (const note of gate.notes) runner.info(note);
-}
-
-function problemAnnotations(problems: readonly Problem[], runner: Runner): void {
-  for (const problem of problems) {
-    runner.error(problem.message, {
-      file: problem.file,
-      startLine: problem.line,
-      startColumn: problem.column,
-      title:
-        path.basename(problem.file) === SETTINGS_FILE ? 'invalid settings' : 'invalid contract',
-    });
-  }
-}
-
-/** Every finding of the plan as an annotation at its own line: errors, breaking changes, warnings. */
-function planAnnotations(plan: Plan, files: readonly ContractFile[], runner: Runner): void {
-  for (const finding of planFindings(plan, files)) {
-    const place = {
-      file: finding.file,
-      startLine: finding.line,
-      startColumn: finding.column,
-      title: finding.title,
-    };
-    if (finding.level === 'error') runner.error(finding.message, place);
-    else runner.warning(finding.message, place);
-  }
 }
 
 async function pullRequestNumber(
@@ -128,6 +79,13 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   /** Writes the step's summary, cut to what GitHub keeps; `rest` says where what is cut can be read. */
   const summary = (markdown: string, rest: string): Promise<void> =>
     runner.writeSummary(fitSummary(redact(markdown), (omitted) => cutNotice(omitted, rest)));
+  /** The findings as SARIF, when the sarif-file input asks for them (relative to the workspace). */
+  const sarif = async (results: readonly SarifResult[]): Promise<void> => {
+    if (settings.sarifFile === undefined) return;
+    const file = path.resolve(settings.workspace, settings.sarifFile);
+    await writeFile(file, `${JSON.stringify(sarifLog(results, VERSION), null, 2)}\n`);
+    runner.setOutput('sarif-file', file);
+  };
   runner.setOutput('has-changes', 'false');
   runner.setOutput('breaking', 'false');
   runner.setOutput('applied', '0');
@@ -142,6 +100,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     );
     // The settings file's problems with the files'.
     const problems = [...settings.settingsProblems, ...checked.problems];
+    await sarif(problemResults(problems, 'invalidContract'));
     if (problems.length > 0) {
       problemAnnotations(problems, runner);
       await summary(problemsMarkdown(problems), EVERY_PROBLEM);
@@ -201,6 +160,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   };
   // A broken settings file: each problem at its line, in the summary and the comment; nothing sent.
   if (settings.settingsProblems.length > 0) {
+    await sarif(problemResults(settings.settingsProblems, 'invalidContract'));
     problemAnnotations(settings.settingsProblems, runner);
     const markdown = problemsMarkdown(settings.settingsProblems);
     await summary(markdown, EVERY_PROBLEM);
@@ -244,6 +204,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       throw error;
     });
     if (!outcome.ok) {
+      await sarif(problemResults(outcome.problems, 'invalidContract'));
       problemAnnotations(outcome.problems, runner);
       const markdown = problemsMarkdown(outcome.problems);
       await summary(markdown, EVERY_PROBLEM);
@@ -291,6 +252,10 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
             })
           : undefined;
       if (gate !== undefined) gateAnnotations(gate, runner);
+      await sarif([
+        ...findingResults(planFindings(plan, files)),
+        ...problemResults(gate?.errors ?? [], 'versionGate'),
+      ]);
       const markdown =
         renderPlanMarkdown(plan, {
           title,

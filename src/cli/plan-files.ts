@@ -6,6 +6,8 @@ import { planFromFiles, type PlanOutcome } from '../pipeline/plan-pipeline.js';
 import type { ProfileSetting } from '../profile/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
+import { problemResults, sarifLog } from '../plan/sarif.js';
+import { VERSION } from '../version.js';
 import { renderProblems } from './validate.js';
 
 export interface PlanFilesOptions {
@@ -21,6 +23,8 @@ export interface PlanFilesOptions {
   profile: ProfileSetting;
   /** The most requests out at once (the client's connections), for the progress line. */
   connections: number;
+  /** SARIF 2.1.0 on stdout (problems and findings). */
+  sarif?: boolean;
 }
 
 /** The plan, or null when files are invalid (problems already reported, nothing sent). */
@@ -49,7 +53,11 @@ export async function planFilesForCommand(
   ).finally(() => progress.clear());
   if (outcome.ok) return outcome;
   // With --json the problems are the machine output, as `validate --json` gives them.
-  if (options.json)
+  if (options.sarif === true)
+    io.stdout.write(
+      `${JSON.stringify(sarifLog(problemResults(outcome.problems, 'invalidContract'), VERSION), null, 2)}\n`,
+    );
+  else if (options.json)
     io.stdout.write(
       `${JSON.stringify({ valid: false, fileCount: outcome.fileCount, problems: outcome.problems }, null, 2)}\n`,
     );

@@ -7,6 +7,8 @@ import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
 import { planOutputTarget, writePlanFile } from '../plan/plan-file.js';
 import { planFindings } from '../plan/findings.js';
+import { findingResults, problemResults, sarifLog } from '../plan/sarif.js';
+import { VERSION } from '../version.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { workflowCommand } from './validate.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
@@ -25,6 +27,8 @@ export interface PlanOptions extends ConnectionFlags {
   markdown: boolean;
   /** Workflow commands, one annotation per finding at its exact place, then the plan. */
   github?: boolean;
+  /** SARIF 2.1.0 on stdout: every finding (and the version gate's) at its place. */
+  sarif?: boolean;
   out?: string;
   detailedExitcode: boolean;
   /** What fails the plan (exit 1) beside errors: never, breaking changes, or any change. */
@@ -73,6 +77,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
         paths: options.paths,
         json: options.json,
         ...(options.github === true ? { github: true } : {}),
+        ...(options.sarif === true ? { sarif: true } : {}),
         strict: options.strict,
         only,
         keepLive: false,
@@ -104,12 +109,39 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     if (plan.changes.length === 0 && options.changedSince === undefined) {
       throw new ConfigError(noContractFiles(options.paths));
     }
-    if (plan.changes.length === 0 && !options.json && !options.markdown) {
+    if (plan.changes.length === 0 && !options.json && !options.markdown && options.sarif !== true) {
       io.stdout.write(`${nothingSelected(options.paths, options.changedSince)}\n${humanNote}`);
       return EXIT_OK;
     }
+    // The version gate, against the ref the plan is of changes since.
+    const since = options.changedSince;
+    const gate =
+      since === undefined
+        ? undefined
+        : await versionGate({
+            plan,
+            files: outcome.files,
+            cwd: io.cwd,
+            baseText: (absolute) => fileAtRef(io.cwd, since, absolute),
+            acknowledgements: options.acknowledgements ?? [],
+            today: new Date().toISOString().slice(0, 10),
+          });
     if (options.out !== undefined) await writePlanFile(path.resolve(io.cwd, options.out), plan);
-    if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+    if (options.sarif === true)
+      io.stdout.write(
+        `${JSON.stringify(
+          sarifLog(
+            [
+              ...findingResults(planFindings(plan, outcome.files)),
+              ...problemResults(gate?.errors ?? [], 'versionGate'),
+            ],
+            VERSION,
+          ),
+          null,
+          2,
+        )}\n`,
+      );
+    else if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
     else if (options.markdown)
       io.stdout.write(
         renderPlanMarkdown(plan, {
@@ -136,19 +168,6 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     }
     const breach = failOnBreach(plan, options.failOn ?? 'never');
     if (breach !== undefined) io.stderr.write(`Error: ${breach}.\n`);
-    // The version gate, against the ref the plan is of changes since.
-    const since = options.changedSince;
-    const gate =
-      since === undefined
-        ? undefined
-        : await versionGate({
-            plan,
-            files: outcome.files,
-            cwd: io.cwd,
-            baseText: (absolute) => fileAtRef(io.cwd, since, absolute),
-            acknowledgements: options.acknowledgements ?? [],
-            today: new Date().toISOString().slice(0, 10),
-          });
     if (gate !== undefined) reportGate(gate, options.github === true, io);
     if (gate !== undefined && gate.errors.length > 0) return EXIT_ERROR;
     return planExitCode(plan, options.detailedExitcode, options.failOn);

@@ -18,7 +18,7 @@ const FAIL_ON_HELP =
 
 function formatOption(): Option {
   return new Option('--format <format>', 'output format')
-    .choices(['human', 'json', 'github'])
+    .choices(['human', 'json', 'github', 'sarif'])
     .default('human');
 }
 
@@ -55,7 +55,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(
       async (
         paths: string[],
-        options: { format: 'human' | 'json' | 'github'; json?: boolean; catalogProfile?: string },
+        options: {
+          format: 'human' | 'json' | 'github' | 'sarif';
+          json?: boolean;
+          catalogProfile?: string;
+        },
       ) => {
         const { runValidate } = await import('./validate.js');
         setExit(
@@ -83,8 +87,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     drift: boolean,
   ): Promise<void> => {
     const format = options.format ?? 'human';
-    if (!['human', 'json', 'markdown', 'github'].includes(format))
-      throw new ConfigError(`--format must be human, json, markdown or github, got '${format}'`);
+    if (!['human', 'json', 'markdown', 'github', 'sarif'].includes(format))
+      throw new ConfigError(
+        `--format must be human, json, markdown, github or sarif, got '${format}'`,
+      );
     const { runPlan } = await import('./plan.js');
     setExit(
       await runPlan(
@@ -93,6 +99,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
           json: options.json === true || format === 'json',
           markdown: options.markdown === true || format === 'markdown',
           github: format === 'github',
+          sarif: format === 'sarif',
           detailedExitcode: drift || options.detailedExitcode === true,
           drift,
           strict: options.strict === true,
@@ -148,7 +155,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option('--markdown', 'print the plan as markdown (as the GitHub Action shows it)')
       .option(
         '--format <format>',
-        'human (default), json, markdown, or github: workflow commands annotating each finding at its line, then the plan',
+        'human (default), json, markdown, github (workflow commands annotating each finding at its line, then the plan) or sarif (SARIF 2.1.0, for code scanning)',
       )
       .option('--detailed-exitcode', 'exit 2 when there are changes (0 none, 1 error)')
       .option(FAIL_ON_FLAG, FAIL_ON_HELP),
@@ -162,7 +169,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       )
       .argument('[paths...]', 'files or directories (default: contracts/)')
       .option('--markdown', 'print the plan as markdown')
-      .option('--format <format>', 'human (default), json, markdown or github, as for plan')
+      .option('--format <format>', 'human (default), json, markdown, github or sarif, as for plan')
       .option(
         '--detailed-exitcode',
         'accepted as plan takes it: drift always exits 2 when the catalog differs',

@@ -5,12 +5,14 @@ import { validateFiles } from '../pipeline/storage-problems.js';
 import { requestedProfile } from '../profile/profile.js';
 import { colorsFor, type Io } from './io.js';
 import { printable, printableLines } from '../printable.js';
+import { problemResults, sarifLog } from '../plan/sarif.js';
+import { VERSION } from '../version.js';
 
 export type ProblemFormat = 'human' | 'json' | 'github';
 
 export interface ValidateOptions {
   paths: string[];
-  format: ProblemFormat;
+  format: ProblemFormat | 'sarif';
   color: boolean;
   /**
    * `--catalog-profile`: the profile whose storage rules to check as well (else CATALOG_PROFILE;
@@ -59,6 +61,12 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   const { fileCount, validCount } = checked;
   // The settings file's problems first, as it is read first.
   const problems = [...(options.settingsProblems ?? []), ...checked.problems];
+  if (options.format === 'sarif') {
+    io.stdout.write(
+      `${JSON.stringify(sarifLog(problemResults(problems, 'invalidContract'), VERSION), null, 2)}\n`,
+    );
+    return problems.length === 0 ? 0 : 1;
+  }
   if (options.format === 'json') {
     io.stdout.write(
       `${JSON.stringify({ valid: problems.length === 0, fileCount, validCount, problems }, null, 2)}\n`,
