@@ -11,6 +11,7 @@ import {
   type SettingsLoad,
 } from '../settings/settings-file.js';
 import type { FailOn } from '../settings/settled.js';
+import type { PolicySetting } from '../policy/policies.js';
 
 export type ActionCommand = 'plan' | 'apply' | 'validate' | 'drift';
 
@@ -41,6 +42,8 @@ export interface ActionSettings {
   acknowledgements: Acknowledgement[];
   /** Where to write the findings as SARIF 2.1.0 (for github/codeql-action/upload-sarif). */
   sarifFile: string | undefined;
+  /** The team's policies (policies of .contracts.yaml). */
+  policies: PolicySetting[];
   /** The checkout (GITHUB_WORKSPACE). */
   workspace: string;
   /** GITHUB_EVENT_NAME, e.g. pull_request or push. */
@@ -133,6 +136,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     settingsProblems: loaded.ok ? [] : loaded.problems,
     acknowledgements: file.acknowledgedBreaks ?? [],
     sarifFile: optional(getInput('sarif-file')),
+    policies: file.policies ?? [],
     workspace,
     eventName: env.GITHUB_EVENT_NAME ?? '',
     eventPath: optional(env.GITHUB_EVENT_PATH),

@@ -19,6 +19,7 @@ import { validateFiles } from '../pipeline/storage-problems.js';
 import { failOnBreach } from '../plan/fail-on.js';
 import { findingResults, problemResults, sarifLog, type SarifResult } from '../plan/sarif.js';
 import { VERSION } from '../version.js';
+import { compilePolicies } from '../policy/policies.js';
 import { versionGate } from '../gate/version-gate.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
@@ -192,6 +193,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         ...(only === undefined ? {} : { only }),
         keepLive: settings.command === 'apply',
         profile,
+        policies: compilePolicies(settings.policies),
       },
       client,
     ).catch(async (error: unknown) => {

@@ -14,6 +14,7 @@ import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '..
 import { filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
+import type { PolicyCheck } from '../policy/policies.js';
 import { resolveCatalog } from '../profile/profile.js';
 import { colorsFor, PromptCancelled, type Io } from './io.js';
 import { progressLine } from './progress.js';
@@ -27,6 +28,8 @@ export interface ApplyCliOptions extends ConnectionFlags {
   changedSince?: string;
   strict: boolean;
   color: boolean;
+  /** The team's policies (the settings file's): an error blocks the apply, nothing is sent. */
+  policies?: readonly PolicyCheck[];
 }
 
 /** Whether `arg` names a file that is not a contract file: a saved plan. */
@@ -171,6 +174,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         keepLive: true,
         profile,
         connections,
+        ...(options.policies === undefined ? {} : { policies: options.policies }),
       },
       io,
       client,

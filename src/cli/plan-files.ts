@@ -8,6 +8,7 @@ import type { Io } from './io.js';
 import { progressLine } from './progress.js';
 import { problemResults, sarifLog } from '../plan/sarif.js';
 import { VERSION } from '../version.js';
+import type { PolicyCheck } from '../policy/policies.js';
 import { renderProblems } from './validate.js';
 
 export interface PlanFilesOptions {
@@ -25,6 +26,8 @@ export interface PlanFilesOptions {
   connections: number;
   /** SARIF 2.1.0 on stdout (problems and findings). */
   sarif?: boolean;
+  /** The team's policies (.contracts.yaml), checked on every planned contract. */
+  policies?: readonly PolicyCheck[];
 }
 
 /** The plan, or null when files are invalid (problems already reported, nothing sent). */
@@ -48,6 +51,7 @@ export async function planFilesForCommand(
       strict: options.strict,
       keepLive: options.keepLive,
       profile: options.profile,
+      ...(options.policies === undefined ? {} : { policies: options.policies }),
     },
     client,
   ).finally(() => progress.clear());

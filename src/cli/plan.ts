@@ -20,6 +20,7 @@ import { failOnBreach } from '../plan/fail-on.js';
 import { reportGate } from './gate-report.js';
 import { versionGate } from '../gate/version-gate.js';
 import type { Acknowledgement } from '../settings/settings-file.js';
+import type { PolicyCheck } from '../policy/policies.js';
 
 export interface PlanOptions extends ConnectionFlags {
   paths: string[];
@@ -35,6 +36,8 @@ export interface PlanOptions extends ConnectionFlags {
   failOn?: FailOn;
   /** Breaking changes let through the version gate (the settings file's acknowledgedBreaks). */
   acknowledgements?: readonly Acknowledgement[];
+  /** The team's policies (the settings file's), checked on every planned contract. */
+  policies?: readonly PolicyCheck[];
   /** `drift`: the plan read as a drift report. */
   drift?: boolean;
   changedSince?: string;
@@ -78,6 +81,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
         json: options.json,
         ...(options.github === true ? { github: true } : {}),
         ...(options.sarif === true ? { sarif: true } : {}),
+        ...(options.policies === undefined ? {} : { policies: options.policies }),
         strict: options.strict,
         only,
         keepLive: false,

@@ -106,6 +106,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
           color: color(),
           failOn: file.failOn(options.failOn),
           acknowledgements: file.acknowledgements(),
+          policies: file.policies(),
           ...pick(file.connection(options), [
             'catalogUrl',
             'catalogProfile',
@@ -225,6 +226,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         await runApply(
           {
             args: args.length > 0 ? args : file.paths([]),
+            policies: file.policies(),
             autoApprove: options.autoApprove === true,
             strict: options.strict === true,
             json: options.json === true,

@@ -13,6 +13,7 @@ import type { Plan } from '../plan/types.js';
 import { codecFor, type Codec } from '../profile/codec.js';
 import { PROFILES, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
 import type { ProgressHooks } from '../progress.js';
+import type { PolicyCheck } from '../policy/policies.js';
 import { storageProblemsIn } from './storage-problems.js';
 
 export interface PlanRequest {
@@ -31,6 +32,8 @@ export interface PlanRequest {
   keepLive?: boolean;
   /** The catalog profile (`auto`, the default, asks the catalog). */
   profile?: ProfileSetting;
+  /** The team's policies, checked on every planned contract. */
+  policies?: readonly PolicyCheck[];
 }
 
 export type PlanOutcome =
@@ -83,6 +86,7 @@ export async function planFromFiles(
     ...(request.progress === undefined ? {} : { progress: request.progress }),
     strict: request.strict === true,
     keepLive: request.keepLive === true,
+    ...(request.policies === undefined ? {} : { policies: request.policies }),
   });
   const plan = assemblePlan(changes, {
     catalogUrl: request.catalogUrl,

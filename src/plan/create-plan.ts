@@ -1,5 +1,6 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
 // all reading happens before (planContracts), all sending after (applyPlan).
+import { breaches, type PolicyCheck } from '../policy/policies.js';
 import { MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingChanges } from '../diff/breaking.js';
@@ -41,6 +42,8 @@ export interface PlanInput {
   assetError?: string;
   /** The asset's id, when it was found (a contract the catalog lacks is created on it). */
   assetId?: string;
+  /** The asset's columns tagged PII, for the policies that ask. */
+  piiColumns?: string[];
   /** Columns of the file its asset lacks, which the catalog refuses. */
   lackingColumns?: LackingColumns;
   /**
@@ -82,6 +85,8 @@ export interface PlanOptions {
   strict?: boolean;
   /** The connected catalog's codec (the spec profile's by default). */
   codec?: Codec;
+  /** The team's policies (`policies:` of .contracts.yaml), checked on every planned contract. */
+  policies?: readonly PolicyCheck[];
 }
 
 /** How the error of a contract that cannot be created starts. */
@@ -232,6 +237,18 @@ function planChecked(input: PlanInput, options: PlanOptions): PlannedChange {
 function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
   const { file, live } = input;
   const warnings = [...(input.warnings ?? [])];
+  // The team's policies: a warning said, an error the contract's (nothing is applied).
+  const found =
+    options.policies === undefined || options.policies.length === 0 || live.kind === 'error'
+      ? []
+      : breaches(options.policies, {
+          contract: file.contract,
+          live: live.kind === 'found' ? (options.codec ?? specCodec).fromWire(live.contract) : null,
+          asset: { piiColumns: input.piiColumns ?? [] },
+        });
+  warnings.push(...found.filter((b) => b.severity === 'warning').map((b) => b.message));
+  const refused = found.filter((b) => b.severity === 'error').map((b) => b.message);
+  const policyError = refused.length === 0 ? undefined : refused.join('; ');
   const base = {
     file: file.file,
     fullyQualifiedName: file.contract.fullyQualifiedName,
@@ -250,14 +267,24 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
       action: 'error',
       error: live.message,
     };
-  if (live.kind === 'missing') return planCreate(input, base, options.codec ?? specCodec, options);
+  if (live.kind === 'missing')
+    return policyError === undefined
+      ? planCreate(input, base, options.codec ?? specCodec, options)
+      : {
+          ...base,
+          id: null,
+          liveVersion: null,
+          liveHash: null,
+          action: 'error',
+          error: `${cannotCreate(file.contract)}${policyError}`,
+        };
   const contract = live.contract;
   const known = {
     id: contract.id,
     liveVersion: contract.version,
     liveHash: hashContract(contract),
   };
-  const problem = identityProblem(file, contract) ?? input.assetError ?? null;
+  const problem = identityProblem(file, contract) ?? input.assetError ?? policyError ?? null;
   if (problem !== null) return { ...base, ...known, action: 'error', error: problem };
   const strictly = strictWarnings(warnings);
   if (options.strict === true && strictly.length > 0)

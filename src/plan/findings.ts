@@ -30,6 +30,9 @@ const LIST_FIELDS: Record<string, string> = {
 
 /** The JSON pointer in `file` a breaking change or a warning is about (its own line, if it has one). */
 export function findingPointer(message: string, file: ContractFile): string {
+  // A team's policy breached: at the field it concerns (`policy owner-required (owners): …`).
+  const policy = /(?:^|: |; )policy \S+ \((\w+)\)/.exec(message);
+  if (policy !== null) return `/${policy[1]!}`;
   // Read once, and only if the message needs it: a planned file reads its contract from disk.
   let held: DesiredContract | undefined;
   const contract = (): DesiredContract => (held ??= file.contract);
@@ -134,7 +137,9 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
           'error',
           change.action === 'missing'
             ? 'contract missing in the catalog'
-            : 'contract cannot be planned',
+            : /(?:^|: |; )policy \S+ \(/.test(change.error)
+              ? 'policy breach'
+              : 'contract cannot be planned',
           change.error,
           change.error,
         ),
@@ -160,7 +165,11 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
       findings.push(
         at(
           'warning',
-          UNKEPT.test(warning) ? 'change the catalog will not keep' : 'live-asset check',
+          warning.startsWith('policy ')
+            ? 'policy breach'
+            : UNKEPT.test(warning)
+              ? 'change the catalog will not keep'
+              : 'live-asset check',
           warning,
           warning,
         ),

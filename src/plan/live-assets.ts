@@ -58,6 +58,8 @@ export interface AssetDocument {
   fullyQualifiedName: string;
   entityType?: string;
   columns?: { name?: unknown; dataType?: unknown }[];
+  /** The columns tagged PII (a tag PII.*, PII.None aside), for the policies that ask. */
+  piiColumns?: string[];
   /** The columns nested in `columns` (a struct's `children`, at any depth), when it has any. */
   nestedColumns?: { name?: unknown; dataType?: unknown }[];
   /** The names of the fields of a topic's message schema, nested ones by their own names. */
@@ -148,6 +150,13 @@ function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocumen
   const columns = Array.isArray(source.columns)
     ? source.columns.map((c) => ({ name: c.name, dataType: c.dataType }))
     : undefined;
+  const pii = (Array.isArray(source.columns) ? source.columns : [])
+    .filter((c) =>
+      ((c as { tags?: { tagFQN?: unknown }[] }).tags ?? []).some(
+        (tag) => typeof tag.tagFQN === 'string' && /^PII\.(?!None$)/.test(tag.tagFQN),
+      ),
+    )
+    .map((c) => String(c.name));
   const nested = Array.isArray(source.columns)
     ? nestedColumns(source.columns as { children?: unknown }[])
     : [];
@@ -159,6 +168,7 @@ function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocumen
     fullyQualifiedName: source.fullyQualifiedName!,
     ...(typeof source.entityType === 'string' ? { entityType: source.entityType } : {}),
     ...(columns === undefined ? {} : { columns }),
+    ...(pii.length === 0 ? {} : { piiColumns: pii }),
     ...(nested.length === 0 ? {} : { nestedColumns: nested }),
     ...(messageSchema === undefined
       ? {}

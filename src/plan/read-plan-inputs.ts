@@ -119,6 +119,7 @@ interface CheckedAsset {
   id: string;
   products: string[];
   columns: AssetColumns | undefined;
+  piiColumns: string[];
 }
 
 /** Looks every file's asset up, keeping of each what its contract's checks need. */
@@ -135,6 +136,7 @@ function checkAssets(
       id: asset.id,
       products: dataProductNames(asset),
       columns: assetFields(asset, profile),
+      piiColumns: asset.piiColumns ?? [],
     }),
   );
 }
@@ -267,6 +269,9 @@ async function planInput(
     ...(referenceError === undefined ? {} : { referenceError }),
     ...(assetError === undefined ? {} : { assetError }),
     ...(assetId === undefined ? {} : { assetId }),
+    ...(lookup?.kind === 'found' && lookup.asset.piiColumns.length > 0
+      ? { piiColumns: lookup.asset.piiColumns }
+      : {}),
     ...(lackingColumns === undefined ? {} : { lackingColumns }),
     ...(createBlocked === undefined ? {} : { createBlocked }),
     ...(ruled.assetRules === undefined ? {} : { assetRules: ruled.assetRules }),

@@ -59,6 +59,12 @@ export const SARIF_RULES = {
       'Parts of an ODCS document the catalog has no field for: git is their only record.',
     level: 'note',
   },
+  policy: {
+    id: 'CG107',
+    name: 'policy-breach',
+    description: "A contract breaks one of the team's policies (.contracts.yaml).",
+    level: 'warning',
+  },
   versionGate: {
     id: 'CG106',
     name: 'version-not-bumped',
@@ -71,6 +77,8 @@ export type SarifRule = keyof typeof SARIF_RULES;
 
 export interface SarifResult {
   rule: SarifRule;
+  /** The result's own level, when it is not its rule's (a policy's error). */
+  level?: 'error' | 'warning';
   message: string;
   file: string;
   line: number;
@@ -84,6 +92,8 @@ function ruleOfFinding(finding: Finding): SarifRule {
       return 'breaking';
     case 'change the catalog will not keep':
       return 'notKept';
+    case 'policy breach':
+      return 'policy';
     case 'kept only in git':
       return 'keptOnlyInGit';
     case 'live-asset check':
@@ -149,7 +159,7 @@ export function sarifLog(results: readonly SarifResult[], version: string): obje
           return {
             ruleId: rule.id,
             ruleIndex: rules.findIndex((r) => r.id === rule.id),
-            level: rule.level,
+            level: result.level ?? rule.level,
             message: { text: result.message },
             locations: [
               {

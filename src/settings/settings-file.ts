@@ -10,6 +10,7 @@ import settingsSchema from '../../schemas/settings.schema.json' with { type: 'js
 import { locate, nodeStart, type Segment } from '../contract/positions.js';
 import { dottedPath, type Problem } from '../contract/problem.js';
 import { createContractAjv, schemaProblems } from '../contract/schema.js';
+import type { PolicySetting } from '../policy/policies.js';
 
 export const SETTINGS_FILE = '.contracts.yaml';
 
@@ -25,6 +26,7 @@ export interface Acknowledgement {
 
 export interface Settings {
   acknowledgedBreaks?: Acknowledgement[];
+  policies?: PolicySetting[];
   paths?: string[];
   catalog?: { url?: string; profile?: 'auto' | 'spec' | 'openmetadata' };
   concurrency?: number;

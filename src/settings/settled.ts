@@ -3,6 +3,7 @@
 // file is read once, when a command first needs it; a broken file is an error of that command
 // (SettingsError), and one of the problems `validate` reports.
 import path from 'node:path';
+import { compilePolicies, type PolicyCheck } from '../policy/policies.js';
 import { ConfigError } from '../errors.js';
 import type { Problem } from '../contract/problem.js';
 import {
@@ -77,8 +78,13 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
           );
       }
       concurrency ??= file.concurrency;
-      const url = options.catalogUrl ?? fromEnv('CATALOG_URL') ?? file.catalog?.url;
-      const profile = options.catalogProfile ?? fromEnv('CATALOG_PROFILE') ?? file.catalog?.profile;
+      // The environment is read where it always is (connect); the file only fills what neither sets.
+      const url =
+        options.catalogUrl ??
+        (fromEnv('CATALOG_URL') === undefined ? file.catalog?.url : undefined);
+      const profile =
+        options.catalogProfile ??
+        (fromEnv('CATALOG_PROFILE') === undefined ? file.catalog?.profile : undefined);
       return {
         ...options,
         ...(url === undefined ? {} : { catalogUrl: url }),
@@ -86,6 +92,8 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
         ...(concurrency === undefined ? {} : { concurrency }),
       };
     },
+    /** The team's policies, compiled: checked on every planned contract. */
+    policies: (): PolicyCheck[] => compilePolicies(settings().policies ?? []),
     /** The breaking changes the file lets through the version gate. */
     acknowledgements: (): Acknowledgement[] => settings().acknowledgedBreaks ?? [],
     /** `--fail-on`, else CONTRACTS_FAIL_ON, else the file's, else never. */

@@ -1,0 +1,206 @@
+// A team's rules as code (`policies:` in .contracts.yaml), checked on every planned contract: each
+// a JSON Logic expression (the language OpenMetadata's semantics rules use) over `{contract, live,
+// asset}` (the desired contract and the live one in the file's model, `live` null for a create;
+// the asset's PII columns), or one of the built-in rules, off unless named (`- use:
+// owner-required`). A breach says its rule and the field it concerns; `error` blocks the plan as
+// an error of the contract does (nothing is applied), `warning` is said.
+import jsonLogic from 'json-logic-js';
+import type { DesiredContract } from '../contract/model.js';
+
+export type PolicySetting =
+  | {
+      use: BuiltinName;
+      severity?: 'error' | 'warning';
+      message?: string;
+      /** sla-floor: the longest refresh interval and latency allowed, as ISO 8601 durations. */
+      refreshFrequency?: string;
+      maxLatency?: string;
+      /** name-pattern: a regular expression the contract's name must match. */
+      pattern?: string;
+    }
+  | {
+      name: string;
+      rule: unknown;
+      severity: 'error' | 'warning';
+      message: string;
+    };
+
+export type BuiltinName =
+  | 'owner-required'
+  | 'description-required'
+  | 'pii-needs-security-policy'
+  | 'sla-floor'
+  | 'name-pattern';
+
+export interface PolicyContext {
+  contract: DesiredContract;
+  live: Record<string, unknown> | null;
+  asset: { piiColumns: string[] };
+}
+
+export interface Breach {
+  severity: 'error' | 'warning';
+  /** `policy owner-required (owners): every contract needs an owner`. */
+  message: string;
+}
+
+/** What a field holds in force: the file's value, else (a field the file leaves alone) the live one. */
+function effective(context: PolicyContext, field: string): unknown {
+  const value = context.contract[field];
+  return value === undefined ? context.live?.[field] : value;
+}
+
+const UNIT_SECONDS: Readonly<Record<string, number>> = {
+  Y: 365 * 86_400,
+  M: 30 * 86_400,
+  W: 7 * 86_400,
+  D: 86_400,
+  TH: 3_600,
+  TM: 60,
+  TS: 1,
+};
+
+/** An ISO 8601 duration in seconds (a month as 30 days, a year as 365), undefined if none. */
+export function durationSeconds(iso: unknown): number | undefined {
+  if (typeof iso !== 'string') return undefined;
+  const match =
+    /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
+      iso,
+    );
+  if (match === null || iso === 'P' || iso.endsWith('T')) return undefined;
+  const units = ['Y', 'M', 'W', 'D', 'TH', 'TM', 'TS'];
+  return units.reduce((sum, unit, i) => sum + Number(match[i + 1] ?? 0) * UNIT_SECONDS[unit]!, 0);
+}
+
+interface Check {
+  name: string;
+  field: string;
+  severity: 'error' | 'warning';
+  message: string;
+  holds(context: PolicyContext): boolean;
+}
+
+function builtin(setting: Extract<PolicySetting, { use: BuiltinName }>): Check[] {
+  const severity = setting.severity ?? 'error';
+  const said = (fallback: string): string => setting.message ?? fallback;
+  switch (setting.use) {
+    case 'owner-required':
+      return [
+        {
+          name: setting.use,
+          field: 'owners',
+          severity,
+          message: said('every contract needs an owner'),
+          holds: (c) =>
+            Array.isArray(effective(c, 'owners')) &&
+            (effective(c, 'owners') as unknown[]).length > 0,
+        },
+      ];
+    case 'description-required':
+      return [
+        {
+          name: setting.use,
+          field: 'description',
+          severity,
+          message: said('every contract needs a description'),
+          holds: (c) => {
+            const description = effective(c, 'description');
+            return typeof description === 'string' && description.trim() !== '';
+          },
+        },
+      ];
+    case 'pii-needs-security-policy':
+      return [
+        {
+          name: setting.use,
+          field: 'security',
+          severity,
+          message: said(
+            'a contract on columns tagged PII needs a security policy (a data classification or an access policy)',
+          ),
+          holds: (c) => {
+            const schema = effective(c, 'schema');
+            const named = Array.isArray(schema)
+              ? (schema as { name?: unknown }[]).map((column) => column.name)
+              : [];
+            if (!named.some((name) => c.asset.piiColumns.includes(String(name)))) return true;
+            const security = effective(c, 'security') as Record<string, unknown> | null | undefined;
+            return (
+              security != null &&
+              (typeof security.dataClassification === 'string' ||
+                typeof security.accessPolicy === 'string' ||
+                (Array.isArray(security.policies) && security.policies.length > 0))
+            );
+          },
+        },
+      ];
+    case 'sla-floor':
+      return (['refreshFrequency', 'maxLatency'] as const)
+        .filter((key) => setting[key] !== undefined)
+        .map((key) => ({
+          name: setting.use,
+          field: 'sla',
+          severity,
+          message: said(`the SLA's ${key} must be at most ${setting[key]!}`),
+          holds: (c) => {
+            const sla = effective(c, 'sla') as Record<string, unknown> | null | undefined;
+            const value = durationSeconds(sla?.[key]);
+            return value !== undefined && value <= durationSeconds(setting[key])!;
+          },
+        }));
+    case 'name-pattern': {
+      const pattern = new RegExp(setting.pattern ?? '^[a-z][a-z0-9_]*$');
+      return [
+        {
+          name: setting.use,
+          field: 'name',
+          severity,
+          message: said(`the contract's name must match ${pattern.source}`),
+          holds: (c) => pattern.test(c.contract.name),
+        },
+      ];
+    }
+  }
+}
+
+/** The first field of the contract a JSON Logic rule reads (`{"var": "contract.owners"}`). */
+function fieldRead(rule: unknown): string {
+  const found = JSON.stringify(rule).match(/"var"\s*:\s*\[?\s*"contract\.([A-Za-z]+)/);
+  return found?.[1] ?? 'fullyQualifiedName';
+}
+
+/** The checks of the settings' `policies`. */
+export function compilePolicies(settings: readonly PolicySetting[]): Check[] {
+  return settings.flatMap((setting) =>
+    'use' in setting
+      ? builtin(setting)
+      : [
+          {
+            name: setting.name,
+            field: fieldRead(setting.rule),
+            severity: setting.severity,
+            message: setting.message,
+            holds: (context: PolicyContext) =>
+              Boolean(
+                jsonLogic.apply(setting.rule as jsonLogic.RulesLogic, {
+                  contract: context.contract,
+                  live: context.live,
+                  asset: context.asset,
+                }),
+              ),
+          },
+        ],
+  );
+}
+
+/** Every breach of `checks` by a planned contract. */
+export function breaches(checks: readonly Check[], context: PolicyContext): Breach[] {
+  return checks
+    .filter((check) => !check.holds(context))
+    .map((check) => ({
+      severity: check.severity,
+      message: `policy ${check.name} (${check.field}): ${check.message}`,
+    }));
+}
+
+export type { Check as PolicyCheck };
