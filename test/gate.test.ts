@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
-import { openSandbox } from './helpers/sandbox.js';
+import { openSandbox, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -144,5 +144,48 @@ describe('the version kept in git', () => {
     expect(run.out).toContain(
       "contracts/a.yaml:2:18 contractVersion must be a semantic version such as 1.4.0, got 'v1'",
     );
+  });
+});
+
+describe('the version in the catalog', () => {
+  it('openmetadata: where a data contract custom property contractVersion is defined, the declared version is written to it, and a bump is planned as its change', async () => {
+    const opened = await openSandbox({
+      profile: 'openmetadata',
+      seed: seed({
+        users: [
+          {
+            name: 'alice',
+            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+          },
+        ],
+        assets: [
+          {
+            id: '7b000000-0000-4000-8000-000000000001',
+            entityType: 'table',
+            name: 'people',
+            fullyQualifiedName: 'db.s.people',
+            columns: [{ name: 'id', dataType: 'BIGINT' }],
+          },
+        ],
+        dataProducts: [],
+        dataContracts: [],
+        customProperties: [{ name: 'contractVersion', description: 'The version git declares.' }],
+      }),
+    });
+    cleanups.push(() => opened.sandbox.close());
+    const file = (version: string) =>
+      `name: people\ncontractVersion: ${version}\nfullyQualifiedName: db.s.people.dataContract_people\nentity: { type: table, fullyQualifiedName: db.s.people }\nentityStatus: Draft\n`;
+    const dir = await tempDir({ 'contracts/people.yaml': file('1.2.0') });
+    cleanups.push(() => dir.remove());
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const apply = await cli(['apply', '--auto-approve'], { cwd: dir.dir, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    expect(opened.sandbox.store.contractByFqn('db.s.people.dataContract_people')).toMatchObject({
+      extension: { contractVersion: '1.2.0' },
+    });
+    expect((await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env })).code).toBe(0);
+    await writeFile(path.join(dir.dir, 'contracts', 'people.yaml'), file('1.3.0'));
+    const bumped = await cli(['plan', '--no-color'], { cwd: dir.dir, env });
+    expect(bumped.out).toContain('~ extension.contractVersion: "1.2.0" → "1.3.0"');
   });
 });

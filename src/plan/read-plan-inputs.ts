@@ -5,6 +5,7 @@ import type { LiveContract } from '../catalog/client.js';
 import type { DesiredContract } from '../contract/model.js';
 import { withContract, type ContractFile } from '../contract/parse.js';
 import { fileForProfile, keptOnlyInGitOf } from '../odcs/odcs-file.js';
+import { withVersionProperty } from '../gate/version-property.js';
 import { specCodec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
 import {
@@ -182,7 +183,7 @@ async function planInput(
   profile: Profile,
 ): Promise<PlanInput> {
   // An ODCS file's contract as this profile stores it.
-  const file = fileForProfile(withContract(stored), profile);
+  let file = fileForProfile(withContract(stored), profile);
   const { type, fullyQualifiedName } = file.identity.entity;
   const key = assetKey(type, fullyQualifiedName);
   const lookup = assets.get(key);
@@ -255,6 +256,9 @@ async function planInput(
       : await lookUpReferences(file, read, references, reader);
   // What the catalog's rules refuse (data asset rules, custom properties), when something may be
   // sent.
+  // The declared version, where the catalog defines a custom property for it, is sent too.
+  if (rules !== undefined && sendable)
+    file = await withVersionProperty(file, read, rules.properties);
   const ruled: Partial<Awaited<ReturnType<typeof ruleFindings>>> =
     rules !== undefined && sendable ? await ruleFindings(file.contract, read, rules) : {};
   if (ruled.note !== undefined) notes.push(ruled.note);
