@@ -111,6 +111,7 @@ export type FileLoad =
       /** An ODCS document (odcs/), and when it names no catalog asset, why, at its place. */
       format?: 'odcs';
       unnamed?: Problem;
+      versioned?: boolean;
     }
   | { ok: false; problems: Problem[] };
 
@@ -129,7 +130,7 @@ export function loadFile(
   if (!parsed.ok) return parsed;
   const contract = parsed.value.contract;
   const { fullyQualifiedName, entity } = contract;
-  const { format, unnamed } = parsed.value;
+  const { format, unnamed, versioned } = parsed.value;
   return {
     ok: true,
     identity: {
@@ -147,6 +148,7 @@ export function loadFile(
         : [],
     ...(format === undefined ? {} : { format }),
     ...(unnamed === undefined ? {} : { unnamed }),
+    ...(versioned === true || format === 'odcs' ? { versioned: true } : {}),
   };
 }
 
@@ -159,6 +161,7 @@ export class StoredContractFile implements ContractFile {
   readonly identity: ContractIdentity;
   readonly format?: 'odcs';
   readonly unnamed?: Problem;
+  readonly versioned?: boolean;
   private readonly digest: string;
   private readonly fast: boolean;
 
@@ -170,6 +173,7 @@ export class StoredContractFile implements ContractFile {
     this.identity = loaded.identity;
     if (loaded.format !== undefined) this.format = loaded.format;
     if (loaded.unnamed !== undefined) this.unnamed = loaded.unnamed;
+    if (loaded.versioned === true) this.versioned = true;
     this.digest = loaded.digest;
     this.fast = loaded.fast;
   }

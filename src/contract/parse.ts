@@ -103,8 +103,9 @@ export function fastParseContract(text: string, file: string): ContractFile | un
   if (fast === undefined || !matchesSchema(fast) || hasRepeatedItemKeys(fast) || hasOddNode(fast))
     return undefined;
   // The contract as planned: what the file keeps in git alone (its version) is read apart.
+  const versioned = 'contractVersion' in (fast as object);
   const contract = withoutLocalFields(fast as DesiredContract);
-  return { file, identity: contract, contract, text };
+  return { file, identity: contract, contract, text, ...(versioned ? { versioned } : {}) };
 }
 
 /** Parses and validates one contract file. `file` is the path shown in problems. */
@@ -416,8 +417,15 @@ function parseAndCheck(
     return { ok: false, problems };
   }
 
+  const versioned = 'contractVersion' in value;
   const contract = withoutLocalFields(value as DesiredContract);
-  const contractFile: ContractFile = { file, identity: contract, contract, text };
+  const contractFile: ContractFile = {
+    file,
+    identity: contract,
+    contract,
+    text,
+    ...(versioned ? { versioned } : {}),
+  };
   rememberDocument(contractFile, first, lineCounter);
   return { ok: true, value: contractFile };
 }

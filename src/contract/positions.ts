@@ -42,6 +42,8 @@ export interface ContractFile {
   format?: 'odcs';
   /** An ODCS file that names no catalog asset: why, at its place; nothing can be planned from it. */
   unnamed?: Problem;
+  /** The file declares its semantic version (contractVersion; an ODCS document always does). */
+  versioned?: boolean;
 }
 
 /**
@@ -59,6 +61,7 @@ export function withContract(file: ContractFile): ContractFile {
     },
     ...(file.format === undefined ? {} : { format: file.format }),
     ...(file.unnamed === undefined ? {} : { unnamed: file.unnamed }),
+    ...(file.versioned === true ? { versioned: true } : {}),
   };
 }
 

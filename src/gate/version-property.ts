@@ -19,6 +19,8 @@ export async function withVersionProperty(
   read: LiveResult,
   properties: () => Promise<CustomProperties>,
 ): Promise<ContractFile> {
+  // Asked of the catalog only for a file that declares a version.
+  if (file.versioned !== true && file.format !== 'odcs') return file;
   const defined = await properties();
   if (!('properties' in defined) || !defined.properties.some((p) => p.name === VERSION_PROPERTY))
     return file;

@@ -49,7 +49,14 @@ export function odcsContractFile(
     };
   return {
     ok: true,
-    value: { file, identity: reading.contract, contract: reading.contract, text, format: 'odcs' },
+    value: {
+      file,
+      identity: reading.contract,
+      contract: reading.contract,
+      text,
+      format: 'odcs',
+      versioned: true,
+    },
   };
 }
 
@@ -77,6 +84,7 @@ export function fileForProfile(file: ContractFile, profile: Profile): ContractFi
       return file.text;
     },
     format: 'odcs',
+    versioned: true,
   };
 }
 
