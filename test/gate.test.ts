@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
-import { openSandbox, seed } from './helpers/sandbox.js';
+import { EDITOR, openSandbox, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -152,12 +152,7 @@ describe('the version in the catalog', () => {
     const opened = await openSandbox({
       profile: 'openmetadata',
       seed: seed({
-        users: [
-          {
-            name: 'alice',
-            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-          },
-        ],
+        users: [EDITOR],
         assets: [
           {
             id: '7b000000-0000-4000-8000-000000000001',

@@ -14,7 +14,7 @@ import { toOdcs } from '../src/odcs/to-odcs.js';
 import { fromOdcs } from '../src/odcs/from-odcs.js';
 import { cli } from './helpers/cli.js';
 import { openMetadataSchemas } from './helpers/openmetadata-schemas.js';
-import { openSandbox } from './helpers/sandbox.js';
+import { openSandbox, sandboxWithFolder } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -270,22 +270,18 @@ describe('both ways', () => {
   it.each(['spec', 'openmetadata'] as const)(
     '%s: import --format odcs of every demo contract writes ODCS files that plan to no changes',
     async (profile) => {
-      const opened = await openSandbox({ profile });
-      cleanups.push(() => opened.sandbox.close());
-      const dir = await tempDir();
-      cleanups.push(() => dir.remove());
-      const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+      const { cwd, env } = await sandboxWithFolder(cleanups, { profile });
       const imported = await cli(['import', '--format', 'odcs', '--fqn', ...demoFqns], {
-        cwd: dir.dir,
+        cwd: cwd,
         env,
       });
       expect(imported.code, imported.out + imported.err).toBe(0);
-      expect(readdirSync(path.join(dir.dir, 'contracts')).sort()).toEqual(
+      expect(readdirSync(path.join(cwd, 'contracts')).sort()).toEqual(
         demoFqns.map((fqn) => `${fqn}.odcs.yaml`).sort(),
       );
       // Plain ODCS documents: they validate without a catalog.
-      expect((await cli(['validate'], { cwd: dir.dir })).code).toBe(0);
-      const plan = await cli(['plan', '--detailed-exitcode', '--no-color'], { cwd: dir.dir, env });
+      expect((await cli(['validate'], { cwd: cwd })).code).toBe(0);
+      const plan = await cli(['plan', '--detailed-exitcode', '--no-color'], { cwd: cwd, env });
       expect(plan.code, plan.out + plan.err).toBe(0);
       expect(plan.out).toContain(`Plan: 0 to change, ${demoFqns.length} unchanged, 0 errors.`);
     },
@@ -294,35 +290,29 @@ describe('both ways', () => {
   it.each(['spec', 'openmetadata'] as const)(
     '%s: export --format odcs of the example files, applied as they are, then planned as ODCS: no changes',
     async (profile) => {
-      const opened = await openSandbox({ profile });
-      cleanups.push(() => opened.sandbox.close());
-      const dir = await tempDir();
-      cleanups.push(() => dir.remove());
+      const { cwd, env } = await sandboxWithFolder(cleanups, { profile });
       await cp(
         path.join(
           root,
           ...(profile === 'openmetadata' ? ['examples', 'openmetadata'] : []),
           'contracts',
         ),
-        path.join(dir.dir, 'contracts'),
+        path.join(cwd, 'contracts'),
         { recursive: true },
       );
-      const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
-      expect((await cli(['apply', '--auto-approve'], { cwd: dir.dir, env })).code).toBe(0);
-      const exported = await cli(['export', '--format', 'odcs', '--out', 'odcs'], { cwd: dir.dir });
+      expect((await cli(['apply', '--auto-approve'], { cwd: cwd, env })).code).toBe(0);
+      const exported = await cli(['export', '--format', 'odcs', '--out', 'odcs'], { cwd: cwd });
       expect(exported.code, exported.out + exported.err).toBe(0);
       const plan = await cli(['plan', 'odcs', '--detailed-exitcode', '--no-color'], {
-        cwd: dir.dir,
+        cwd: cwd,
         env,
       });
       expect(plan.code, plan.out + plan.err).toBe(0);
       expect(plan.out).toMatch(/Plan: 0 to change, \d+ unchanged, 0 errors\./);
       // On standard output: one document per file, none of which names a path of this machine.
-      const shown = await cli(['export', '--format', 'odcs'], { cwd: dir.dir });
+      const shown = await cli(['export', '--format', 'odcs'], { cwd: cwd });
       expect(shown.out).not.toContain('yaml-language-server');
-      expect(shown.out.split('\n---\n').length).toBe(
-        readdirSync(path.join(dir.dir, 'odcs')).length,
-      );
+      expect(shown.out.split('\n---\n').length).toBe(readdirSync(path.join(cwd, 'odcs')).length);
     },
   );
 });
@@ -395,12 +385,9 @@ describe('what ODCS carries reads back as it was', () => {
 
 describe("the server's own ODCS export, as the sandbox plays it", () => {
   it("openmetadata: serves each contract's ODCS document (JSON and YAML, by id and by name), and import --format odcs writes what it says", async () => {
-    const opened = await openSandbox({ profile: 'openmetadata' });
-    cleanups.push(() => opened.sandbox.close());
-    const dir = await tempDir();
-    cleanups.push(() => dir.remove());
-    const token = await opened.token();
-    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: token };
+    const opened = await sandboxWithFolder(cleanups, { profile: 'openmetadata' });
+    const { cwd, env } = opened;
+    const token = env.CATALOG_TOKEN;
     const get = async (route: string) => {
       const response = await fetch(`${opened.sandbox.url}/v1/dataContracts/${route}`, {
         headers: { authorization: `Bearer ${token}` },
@@ -421,12 +408,12 @@ describe("the server's own ODCS export, as the sandbox plays it", () => {
       expect(yaml.type).toBe('application/yaml');
       expect(load(yaml.text)).toEqual(server);
       const imported = await cli(['import', '--format', 'odcs', '--fqn', fqn, '--force'], {
-        cwd: dir.dir,
+        cwd: cwd,
         env,
       });
       expect(imported.code, imported.err).toBe(0);
       const ours = load(
-        readFileSync(path.join(dir.dir, 'contracts', `${fqn}.odcs.yaml`), 'utf8'),
+        readFileSync(path.join(cwd, 'contracts', `${fqn}.odcs.yaml`), 'utf8'),
       ) as Record<string, unknown>;
       // What both say alike: the server's mapping, read the same.
       expect(ours.status, fqn).toBe(server.status);

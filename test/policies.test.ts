@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
-import { openSandbox, seed } from './helpers/sandbox.js';
+import { editorSeed, openSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -16,14 +16,8 @@ afterEach(async () => {
 /** A catalog of one table, its email column tagged PII, without a contract. */
 async function catalog() {
   const opened = await openSandbox({
-    seed: seed({
-      users: [
-        {
-          name: 'alice',
-          permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-        },
-      ],
-      assets: [
+    seed: editorSeed(
+      [
         {
           id: '7a000000-0000-4000-8000-000000000001',
           entityType: 'table',
@@ -35,9 +29,8 @@ async function catalog() {
           ],
         },
       ],
-      dataProducts: [],
-      dataContracts: [],
-    }),
+      [],
+    ),
   });
   cleanups.push(() => opened.sandbox.close());
   const dir = await tempDir();

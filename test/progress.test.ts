@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { progressLine } from '../src/cli/progress.js';
 import { cliProcess } from './helpers/cli-process.js';
-import { openSandbox, seed } from './helpers/sandbox.js';
+import { editorSeed, openSandbox } from './helpers/sandbox.js';
 import { manyTables } from './helpers/many-tables.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -110,17 +110,7 @@ describe('progress from the real CLI', () => {
     });
     // 30 to 60 ms per request, so that a run lasts long enough for the line to be drawn.
     const opened = await openSandbox({
-      seed: seed({
-        users: [
-          {
-            name: 'alice',
-            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-          },
-        ],
-        assets,
-        dataProducts: [],
-        dataContracts: contracts,
-      }),
+      seed: editorSeed(assets, contracts),
       faults: { seed: 1, latencyMs: [30, 60], rules: [] },
     });
     cleanups.push(() => opened.sandbox.close());
@@ -198,17 +188,7 @@ describe('Ctrl-C while a saved plan is checked', () => {
       desired: () => 'desired',
     });
     const opened = await openSandbox({
-      seed: seed({
-        users: [
-          {
-            name: 'alice',
-            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-          },
-        ],
-        assets,
-        dataProducts: [],
-        dataContracts: contracts,
-      }),
+      seed: editorSeed(assets, contracts),
     });
     cleanups.push(() => opened.sandbox.close());
     const dir = await tempDir(files);

@@ -51,7 +51,11 @@ export interface ContractFile {
  * step of a command (planning one file) reads many times.
  */
 export function withContract(file: ContractFile): ContractFile {
-  const contract = file.contract;
+  return holding(file, file.contract);
+}
+
+/** `file` holding `contract` (read once, or made from its own), its text still read from it. */
+export function holding(file: ContractFile, contract: DesiredContract): ContractFile {
   return {
     file: file.file,
     identity: file.identity,

@@ -2,7 +2,7 @@
 // property for it (a data contract's `contractVersion`, Settings › Custom Properties): the file's
 // version joins its contract's `extension`, beside the custom properties the file or the live
 // contract already holds, so that the catalog shows the version git declares.
-import type { ContractFile } from '../contract/positions.js';
+import { holding, type ContractFile } from '../contract/positions.js';
 import type { LiveResult } from '../plan/create-plan.js';
 import type { CustomProperties } from '../plan/custom-properties.js';
 import { declaredVersion } from './version-gate.js';
@@ -34,17 +34,8 @@ export async function withVersionProperty(
       : read.kind === 'found'
         ? (read.contract.extension ?? {})
         : {};
-  const contract = {
+  return holding(file, {
     ...file.contract,
     extension: { ...(kept as Record<string, unknown>), [VERSION_PROPERTY]: declared.version },
-  };
-  return {
-    file: file.file,
-    identity: file.identity,
-    contract,
-    get text() {
-      return file.text;
-    },
-    ...(file.format === undefined ? {} : { format: file.format }),
-  };
+  });
 }

@@ -5,7 +5,7 @@ import type { DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/positions.js';
 import type { Problem, Result } from '../contract/problem.js';
 import { schemaProblems, type LocateProblem } from '../contract/schema.js';
-import { pointerSegments, positionOf } from '../contract/positions.js';
+import { holding, pointerSegments, positionOf } from '../contract/positions.js';
 import { parseDocument } from 'yaml';
 import type { Profile } from '../profile/profile.js';
 import { fromOdcs, type OdcsReading } from './from-odcs.js';
@@ -74,18 +74,7 @@ export function contractForProfile(file: ContractFile, profile: Profile): Desire
 /** `file` with its contract as `profile` stores it (itself when that is the same). */
 export function fileForProfile(file: ContractFile, profile: Profile): ContractFile {
   const contract = contractForProfile(file, profile);
-  if (contract === file.contract) return file;
-  return {
-    file: file.file,
-    identity: file.identity,
-    contract,
-    // Read only if something must be located: a planned file reads it from disk.
-    get text() {
-      return file.text;
-    },
-    format: 'odcs',
-    versioned: true,
-  };
+  return contract === file.contract ? file : holding(file, contract);
 }
 
 /** The warning of keptOnlyInGit for a loaded ODCS file, its document read again. */
