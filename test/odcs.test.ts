@@ -15,6 +15,7 @@ import { fromOdcs } from '../src/odcs/from-odcs.js';
 import { cli } from './helpers/cli.js';
 import { openMetadataSchemas } from './helpers/openmetadata-schemas.js';
 import { openSandbox, sandboxWithFolder } from './helpers/sandbox.js';
+import { tokenArb } from './helpers/arbitraries.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -326,15 +327,7 @@ describe('what ODCS carries reads back as it was', () => {
     const column = fc.record(
       {
         name,
-        dataType: fc.constantFrom(
-          'BIGINT',
-          'INT',
-          'VARCHAR',
-          'DECIMAL',
-          'TIMESTAMP',
-          'BOOLEAN',
-          'STRING',
-        ),
+        dataType: tokenArb,
         description: fc.string({ minLength: 1, maxLength: 20 }),
         constraint: fc.constantFrom('PRIMARY_KEY', 'UNIQUE', 'NOT_NULL'),
       },

@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import AjvDraft04 from 'ajv-draft-04';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
-import { openSandbox } from './helpers/sandbox.js';
+import { sandboxWithFolder } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -62,13 +62,9 @@ const lineOf = (text: string, start: RegExp): number =>
 
 describe('SARIF', () => {
   it('plan --format sarif: a log the SARIF 2.1.0 schema takes, each result at its line, fingerprints that survive lines added above', async () => {
-    const opened = await openSandbox({});
-    cleanups.push(() => opened.sandbox.close());
-    const dir = await tempDir();
-    cleanups.push(() => dir.remove());
-    await cp(path.join(root, 'contracts'), path.join(dir.dir, 'contracts'), { recursive: true });
-    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
-    const run = await cli(['plan', '--format', 'sarif'], { cwd: dir.dir, env });
+    const { cwd, env } = await sandboxWithFolder(cleanups);
+    await cp(path.join(root, 'contracts'), path.join(cwd, 'contracts'), { recursive: true });
+    const run = await cli(['plan', '--format', 'sarif'], { cwd: cwd, env });
     expect(run.code, run.err).toBe(0);
     const log = JSON.parse(run.out) as SarifLog;
     const validate = await sarifValidator();
@@ -79,7 +75,7 @@ describe('SARIF', () => {
     const breaking = sarifRun!.results.find((r) => r.ruleId === 'CG102')!;
     expect(breaking.message.text).toBe('breaking: column phone removed');
     expect(breaking.level).toBe('warning');
-    const customers = await readFile(path.join(dir.dir, 'contracts', 'customers.yaml'), 'utf8');
+    const customers = await readFile(path.join(cwd, 'contracts', 'customers.yaml'), 'utf8');
     const place = breaking.locations[0]!.physicalLocation;
     expect(place.artifactLocation.uri).toBe('contracts/customers.yaml');
     // A removed column is said at the file's schema key.
@@ -87,11 +83,11 @@ describe('SARIF', () => {
     expect(sarifRun!.tool.driver.rules.find((r) => r.id === 'CG102')!.name).toBe('breaking-change');
     // Lines added above: the same finding, the same fingerprint, a line further down.
     await writeFile(
-      path.join(dir.dir, 'contracts', 'customers.yaml'),
+      path.join(cwd, 'contracts', 'customers.yaml'),
       `# reviewed by the CRM team\n# see DATA-123\n${customers}`,
     );
     const again = JSON.parse(
-      (await cli(['plan', '--format', 'sarif'], { cwd: dir.dir, env })).out,
+      (await cli(['plan', '--format', 'sarif'], { cwd: cwd, env })).out,
     ) as SarifLog;
     const moved = again.runs[0]!.results.find((r) => r.ruleId === 'CG102')!;
     expect(moved.partialFingerprints).toEqual(breaking.partialFingerprints);

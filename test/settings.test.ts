@@ -4,7 +4,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
-import { openSandbox } from './helpers/sandbox.js';
+import { openSandbox, sandboxWithFolder } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -107,14 +107,10 @@ describe('.contracts.yaml', () => {
   });
 
   it('without a file, the defaults: contracts/ and never failing on what the plan finds', async () => {
-    const opened = await openSandbox({});
-    cleanups.push(() => opened.sandbox.close());
-    const dir = await tempDir();
-    cleanups.push(() => dir.remove());
-    await cp(path.join(root, 'contracts'), path.join(dir.dir, 'contracts'), { recursive: true });
-    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
-    expect((await cli(['plan'], { cwd: dir.dir, env })).code).toBe(0);
-    const bad = await cli(['plan', '--fail-on', 'sometimes'], { cwd: dir.dir, env });
+    const { cwd, env } = await sandboxWithFolder(cleanups);
+    await cp(path.join(root, 'contracts'), path.join(cwd, 'contracts'), { recursive: true });
+    expect((await cli(['plan'], { cwd: cwd, env })).code).toBe(0);
+    const bad = await cli(['plan', '--fail-on', 'sometimes'], { cwd: cwd, env });
     expect(bad.code).toBe(1);
     expect(bad.err).toContain("--fail-on must be never, breaking or change, got 'sometimes'");
   });

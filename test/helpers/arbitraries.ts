@@ -8,7 +8,8 @@ export const nameArb = fc.oneof(
   { weight: 1, arbitrary: fc.stringMatching(/^[a-z~/][a-z0-9_~/ .]{0,8}$/) },
 );
 
-const tokenArb = fc.constantFrom(
+/** Data types of both profiles (OpenMetadata's among them). */
+export const tokenArb = fc.constantFrom(
   'BIGINT',
   'INT',
   'VARCHAR',
