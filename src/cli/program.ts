@@ -41,6 +41,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const color = (): boolean => program.opts<{ color: boolean }>().color;
   // The repository's .contracts.yaml: flag > environment > file > default.
   const file = settingsFor(io.cwd, io.env);
+  // Read before any command's action (never for --version or --help).
+  program.hook('preAction', () => file.load());
 
   program
     .command('validate')

@@ -6,13 +6,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { SETTINGS_FILE } from './name.js';
 import settingsSchema from '../../schemas/settings.schema.json' with { type: 'json' };
 import { locate, nodeStart, type Segment } from '../contract/positions.js';
 import { dottedPath, type Problem } from '../contract/problem.js';
 import { createContractAjv, schemaProblems } from '../contract/schema.js';
 import type { PolicySetting } from '../policy/policies.js';
 
-export const SETTINGS_FILE = '.contracts.yaml';
+export { SETTINGS_FILE };
 
 /** A breaking change let through the version gate on purpose (acknowledgedBreaks). */
 export interface Acknowledgement {

@@ -1,18 +1,14 @@
 // The settings file as the command line applies it: flag > environment > `.contracts.yaml` >
 // default, for the contract paths, the catalog's URL and profile, concurrency and fail-on. The
-// file is read once, when a command first needs it; a broken file is an error of that command
-// (SettingsError), and one of the problems `validate` reports.
+// file is read once, before a command's action runs (`load`, whose modules — YAML, ajv, JSON
+// Logic — are imported then, not at start-up); a broken file is an error of the command that
+// uses it (SettingsError), and one of the problems `validate` reports.
 import path from 'node:path';
-import { compilePolicies, type PolicyCheck } from '../policy/policies.js';
+import type { PolicyCheck } from '../policy/policies.js';
 import { ConfigError } from '../errors.js';
 import type { Problem } from '../contract/problem.js';
-import {
-  loadSettings,
-  SETTINGS_FILE,
-  type Acknowledgement,
-  type Settings,
-  type SettingsLoad,
-} from './settings-file.js';
+import type { Acknowledgement, Settings, SettingsLoad } from './settings-file.js';
+import { SETTINGS_FILE } from './name.js';
 
 /** A settings file with problems: each is said at its line, and the command sends nothing. */
 export class SettingsError extends ConfigError {
@@ -35,7 +31,11 @@ export interface SettledConnection {
 /** The settings of one run of the command line, from `cwd` and `env`. */
 export function settingsFor(cwd: string, env: Record<string, string | undefined>) {
   let loaded: SettingsLoad | undefined;
-  const load = (): SettingsLoad => (loaded ??= loadSettings(cwd));
+  let compile: ((settings: Settings['policies']) => PolicyCheck[]) | undefined;
+  const load = (): SettingsLoad => {
+    if (loaded === undefined) throw new Error('the settings file was used before it was loaded');
+    return loaded;
+  };
   const settings = (): Settings => {
     const read = load();
     if (!read.ok) throw new SettingsError(read.problems);
@@ -54,6 +54,15 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
     return value === undefined || value === '' ? undefined : value;
   };
   return {
+    /** Reads the settings file, before a command's action runs. */
+    async load(): Promise<void> {
+      const [{ loadSettings }, { compilePolicies }] = await Promise.all([
+        import('./settings-file.js'),
+        import('../policy/policies.js'),
+      ]);
+      loaded ??= loadSettings(cwd);
+      compile = (policies) => compilePolicies(policies ?? []);
+    },
     /** The file's problems (none when it is valid or absent), for `validate`. */
     problems: (): Problem[] => {
       const read = load();
@@ -93,7 +102,10 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
       };
     },
     /** The team's policies, compiled: checked on every planned contract. */
-    policies: (): PolicyCheck[] => compilePolicies(settings().policies ?? []),
+    policies: (): PolicyCheck[] => {
+      const policies = settings().policies;
+      return compile === undefined ? [] : compile(policies);
+    },
     /** The breaking changes the file lets through the version gate. */
     acknowledgements: (): Acknowledgement[] => settings().acknowledgedBreaks ?? [],
     /** `--fail-on`, else CONTRACTS_FAIL_ON, else the file's, else never. */
