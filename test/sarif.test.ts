@@ -94,6 +94,33 @@ describe('SARIF', () => {
     expect(moved.locations[0]!.physicalLocation.region.startLine).toBe(place.region.startLine + 2);
   });
 
+  it('plan --format sarif that cannot reach its catalog: still a SARIF log, its run said to have failed and why', async () => {
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    await cp(path.join(root, 'contracts'), path.join(dir.dir, 'contracts'), { recursive: true });
+    const run = await cli(['plan', '--format', 'sarif'], {
+      cwd: dir.dir,
+      env: { CATALOG_URL: 'http://127.0.0.1:1', CATALOG_TOKEN: 'x' },
+    });
+    expect(run.code).toBe(1);
+    const log = JSON.parse(run.out) as SarifLog & {
+      runs: {
+        invocations: {
+          executionSuccessful: boolean;
+          toolExecutionNotifications: { message: { text: string } }[];
+        }[];
+      }[];
+    };
+    const validate = await sarifValidator();
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    const [invocation] = log.runs[0]!.invocations;
+    expect(invocation!.executionSuccessful).toBe(false);
+    expect(invocation!.toolExecutionNotifications[0]!.message.text).toContain(
+      'cannot reach the catalog at http://127.0.0.1:1',
+    );
+    expect(log.runs[0]!.results).toEqual([]);
+  });
+
   it('validate --format sarif: each problem at its line and column, rule CG001, and an empty log for valid files', async () => {
     const dir = await tempDir({
       'contracts/bad.yaml':

@@ -81,10 +81,10 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   const summary = (markdown: string, rest: string): Promise<void> =>
     runner.writeSummary(fitSummary(redact(markdown), (omitted) => cutNotice(omitted, rest)));
   /** The findings as SARIF, when the sarif-file input asks for them (relative to the workspace). */
-  const sarif = async (results: readonly SarifResult[]): Promise<void> => {
+  const sarif = async (results: readonly SarifResult[], failure?: string): Promise<void> => {
     if (settings.sarifFile === undefined) return;
     const file = path.resolve(settings.workspace, settings.sarifFile);
-    await writeFile(file, `${JSON.stringify(sarifLog(results, VERSION), null, 2)}\n`);
+    await writeFile(file, `${JSON.stringify(sarifLog(results, VERSION, failure), null, 2)}\n`);
     runner.setOutput('sarif-file', file);
   };
   runner.setOutput('has-changes', 'false');
@@ -203,6 +203,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       const markdown = `### ${settings.command === 'apply' ? 'Data contracts: apply failed' : 'Data contracts: plan failed'}\n\nNo plan could be made, and nothing was sent: ${why}\n`;
       await runner.writeSummary(markdown);
       await stickyComment(markdown);
+      await sarif([], why);
       throw error;
     });
     if (!outcome.ok) {

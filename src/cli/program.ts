@@ -351,7 +351,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
-    reportError(error, argv, io);
+    await reportError(error, argv, io);
     return EXIT_ERROR;
   }
 }

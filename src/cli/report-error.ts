@@ -25,6 +25,13 @@ function asksForJson(argv: readonly string[]): boolean {
   );
 }
 
+/** Whether `argv` asks for SARIF on stdout (`--format sarif`). */
+function asksForSarif(argv: readonly string[]): boolean {
+  return argv.some(
+    (arg, i) => arg === '--format=sarif' || (arg === '--format' && argv[i + 1] === 'sarif'),
+  );
+}
+
 /** What kind of error it is, for machine output: `config`, `catalog`, `auth`, `network`, … */
 function errorType(error: ContractsError): string {
   if (error instanceof AuthError) return 'auth';
@@ -38,13 +45,19 @@ function errorType(error: ContractsError): string {
   return 'config';
 }
 
-export function reportError(error: unknown, argv: readonly string[], io: Io): void {
+export async function reportError(error: unknown, argv: readonly string[], io: Io): Promise<void> {
   const debug = argv.includes('--debug') || (io.env.CONTRACTS_DEBUG ?? '') !== '';
   if (error instanceof ContractsError && !(error instanceof InternalError)) {
     // A broken settings file: each problem at its line first, as a contract file's are said.
     if (error instanceof SettingsError)
       for (const problem of error.problems) io.stderr.write(`${formatProblem(problem)}\n`);
     io.stderr.write(`Error: ${printable(error.message)}\n`);
+    // SARIF asked for: a log whose run says it failed, never an empty file for code scanning.
+    if (asksForSarif(argv)) {
+      const { sarifLog } = await import('../plan/sarif.js');
+      const { VERSION } = await import('../version.js');
+      io.stdout.write(`${JSON.stringify(sarifLog([], VERSION, error.message), null, 2)}\n`);
+    }
     if (asksForJson(argv))
       io.stdout.write(
         `${JSON.stringify({ error: { type: errorType(error), message: error.message, ...(error instanceof SettingsError ? { problems: error.problems } : {}) } }, null, 2)}\n`,

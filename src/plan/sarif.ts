@@ -133,8 +133,16 @@ function fingerprint(result: SarifResult): string {
     .slice(0, 32);
 }
 
-/** A SARIF 2.1.0 log of `results`, one run of this tool at `version`. */
-export function sarifLog(results: readonly SarifResult[], version: string): object {
+/**
+ * A SARIF 2.1.0 log of `results`, one run of this tool at `version`; with `failure`, a run that
+ * ended in that error before any result (a catalog unreachable, a setting wrong), said as the
+ * invocation's notification, so that code scanning is never handed an empty file.
+ */
+export function sarifLog(
+  results: readonly SarifResult[],
+  version: string,
+  failure?: string,
+): object {
   const rules = Object.values(SARIF_RULES);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -154,6 +162,16 @@ export function sarifLog(results: readonly SarifResult[], version: string): obje
             })),
           },
         },
+        ...(failure === undefined
+          ? {}
+          : {
+              invocations: [
+                {
+                  executionSuccessful: false,
+                  toolExecutionNotifications: [{ level: 'error', message: { text: failure } }],
+                },
+              ],
+            }),
         results: results.map((result) => {
           const rule = SARIF_RULES[result.rule];
           return {
