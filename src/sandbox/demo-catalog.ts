@@ -332,8 +332,24 @@ export function demoSeed(): Seed {
 
   return {
     users: [
-      { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
-      { name: 'ci-bot', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
+      {
+        name: 'alice',
+        permissions: [
+          'ViewDataContract',
+          'EditDataContract',
+          'DeleteDataContract',
+          'SearchEntities',
+        ],
+      },
+      {
+        name: 'ci-bot',
+        permissions: [
+          'ViewDataContract',
+          'EditDataContract',
+          'DeleteDataContract',
+          'SearchEntities',
+        ],
+      },
       { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
       { name: 'carol', permissions: ['SearchEntities'] },
     ],

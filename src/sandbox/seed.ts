@@ -2,10 +2,12 @@
 // a sentence that names the entry, never half-loaded.
 import { createHash, randomUUID } from 'node:crypto';
 
-export type Permission = 'ViewDataContract' | 'EditDataContract' | 'SearchEntities';
+export type Permission =
+  'ViewDataContract' | 'EditDataContract' | 'DeleteDataContract' | 'SearchEntities';
 export const PERMISSIONS: readonly Permission[] = [
   'ViewDataContract',
   'EditDataContract',
+  'DeleteDataContract',
   'SearchEntities',
 ];
 

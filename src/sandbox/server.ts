@@ -7,6 +7,7 @@ import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
 import { Catalog } from './catalog.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { odcsOfContract, odcsRequest } from './odcs-export.js';
+import { deleteContract, restoreContract } from './contract-lifecycle.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { parsePatchBody } from './java-json.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
@@ -118,7 +119,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   const store = Store.open(seed, options.dataFile);
   const profile = options.profile ?? 'spec';
-  const catalog = new Catalog(store, secret, options.clock, profile, release);
+  const clock = options.clock ?? Date.now;
+  const catalog = new Catalog(store, secret, clock, profile, release);
   /**
    * A contract as answered. OpenMetadata adds its href, and to a GET the ETag of that answer
    * (ETagResponseFilter is GET-only: a create or a PATCH is answered without one).
@@ -204,6 +206,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return odcs.yaml
           ? { status: 200, body: undefined, yaml: stringifyYaml(document) }
           : reply(200, document);
+      }
+      // Delete (soft, or hard with hardDelete=true) by id or by name, and restore.
+      if (
+        method === 'DELETE' &&
+        (route.length === 2 || (route.length === 3 && route[1] === 'name'))
+      )
+        return reply(
+          200,
+          deleteContract(
+            store,
+            user,
+            route.length === 2 ? { id: route[1]! } : { fqn: route[2]! },
+            query,
+            clock(),
+          ),
+        );
+      if (route.length === 2 && route[1] === 'restore' && method === 'PUT') {
+        const body = await readBody(request);
+        return reply(200, restoreContract(store, user, parseJsonBody(body), clock()));
       }
       if (route.length === 3 && route[1] === 'name') {
         onlyGet();
