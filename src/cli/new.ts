@@ -7,7 +7,8 @@ import { ConfigError, NotFoundError } from '../errors.js';
 import { contractFileText, fileNameFor } from '../import/import-contracts.js';
 import { managingFiles } from '../import/managed-files.js';
 import { scaffoldContract } from '../import/scaffold.js';
-import { assetKey, lookupAssets, searchIndexFor, type AssetDocument } from '../plan/live-assets.js';
+import { assetKey, lookupAssets, searchIndexFor } from '../plan/live-assets.js';
+import type { AssetDocument } from '../plan/asset-document.js';
 import { EXIT_OK } from './exit-codes.js';
 import {
   makeFolder,

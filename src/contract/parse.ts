@@ -1,16 +1,6 @@
 // Parses one contract file's bytes into a DesiredContract, keeping source positions so that
 // every problem is reported at its file:line:col. Pure: no file system access.
-import {
-  LineCounter,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  parseAllDocuments,
-  visit,
-  type Node as YamlNode,
-} from 'yaml';
+import { LineCounter, parseAllDocuments } from 'yaml';
 import { withoutLocalFields, type DesiredContract } from './model.js';
 import { dottedPath, notListed, type Problem, type Result } from './problem.js';
 import { fastLoad, loadPlain } from './fast-parse.js';
@@ -25,11 +15,11 @@ import {
   rememberDocument,
 } from './positions.js';
 import { matchesSchema, schemaProblems } from './schema.js';
+import { MAX_ALIAS_COUNT, treeProblems } from './tree-checks.js';
 import { isOdcsDocument } from '../odcs/from-odcs.js';
 import { odcsContractFile } from '../odcs/odcs-file.js';
 import {
   duplicateItemProblems,
-  FORBIDDEN_KEYS,
   hasOddNode,
   hasRepeatedItemKeys,
   NESTING_MESSAGE,
@@ -43,8 +33,6 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 export function tooLargeMessage(size: number): string {
   return `the file is ${size} bytes, over the limit of ${MAX_FILE_BYTES} bytes (1 MiB); a contract file should be a few kilobytes`;
 }
-/** Aliases one document may resolve; a handful is plenty for a contract, a bomb needs thousands. */
-const MAX_ALIAS_COUNT = 50;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export {
@@ -279,78 +267,10 @@ function parseAndCheck(
   if (problems.length > 0 || first === undefined) return { ok: false, problems };
 
   // Checks on the syntax tree before anything is turned into JavaScript objects.
-  let aliasCount = 0;
-  let firstAlias: YamlNode | null = null;
-  visit(first, {
-    Node(_key, node) {
-      if (isAlias(node)) {
-        aliasCount += 1;
-        firstAlias ??= node;
-      }
-      if ((isScalar(node) || isMap(node) || isSeq(node)) && node.tag !== undefined) {
-        const shown = node.tag.replace(/^tag:yaml\.org,2002:/, '!!');
-        // The node's range starts after its tag; point at the tag as written, when it is there.
-        const start = nodeStart(node);
-        const tagAt = text.lastIndexOf(shown, start);
-        const p = pos(tagAt >= 0 && !text.slice(tagAt, start).includes('\n') ? tagAt : start);
-        problems.push(
-          at(
-            p.line,
-            p.column,
-            '',
-            `the tag ${shown} is not allowed; write plain YAML values without tags`,
-          ),
-        );
-      }
-      return undefined;
-    },
-    Map(_key, map) {
-      const seen = new Set<string>();
-      for (const item of map.items) {
-        if (!isScalar(item.key)) continue;
-        const name = String(item.key.value);
-        if (!seen.has(name)) {
-          seen.add(name);
-          continue;
-        }
-        const p = pos(nodeStart(item.key));
-        problems.push(
-          at(p.line, p.column, '', 'duplicate key: each key may appear once in a mapping'),
-        );
-      }
-      return undefined;
-    },
-    Pair(_key, pair) {
-      if (isPair(pair) && isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
-        const p = pos(nodeStart(pair.key));
-        problems.push(
-          at(
-            p.line,
-            p.column,
-            '',
-            `the key ${String(pair.key.value)} is not allowed in a contract file`,
-          ),
-        );
-      } else if (isPair(pair) && pair.key !== null && !isScalar(pair.key)) {
-        const p = pos(nodeStart(pair.key as YamlNode));
-        problems.push(
-          at(p.line, p.column, '', 'keys must be plain strings, not mappings, lists or aliases'),
-        );
-      }
-      return undefined;
-    },
-  });
-  const aliasAt = pos(nodeStart(firstAlias));
-  if (aliasCount > MAX_ALIAS_COUNT) {
-    problems.push(
-      at(
-        aliasAt.line,
-        aliasAt.column,
-        '',
-        `the file uses ${aliasCount} aliases, over the limit of ${MAX_ALIAS_COUNT}; write the values out`,
-      ),
-    );
-  }
+  const tree = treeProblems(first, text, pos, at);
+  // One by one: a hostile file may hold a hundred thousand, too many for a spread's arguments.
+  for (const problem of tree.problems) problems.push(problem);
+  const aliasAt = tree.aliasAt;
   if (problems.length > 0) return { ok: false, problems };
 
   let value: unknown;

@@ -2,7 +2,7 @@
 // and owners, in draft, named after the asset and bound to it, in the catalog's wire shape so that
 // it is written as import writes a live contract. Pure: the asset's search document comes in.
 import type { LiveContract } from '../catalog/client.js';
-import type { AssetDocument } from '../plan/live-assets.js';
+import type { AssetDocument } from '../plan/asset-document.js';
 import type { Profile } from '../profile/profile.js';
 
 /** A data type the file format takes (an uppercase token), else UNKNOWN, which both profiles store. */

@@ -4,7 +4,7 @@
 import type { ContractFile } from '../contract/parse.js';
 import type { Profile } from '../profile/profile.js';
 import type { LiveResult } from './create-plan.js';
-import type { AssetDocument } from './live-assets.js';
+import type { AssetDocument } from './asset-document.js';
 
 /**
  * An asset's columns as the JSON text of its [name, data type] pairs ('' for no type), its own

@@ -5,6 +5,7 @@
 import { AuthError, CatalogError, NetworkError } from '../errors.js';
 import type { Profile } from '../profile/profile.js';
 import type { CatalogReader } from './catalog-reader.js';
+import { assetDocument, type AssetDocument } from './asset-document.js';
 
 /** The search indexes of the specification's list, by the entity type their documents hold. */
 const SPEC_INDEXES = new Map([
@@ -51,50 +52,6 @@ export function searchIndexFor(entityType: string, profile: Profile): string | u
 /** Escapes the wildcard characters of a field query value, so it matches only itself. */
 function exactFieldValue(value: string): string {
   return value.replace(/[\\*?]/g, (ch) => `\\${ch}`);
-}
-
-export interface AssetDocument {
-  id: string;
-  fullyQualifiedName: string;
-  entityType?: string;
-  columns?: { name?: unknown; dataType?: unknown }[];
-  /** The columns tagged PII (a tag PII.*, PII.None aside), for the policies that ask. */
-  piiColumns?: string[];
-  /** The columns nested in `columns` (a struct's `children`, at any depth), when it has any. */
-  nestedColumns?: { name?: unknown; dataType?: unknown }[];
-  /** The names of the fields of a topic's message schema, nested ones by their own names. */
-  messageFields?: string[];
-  /**
-   * The names of the fields of an API endpoint's request and response schemas, nested ones too:
-   * none when both are null, undefined when the document holds neither (not indexed: unchecked).
-   */
-  apiFields?: string[];
-  dataProducts?: unknown[];
-  [field: string]: unknown;
-}
-
-/** The names of `fields` and of the fields nested in them (a message schema's `schemaFields`). */
-function fieldNames(fields: unknown, into: string[] = []): string[] {
-  if (!Array.isArray(fields)) return into;
-  for (const field of fields as { name?: unknown; children?: unknown }[]) {
-    if (typeof field?.name === 'string') into.push(field.name);
-    fieldNames(field?.children, into);
-  }
-  return into;
-}
-
-/** The columns nested in `columns`, at any depth, each as its name and data type. */
-function nestedColumns(
-  columns: readonly { children?: unknown }[],
-  into: { name?: unknown; dataType?: unknown }[] = [],
-): { name?: unknown; dataType?: unknown }[] {
-  for (const column of columns) {
-    if (!Array.isArray(column?.children)) continue;
-    for (const child of column.children as { name?: unknown; dataType?: unknown }[])
-      into.push({ name: child?.name, dataType: child?.dataType });
-    nestedColumns(column.children as { children?: unknown }[], into);
-  }
-  return into;
 }
 
 export type AssetLookup<Found = AssetDocument> =
@@ -145,43 +102,6 @@ function tableDatabase(fqn: string): string | undefined {
   return parts.length === 4 ? `${parts[0]!}.${parts[1]!}` : undefined;
 }
 
-/** What the checks read of an indexed or listed asset. */
-function assetDocument(source: Partial<AssetDocument>, id: string): AssetDocument {
-  const columns = Array.isArray(source.columns)
-    ? source.columns.map((c) => ({ name: c.name, dataType: c.dataType }))
-    : undefined;
-  const pii = (Array.isArray(source.columns) ? source.columns : [])
-    .filter((c) =>
-      ((c as { tags?: { tagFQN?: unknown }[] }).tags ?? []).some(
-        (tag) => typeof tag.tagFQN === 'string' && /^PII\.(?!None$)/.test(tag.tagFQN),
-      ),
-    )
-    .map((c) => String(c.name));
-  const nested = Array.isArray(source.columns)
-    ? nestedColumns(source.columns as { children?: unknown }[])
-    : [];
-  const messageSchema = source.messageSchema as { schemaFields?: unknown } | undefined;
-  const request = source.requestSchema as { schemaFields?: unknown } | null | undefined;
-  const response = source.responseSchema as { schemaFields?: unknown } | null | undefined;
-  return {
-    id: typeof source.id === 'string' ? source.id : id,
-    fullyQualifiedName: source.fullyQualifiedName!,
-    ...(typeof source.entityType === 'string' ? { entityType: source.entityType } : {}),
-    ...(columns === undefined ? {} : { columns }),
-    ...(pii.length === 0 ? {} : { piiColumns: pii }),
-    ...(nested.length === 0 ? {} : { nestedColumns: nested }),
-    ...(messageSchema === undefined
-      ? {}
-      : { messageFields: fieldNames(messageSchema?.schemaFields) }),
-    ...(request === undefined && response === undefined
-      ? {}
-      : {
-          apiFields: fieldNames(response?.schemaFields, fieldNames(request?.schemaFields)),
-        }),
-    ...(Array.isArray(source.dataProducts) ? { dataProducts: source.dataProducts } : {}),
-  };
-}
-
 /**
  * Lists a database's tables, handing each wanted one to `found` as its page arrives. Stops early,
  * leaving the rest to the field query, when the catalog cannot list them so (no list, a refusal,
@@ -222,20 +142,6 @@ async function listDatabase(
 
 export function assetKey(type: string, fqn: string): string {
   return `${type}\u0000${fqn}`;
-}
-
-/** Names of the data products an indexed asset belongs to (names, or references with a name). */
-export function dataProductNames(asset: AssetDocument): string[] {
-  return (asset.dataProducts ?? [])
-    .map((p) =>
-      typeof p === 'string'
-        ? p
-        : p !== null && typeof p === 'object'
-          ? ((p as { name?: unknown; fullyQualifiedName?: unknown }).name ??
-            (p as { fullyQualifiedName?: unknown }).fullyQualifiedName)
-          : undefined,
-    )
-    .filter((name): name is string => typeof name === 'string');
 }
 
 /**

@@ -25,7 +25,8 @@ import type { AssetRules } from './asset-rules.js';
 import { joinRefusals } from './refusal-text.js';
 import { createBlocker, effectiveContractOf } from './create-blockers.js';
 import { withCreateDryRun } from './create-dry-run.js';
-import { assetKey, dataProductNames, lookupAssets, type AssetLookup } from './live-assets.js';
+import { assetKey, lookupAssets, type AssetLookup } from './live-assets.js';
+import { dataProductNames } from './asset-document.js';
 import {
   assetFields,
   columnFindings,

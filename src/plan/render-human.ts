@@ -94,11 +94,11 @@ function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]
         `      ${change.file} · new contract on ${on?.assetType ?? ''} ${on?.assetFullyQualifiedName ?? ''}`,
       ),
     );
-    for (const line of change.diff) lines.push(...diffLineRows(line, c));
+    for (const line of change.diff) for (const row of diffLineRows(line, c)) lines.push(row);
   } else if (change.action === 'update') {
     lines.push(`  ${c.yellow('~')} ${c.bold(change.fullyQualifiedName)}`);
     lines.push(c.dim(`      ${change.file} · live version ${String(change.liveVersion)}`));
-    for (const line of change.diff) lines.push(...diffLineRows(line, c));
+    for (const line of change.diff) for (const row of diffLineRows(line, c)) lines.push(row);
     for (const breaking of change.breaking)
       lines.push(`      ${c.red(c.bold(`! breaking: ${breaking}`))}`);
   } else {
