@@ -1,20 +1,17 @@
-// The only code that speaks HTTP to the catalog: undici with a keep-alive pool (in a thread of its
-// own, connections.ts), timeouts, bounded concurrency, retries for reads, typed errors, and a
-// token that never leaves its origin.
-import { CatalogError, NetworkError } from '../errors.js';
-import { networkError } from './network-error.js';
-import { USER_AGENT } from '../version.js';
+// The catalog's resources as the tool reads and writes them: data contracts by name and id (and
+// the one in force on an asset), create, its dry run and PATCH, the field query search, paged
+// lists, and OpenMetadata's version, rules, custom properties and named entities. How each request
+// travels (pool, retries, errors, the token) is transport.ts's.
+import { CatalogError } from '../errors.js';
 import type { Operation } from '../diff/operation.js';
-import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
 import {
   customPropertiesOf,
   refusesExtension,
   rulesOf,
   type EntityRule,
 } from './openmetadata-answers.js';
-import { RESPONSE_ETAG } from './etag.js';
 import { patchText } from './patch-text.js';
-import { Connections } from './connections.js';
+import { CatalogTransport, RETRYABLE_STATUS } from './transport.js';
 import type { ReferenceType } from '../profile/references.js';
 
 import {
@@ -24,7 +21,6 @@ import {
   ENTITY_ANSWER,
   PAGE_ANSWER,
   SEARCH_ANSWER,
-  type AnswerShape,
   type CatalogClientOptions,
   type CustomProperty,
   type CreateValidation,
@@ -34,9 +30,7 @@ import {
   type SearchResponse,
 } from './types.js';
 import { preflightProblem } from './preflight.js';
-import { followRedirects } from './redirects.js';
-import { checkedToken, tokenForms } from './token.js';
-import { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
+import { catalogUrlText, pathSegment } from './url.js';
 
 export type {
   CatalogClientOptions,
@@ -60,72 +54,25 @@ const REFERENCE_ROUTES: Readonly<Record<ReferenceType, string>> = {
   testCase: '/dataQuality/testCases/name',
 };
 
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 export class CatalogClient {
   readonly baseUrl: URL;
-  private readonly connections: Connections;
-  private readonly prefix: string;
-  private readonly retries: number;
-  private readonly retryBaseMs: number;
-  private readonly retryMaxMs: number;
-  private readonly random: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly token: string;
-  /** The forms of the token redact removes, longest first. */
-  private readonly secrets: readonly string[];
+  private readonly http: CatalogTransport;
   /** The catalog refused `extension` among a contract's fields: its contracts have none. */
   private contractsWithoutExtension = false;
 
   constructor(options: CatalogClientOptions) {
-    this.baseUrl = normalizeCatalogUrl(options.baseUrl);
-    this.token = checkedToken(options.token);
-    this.secrets = tokenForms(this.token);
-    const concurrency = options.concurrency ?? 8;
-    // The pool is the only bound on requests at once, so it must be a real one (undici reads a
-    // missing or zero `connections` as "no limit").
-    if (!Number.isInteger(concurrency) || concurrency < 1)
-      throw new RangeError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
-    this.connections = new Connections(
-      this.baseUrl.origin,
-      {
-        connections: concurrency,
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        headersTimeout: options.headersTimeoutMs ?? 30_000,
-        bodyTimeout: options.bodyTimeoutMs ?? 30_000,
-        keepAliveTimeout: 10_000,
-      },
-      {
-        authorization: `Bearer ${this.token}`,
-        accept: 'application/json',
-        'user-agent': USER_AGENT,
-      },
-    );
-    this.prefix = `${this.baseUrl.pathname === '/' ? '' : this.baseUrl.pathname}/v1`;
-    this.retries = options.retries ?? 4;
-    this.retryBaseMs = options.retryBaseMs ?? 200;
-    this.retryMaxMs = options.retryMaxMs ?? 10_000;
-    this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.http = new CatalogTransport(options);
+    this.baseUrl = this.http.baseUrl;
   }
 
-  /**
-   * Removes the token from any text that might echo a request (server messages, errors): as it
-   * is, percent-encoded, and each long part of it (a JWT's payload or signature quoted alone).
-   */
+  /** `text` without the token, in any of its forms (see CatalogTransport.redact). */
   redact(text: string): string {
-    let redacted = text;
-    for (const secret of this.secrets) redacted = redacted.split(secret).join('***');
-    return redacted;
+    return this.http.redact(text);
   }
 
   /** Closes the connections; `abandon` drops the reads still queued (see Connections.close). */
   async close(abandon = false): Promise<void> {
-    await this.connections.close(abandon);
+    await this.http.close(abandon);
   }
 
   /**
@@ -134,9 +81,9 @@ export class CatalogClient {
    */
   async preflight(): Promise<void> {
     try {
-      await this.getJson('/tables', { limit: '1' }, PAGE_ANSWER);
+      await this.http.getJson('/tables', { limit: '1' }, PAGE_ANSWER);
     } catch (error) {
-      const problem = preflightProblem(error, catalogUrlText(this.baseUrl), this.prefix);
+      const problem = preflightProblem(error, catalogUrlText(this.baseUrl), this.http.prefix);
       // Other answers leave the real requests to report for themselves.
       if (problem !== undefined) throw problem;
     }
@@ -148,7 +95,11 @@ export class CatalogClient {
    */
   async systemVersion(): Promise<string | null> {
     try {
-      const answer = await this.getJson<{ version?: unknown }>('/system/version', {}, ANY_ANSWER);
+      const answer = await this.http.getJson<{ version?: unknown }>(
+        '/system/version',
+        {},
+        ANY_ANSWER,
+      );
       return typeof answer?.version === 'string' ? answer.version : null;
     } catch (error) {
       if (error instanceof CatalogError && [400, 404, 405, 501].includes(error.status)) return null;
@@ -162,7 +113,7 @@ export class CatalogClient {
    * that type), each with its `name`, JSON Logic `rule` and, when it has one, `description`.
    */
   async entityRules(entityType: string): Promise<EntityRule[]> {
-    const answer = await this.getJson<unknown>(
+    const answer = await this.http.getJson<unknown>(
       `/system/settings/entityRulesSettings/${pathSegment(entityType)}`,
       {},
       LIST_ANSWER,
@@ -177,7 +128,7 @@ export class CatalogClient {
    * `extension` may hold only those ("Unknown custom field", a 400, for any other).
    */
   async customProperties(entityType: string): Promise<CustomProperty[]> {
-    const answer = await this.getJson<unknown>(
+    const answer = await this.http.getJson<unknown>(
       `/metadata/types/name/${pathSegment(entityType)}`,
       { fields: 'customProperties' },
       ENTITY_ANSWER,
@@ -211,7 +162,7 @@ export class CatalogClient {
     type: ReferenceType,
     fullyQualifiedName: string,
   ): Promise<{ id: string; teamType?: string }> {
-    const answer = await this.getJson<{ id: string; teamType?: unknown }>(
+    const answer = await this.http.getJson<{ id: string; teamType?: unknown }>(
       `${REFERENCE_ROUTES[type]}/${pathSegment(fullyQualifiedName)}`,
       {},
       ENTITY_ANSWER,
@@ -240,7 +191,7 @@ export class CatalogClient {
       ? fields.filter((field) => field !== 'extension')
       : fields;
     try {
-      return await this.getJson<LiveContract>(
+      return await this.http.getJson<LiveContract>(
         path,
         { ...(asked.length > 0 ? { fields: asked.join(',') } : {}), ...params },
         CONTRACT_ANSWER,
@@ -258,7 +209,7 @@ export class CatalogClient {
     entityType: string,
     fields: readonly string[] = [],
   ): Promise<LiveContract> {
-    return this.getJson<LiveContract>(
+    return this.http.getJson<LiveContract>(
       '/dataContracts/entity',
       {
         entityId,
@@ -283,7 +234,7 @@ export class CatalogClient {
     };
     if (query.from !== undefined) params.from = String(query.from);
     if (query.size !== undefined) params.size = String(query.size);
-    return this.getJson<SearchResponse>('/search/fieldQuery', params, SEARCH_ANSWER);
+    return this.http.getJson<SearchResponse>('/search/fieldQuery', params, SEARCH_ANSWER);
   }
 
   /** One page of a list endpoint; `cursor` must be a value the server returned. */
@@ -292,7 +243,11 @@ export class CatalogClient {
     params: Record<string, string>,
     cursor?: { after: string } | { before: string },
   ): Promise<Page<T>> {
-    const page = await this.getJson<Page<T>>(path, { ...params, ...(cursor ?? {}) }, PAGE_ANSWER);
+    const page = await this.http.getJson<Page<T>>(
+      path,
+      { ...params, ...(cursor ?? {}) },
+      PAGE_ANSWER,
+    );
     page.paging ??= {};
     return page;
   }
@@ -325,18 +280,15 @@ export class CatalogClient {
     operations: readonly Operation[],
     options: { ifMatch?: string } = {},
   ): Promise<PatchedContract> {
-    const path = `/dataContracts/${pathSegment(id)}`;
-    const body = patchText(operations);
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.send('PATCH', path, body, {
-        'content-type': 'application/json-patch+json',
-        // The catalog refuses the PATCH (412) if the contract is no longer the one read.
-        ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
-      });
-      if (response.status !== 429 || attempt >= this.retries)
-        return this.answer('PATCH', path, response, CONTRACT_ANSWER) as PatchedContract;
-      await this.sleep(this.backoffMs(attempt, response));
-    }
+    return (await this.http.write(
+      'PATCH',
+      `/dataContracts/${pathSegment(id)}`,
+      patchText(operations),
+      'application/json-patch+json',
+      CONTRACT_ANSWER,
+      // The catalog refuses the PATCH (412) if the contract is no longer the one read.
+      options.ifMatch === undefined ? {} : { headers: { 'if-match': options.ifMatch } },
+    )) as PatchedContract;
   }
 
   /**
@@ -344,15 +296,13 @@ export class CatalogClient {
    * again only after a 429; after a lost answer the caller reads the contract by name.
    */
   async createContract(body: Record<string, unknown>): Promise<LiveContract> {
-    const text = JSON.stringify(body);
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.send('POST', '/dataContracts', text, {
-        'content-type': 'application/json',
-      });
-      if (response.status !== 429 || attempt >= this.retries)
-        return this.answer('POST', '/dataContracts', response, CONTRACT_ANSWER) as LiveContract;
-      await this.sleep(this.backoffMs(attempt, response));
-    }
+    return (await this.http.write(
+      'POST',
+      '/dataContracts',
+      JSON.stringify(body),
+      'application/json',
+      CONTRACT_ANSWER,
+    )) as LiveContract;
   }
 
   /**
@@ -362,88 +312,13 @@ export class CatalogClient {
    * for `/{id}`, which has no POST). Nothing is created; it is sent again like a read.
    */
   async validateCreate(body: Record<string, unknown>): Promise<CreateValidation | null> {
-    const text = JSON.stringify(body);
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.send('POST', '/dataContracts/validate', text, {
-        'content-type': 'application/json',
-      });
-      if ([404, 405].includes(response.status)) return null;
-      if (!RETRYABLE_STATUS.has(response.status) || attempt >= this.retries)
-        return this.answer(
-          'POST',
-          '/dataContracts/validate',
-          response,
-          ANY_ANSWER,
-        ) as CreateValidation;
-      await this.sleep(this.backoffMs(attempt, response));
-    }
-  }
-
-  /** How long to wait before retry `attempt`: exponential with full jitter, or what the catalog asks. */
-  private backoffMs(attempt: number, response: RawResponse | undefined): number {
-    const backoff = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** attempt) * this.random();
-    const asked =
-      response === undefined ? undefined : retryAfterMs(response.headers['retry-after']);
-    return Math.min(this.retryMaxMs, Math.max(backoff, asked ?? 0));
-  }
-
-  private async getJson<T>(
-    path: string,
-    params: Record<string, string>,
-    shape: AnswerShape,
-    keepEtag = false,
-  ): Promise<T> {
-    const query = new URLSearchParams(params).toString();
-    const target = query === '' ? path : `${path}?${query}`;
-    let attempt = 0;
-    for (;;) {
-      let response: RawResponse | undefined;
-      let failure: NetworkError | undefined;
-      try {
-        response = await this.send('GET', target, undefined, {});
-      } catch (error) {
-        if (!(error instanceof NetworkError)) throw error;
-        failure = error;
-      }
-      const retryable =
-        failure !== undefined || (response !== undefined && RETRYABLE_STATUS.has(response.status));
-      if (!retryable || attempt >= this.retries) {
-        if (failure !== undefined) throw failure;
-        const value = this.answer('GET', target, response!, shape) as T;
-        // A contract keeps the ETag it was read with (a symbol: never in its JSON).
-        const etag = response!.headers.etag;
-        if (keepEtag && typeof etag === 'string' && etag !== '' && value !== null)
-          Object.defineProperty(value, RESPONSE_ETAG, { value: etag });
-        return value;
-      }
-      await this.sleep(this.backoffMs(attempt, response));
-      attempt += 1;
-    }
-  }
-
-  /** The answer to `method target` read as `shape`, its errors naming `METHOD /v1/…` (no query). */
-  private answer(method: string, target: string, response: RawResponse, shape: AnswerShape) {
-    const request = `${method} ${this.prefix}${target.split('?')[0]!}`;
-    return parseAnswer(response, request, shape, (text) => this.redact(text));
-  }
-
-  private async send(
-    method: string,
-    target: string,
-    body: string | undefined,
-    headers: Record<string, string>,
-  ): Promise<RawResponse> {
-    return followRedirects(method, `${this.prefix}${target}`, this.baseUrl, async (path) => {
-      try {
-        return await this.connections.send({
-          path,
-          method: method,
-          headers,
-          ...(body === undefined ? {} : { body }),
-        });
-      } catch (error) {
-        throw networkError(method, path, error, this.baseUrl, (text) => this.redact(text));
-      }
-    });
+    return (await this.http.write(
+      'POST',
+      '/dataContracts/validate',
+      JSON.stringify(body),
+      'application/json',
+      ANY_ANSWER,
+      { again: RETRYABLE_STATUS, unserved: [404, 405] },
+    )) as CreateValidation | null;
   }
 }
