@@ -7,20 +7,16 @@ import jsonpatch from 'fast-json-patch';
 import { requirePermission } from './auth.js';
 import { COMPUTED } from './change-description.js';
 import { nextVersionOf } from './versioning.js';
-import { checkCustomProperties } from './custom-properties.js';
 import { ApiError, parseFields, type Json } from './http.js';
 import {
   checkReviewerTypes,
-  checkStoredContract,
-  resolveReferences,
   withoutEmptyRelationships,
   withRelationships,
   type SandboxProfile,
 } from './openmetadata.js';
-import { checkDataAssetRules } from './asset-rules.js';
+import { checkContract, type CheckingContext } from './contract-checks.js';
 import { effectiveContract, entityReference } from './effective-contracts.js';
 import { contractValidation } from './create-validation.js';
-import { schemaNamesOf } from './asset-schemas.js';
 import type { OpenMetadataRelease } from './release.js';
 import type { Directory } from './directory.js';
 import { stringify } from 'lossless-json';
@@ -30,18 +26,6 @@ import type { ContractResource, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 
 const OPTIONAL_CONTRACT_FIELDS = ['owners', 'reviewers', 'extension'] as const;
-const STATUSES: Record<SandboxProfile, readonly string[]> = {
-  spec: ['Draft', 'Active', 'Deprecated'],
-  openmetadata: [
-    'Draft',
-    'In Review',
-    'Approved',
-    'Archived',
-    'Deprecated',
-    'Rejected',
-    'Unprocessed',
-  ],
-};
 /** Fields PATCH can never change: restored silently, as the real server does. */
 const RESTORED_ON_PATCH = [
   'id',
@@ -95,6 +79,16 @@ export class Contracts {
     /** The OpenMetadata release played (openmetadata): how it weighs If-Match. */
     private readonly release?: OpenMetadataRelease,
   ) {}
+
+  /** What a stored contract is checked against here. */
+  private checking(): CheckingContext {
+    return {
+      store: this.store,
+      profile: this.profile,
+      ...(this.directory === undefined ? {} : { directory: this.directory }),
+      ...(this.release === undefined ? {} : { release: this.release }),
+    };
+  }
 
   // 4.1 / 4.2
   getContract(
@@ -236,7 +230,7 @@ export class Contracts {
     // server's insert breaks its unique key, which it answers with a 409.
     if (!dryRun && this.store.contractByFqn(contract.fullyQualifiedName as string) !== undefined)
       throw new ApiError(409, 'Entity already exists');
-    this.checkPatchedContract(contract as ContractResource, contract, true);
+    checkContract(contract as ContractResource, contract, this.checking(), true);
     return contract;
   }
 
@@ -318,7 +312,7 @@ export class Contracts {
     patched = stored(patched);
     // 2.0.0 drops an ODCS import's passthrough on any other update (fixed in 2.0.1).
     if (this.release?.has('stripsOdcsPassthrough') === true) delete patched.odcsElementExtensions;
-    this.checkPatchedContract(current, patched);
+    checkContract(current, patched, this.checking());
     // Checked by OpenMetadata's updater, on every PATCH; a create does not check it.
     if (this.profile === 'openmetadata') checkReviewerTypes(patched);
     const changed = !isDeepStrictEqual(stripComputed(stored(current)), stripComputed(patched));
@@ -346,95 +340,5 @@ export class Contracts {
     });
     if (next.stored) this.store.putContract(next.contract);
     return shown(next.answer);
-  }
-
-  /** The statuses the catalog stores: OpenMetadata's, Archived only from the release that has it. */
-  private statuses(): readonly string[] {
-    const statuses = STATUSES[this.profile];
-    return this.release === undefined || this.release.has('archivedStatus')
-      ? statuses
-      : statuses.filter((status) => status !== 'Archived');
-  }
-
-  /** Checks `after`, the contract `before` becomes (`created`: the contract a create makes). */
-  private checkPatchedContract(before: ContractResource, after: Json, created = false): void {
-    if (!isDeepStrictEqual(after.entity, before.entity))
-      throw new ApiError(400, 'entity of a data contract cannot be changed');
-    const statuses = this.statuses();
-    if (after.entityStatus !== undefined && !statuses.includes(after.entityStatus as string)) {
-      throw new ApiError(
-        400,
-        `entityStatus must be one of [${statuses.join(', ')}], got ${JSON.stringify(after.entityStatus)}`,
-      );
-    }
-    if (this.profile === 'openmetadata') {
-      resolveReferences(after, this.directory);
-      checkStoredContract(after);
-      checkDataAssetRules(created ? null : before, after, this.store.dataAssetRules);
-      checkCustomProperties(after, this.store.customProperties);
-    }
-    for (const field of ['description', 'termsOfUse']) {
-      if (
-        after[field] !== undefined &&
-        typeof after[field] !== 'string' &&
-        !(field === 'termsOfUse' && typeof after[field] === 'object')
-      ) {
-        throw new ApiError(400, `${field} must be a string`);
-      }
-    }
-    for (const field of ['sla', 'security', 'extension']) {
-      const value = after[field];
-      if (
-        value !== undefined &&
-        (value === null || typeof value !== 'object' || Array.isArray(value))
-      )
-        throw new ApiError(400, `${field} must be an object`);
-    }
-    const listItems = (field: string, required: readonly string[]): Json[] => {
-      const value = after[field];
-      if (value === undefined) return [];
-      if (!Array.isArray(value)) throw new ApiError(400, `${field} must be an array`);
-      return value.map((item, i) => {
-        if (item === null || typeof item !== 'object' || Array.isArray(item))
-          throw new ApiError(400, `${field}[${i}] must be an object`);
-        for (const key of required) {
-          if (typeof (item as Json)[key] !== 'string')
-            throw new ApiError(400, `${field}[${i}].${key} must be a string`);
-        }
-        return item as Json;
-      });
-    };
-    const columns = listItems('schema', ['name', 'dataType']);
-    listItems('semantics', ['name']);
-    listItems('qualityExpectations', ['fullyQualifiedName']);
-    for (const field of ['owners', 'reviewers']) {
-      for (const [i, ref] of listItems(field, ['type']).entries()) {
-        if (ref.type !== 'user' && ref.type !== 'team')
-          throw new ApiError(400, `${field}[${i}].type must be user or team`);
-      }
-    }
-    const asset =
-      before.entity.id !== undefined
-        ? this.store.assets.get(before.entity.id)
-        : this.store.assetByFqn(before.entity.type, before.entity.fullyQualifiedName);
-    // The specification's topics are checked by their columns; OpenMetadata's by their message
-    // fields, and one without a message schema has none.
-    const known =
-      asset === undefined
-        ? undefined
-        : this.profile === 'openmetadata'
-          ? schemaNamesOf(asset)
-          : asset.columns && new Set(asset.columns.map((column) => column.name));
-    if (known !== undefined && columns.length > 0) {
-      const missing = columns
-        .map((column) => column.name as string)
-        .filter((name) => !known.has(name));
-      if (missing.length > 0) {
-        throw new ApiError(
-          400,
-          `Schema validation failed. The following fields specified in the data contract do not exist in the ${before.entity.type}: ${missing.join(', ')}`,
-        );
-      }
-    }
   }
 }
