@@ -2,6 +2,7 @@
 // resource: contracts (by id and name, effective, create, PATCH), search (field query and general
 // search) and the tables list.
 import { Contracts } from './contracts.js';
+import { Cursors } from './cursors.js';
 import { Directory } from './directory.js';
 import type { SandboxProfile } from './openmetadata.js';
 import type { OpenMetadataRelease } from './release.js';
@@ -15,6 +16,8 @@ export class Catalog {
   readonly contracts: Contracts;
   readonly search: Search;
   readonly tables: Tables;
+  /** The cursors of the list endpoints. */
+  readonly cursors: Cursors;
   /** Under openmetadata: the users, teams and test cases a contract may reference. */
   readonly directory: Directory | undefined;
 
@@ -29,6 +32,7 @@ export class Catalog {
     this.directory = profile === 'openmetadata' ? Directory.of(store) : undefined;
     this.contracts = new Contracts(store, clock, profile, this.directory, release);
     this.search = new Search(store, profile);
-    this.tables = new Tables(store, secret);
+    this.cursors = new Cursors(secret);
+    this.tables = new Tables(store, this.cursors);
   }
 }

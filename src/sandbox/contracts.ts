@@ -7,7 +7,8 @@ import jsonpatch from 'fast-json-patch';
 import { requirePermission } from './auth.js';
 import { COMPUTED } from './change-description.js';
 import { nextVersionOf } from './versioning.js';
-import { ApiError, parseFields, type Json } from './http.js';
+import { ApiError, compareText, parseFields, queryInteger, type Json } from './http.js';
+import type { Cursors } from './cursors.js';
 import {
   checkReviewerTypes,
   withoutEmptyRelationships,
@@ -115,6 +116,28 @@ export class Contracts {
     requirePermission(user, 'ViewDataContract', 'ViewBasic');
     const fields = parseFields(query, undefined);
     return contractView(effectiveContract(this.store, this.profile, query), fields, this.profile);
+  }
+
+  /**
+   * `GET /v1/dataContracts` (the real server's list; the specification shows none): every contract
+   * the query's `include` admits, sorted by name and id, a page at a time (4.6's cursors), each
+   * with the fields asked for.
+   */
+  listContracts(user: SeedUser, query: URLSearchParams, cursors: Cursors): Json {
+    requirePermission(user, 'ViewDataContract', 'ViewBasic');
+    const limit = queryInteger(query, 'limit', 10, 1, 1000);
+    const fields = parseFields(query, new Set(OPTIONAL_CONTRACT_FIELDS));
+    const visible = includeFilter(query);
+    const rows = [...this.store.contracts.values()]
+      .filter(visible)
+      .sort((a, b) => compareText(a.name, b.name) || compareText(a.id, b.id));
+    const { page, paging } = cursors.page(
+      rows,
+      (a, b) => compareText(a.name, b.name) || compareText(a.id, b.id),
+      limit,
+      query,
+    );
+    return { data: page.map((contract) => contractView(contract, fields, this.profile)), paging };
   }
 
   /**

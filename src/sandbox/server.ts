@@ -169,6 +169,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     if (route[0] === 'dataContracts') {
       if (route.length === 1) {
+        if (method === 'GET')
+          return reply(200, catalog.contracts.listContracts(user, query, catalog.cursors));
         if (method !== 'POST')
           throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
         const body = await readBody(request);

@@ -1,7 +1,7 @@
 // The tables list of the sandbox (4.6): keyset cursor pagination over (name, id), cursors
-// signed so that only cursors the server gave are accepted.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError, compareText, parseFields, queryInteger, type Json } from './http.js';
+// signed so that only cursors the server gave are accepted (cursors.ts).
+import type { Cursors } from './cursors.js';
+import { compareText, parseFields, queryInteger, type Json } from './http.js';
 import type { SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 
@@ -59,7 +59,6 @@ function tableView(asset: SeedAsset, fields: ReadonlySet<string>): Json {
 }
 
 export class Tables {
-  private readonly cursorKey: Buffer;
   /**
    * Live tables in list order by database and by schema ('' for all), as a real server's
    * indexes would hold them; rebuilt when the assets change.
@@ -68,40 +67,15 @@ export class Tables {
 
   constructor(
     private readonly store: Store,
-    secret: string,
-  ) {
-    this.cursorKey = createHmac('sha256', secret).update('cursor-key').digest();
-  }
+    private readonly cursors: Cursors,
+  ) {}
 
   // 4.6
   listTables(_user: SeedUser, query: URLSearchParams): Json {
     const limit = queryInteger(query, 'limit', 10, 1, 1000);
-    const before = query.get('before');
-    const after = query.get('after');
-    if (before !== null && after !== null)
-      throw new ApiError(400, 'Only one of before or after may be given');
     const fields = parseFields(query, TABLE_FIELDS);
     const rows = this.rows(query.get('database'), query.get('databaseSchema'));
-    let start = 0;
-    let end = rows.length;
-    if (after !== null) {
-      const cursor = this.readCursor(after);
-      start = rows.findIndex((row) => compareRows(row, cursor) > 0);
-      if (start === -1) start = rows.length;
-      end = Math.min(rows.length, start + limit);
-    } else if (before !== null) {
-      const cursor = this.readCursor(before);
-      end = rows.findIndex((row) => compareRows(row, cursor) >= 0);
-      if (end === -1) end = rows.length;
-      start = Math.max(0, end - limit);
-    } else {
-      end = Math.min(rows.length, limit);
-    }
-    const page = rows.slice(start, end);
-    const paging: Json = { total: rows.length };
-    if (page.length > 0 && start > 0) paging.before = this.writeCursor(page[0]!);
-    if (page.length > 0 && end < rows.length)
-      paging.after = this.writeCursor(page[page.length - 1]!);
+    const { page, paging } = this.cursors.page(rows, compareRows, limit, query);
     return { data: page.map((asset) => tableView(asset, fields)), paging };
   }
 
@@ -133,37 +107,5 @@ export class Tables {
     return database === null
       ? bySchema
       : bySchema.filter((asset) => databaseFqn(asset) === database);
-  }
-
-  private writeCursor(row: { name: string; id: string }): string {
-    const body = JSON.stringify({ name: row.name, id: row.id });
-    const mac = createHmac('sha256', this.cursorKey).update(body).digest('base64url').slice(0, 22);
-    return Buffer.from(JSON.stringify({ name: row.name, id: row.id, mac })).toString('base64url');
-  }
-
-  private readCursor(cursor: string): { name: string; id: string } {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    } catch {
-      throw new ApiError(400, 'Invalid cursor: not a cursor this service returned');
-    }
-    const record = parsed as { name?: unknown; id?: unknown; mac?: unknown };
-    if (
-      typeof record.name !== 'string' ||
-      typeof record.id !== 'string' ||
-      typeof record.mac !== 'string'
-    ) {
-      throw new ApiError(400, 'Invalid cursor: not a cursor this service returned');
-    }
-    const expected = createHmac('sha256', this.cursorKey)
-      .update(JSON.stringify({ name: record.name, id: record.id }))
-      .digest('base64url')
-      .slice(0, 22);
-    const given = Buffer.from(record.mac);
-    if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) {
-      throw new ApiError(400, 'Invalid cursor: not a cursor this service returned');
-    }
-    return { name: record.name, id: record.id };
   }
 }
