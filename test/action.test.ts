@@ -17,6 +17,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const bundle = path.join(root, 'action', 'index.js');
 const GH_TOKEN = 'ghs_fake_workflow_token_123';
 const REPO = 'acme/contracts';
+/** How the Action marks a contract managed from this repository, less the file's path. */
+const MARKED_FROM = `https://github.example/${REPO}/blob/HEAD`;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -51,6 +53,8 @@ async function setup(
     openmetadata?: boolean;
     /** The OpenMetadata release the sandbox plays (its newest by default). */
     release?: string;
+    /** The seeded contracts carry the markers of the files that name them (default true). */
+    managed?: boolean;
   } = {},
 ): Promise<Setup> {
   const workspace = await tempDir();
@@ -89,6 +93,23 @@ async function setup(
     ...(options.release === undefined ? {} : { openmetadataVersion: options.release }),
   });
   cleanups.push(() => opened.sandbox.close());
+  // A repository that already manages its contracts: each one a file of the head names carries
+  // that file's marker, as an earlier apply from main left it (prune/marker.ts).
+  if (options.managed !== false)
+    for (const file of git(dir, 'ls-files', 'contracts')
+      .split('\n')
+      .filter((f) => f.endsWith('.yaml'))) {
+      const fqn = /^fullyQualifiedName:\s*(\S+)/m.exec(
+        await readFile(path.join(dir, file), 'utf8'),
+      )?.[1];
+      const contract = fqn === undefined ? undefined : opened.sandbox.store.contractByFqn(fqn);
+      if (contract === undefined) continue;
+      const extension = (contract.extension ?? {}) as Record<string, unknown>;
+      opened.sandbox.store.putContract(
+        { ...contract, extension: { ...extension, managedBy: `${MARKED_FROM}/${file}` } },
+        false,
+      );
+    }
   const github = await startFakeGitHub(GH_TOKEN, REPO);
   cleanups.push(() => github.close());
   return {
@@ -241,6 +262,7 @@ describe('the Action on pull requests (plan)', () => {
     expect(JSON.parse(first.files).summary).toEqual({
       create: 1,
       update: 3,
+      delete: 0,
       noop: 2,
       error: 0,
       missing: 0,
@@ -483,13 +505,15 @@ describe('the Action on pull requests (plan)', () => {
     const run = await runAction(s, { COMMAND: 'plan' });
     expect(run.code, run.stderr).toBe(0);
     const said =
-      'Deleted in this pull request: `contracts/customers.yaml` (contract `warehouse.sales.public.customers.dataContract_customers`). contracts-gitops deletes no contract: it stays in the catalog as it is, and no file manages it any more; delete it in the catalog if it should go.';
+      'Deleted in this pull request: `contracts/customers.yaml` (contract `warehouse.sales.public.customers.dataContract_customers`). Its contract stays in the catalog as it is, and no file manages it any more: plan and apply with --prune to delete it (contracts managed from this repository only), or delete it in the catalog.';
     // Under the closing line, where neither the comment's shortening nor the summary's cut reaches.
     expect(run.summary).toMatch(/\*\*Plan: [^\n]*\n\n⚠️ Deleted in this pull request/);
     expect(run.summary).toContain(`⚠️ ${said}`);
     expect(s.github.comments[0]!.body).toContain(`⚠️ ${said}`);
     expect(run.stdout).toContain(`::warning::${said.replaceAll('`', '')}`);
-    expect(run.summary).not.toContain('payments.yaml');
+    expect(run.summary).not.toContain('`contracts/payments.yaml`');
+    // The renamed file's contract is marked as managed by its new path.
+    expect(run.summary).toContain(`${MARKED_FROM}/contracts/billing.yaml`);
     // A shallow checkout cannot tell: said in the log, and the plan goes on.
     const shallow = await runAction({ ...s, base: '0'.repeat(40) }, { COMMAND: 'plan' });
     expect(shallow.code, shallow.stderr).toBe(0);
@@ -497,6 +521,34 @@ describe('the Action on pull requests (plan)', () => {
       'Could not tell which contract files this pull request deletes: git could not compare its base and head in this checkout',
     );
     expect(shallow.summary).not.toContain('Deleted in this pull request');
+  });
+
+  it('with prune, plans the deletion of the contract whose file the pull request deletes, annotated at that path; applies it on main only with prune', async () => {
+    const s = await setup();
+    git(s.dir, 'rm', '-q', 'contracts/customers.yaml');
+    git(s.dir, 'commit', '-q', '-m', 'drop customers');
+    s.head = git(s.dir, 'rev-parse', 'HEAD');
+    const fqn = 'warehouse.sales.public.customers.dataContract_customers';
+    const run = await runAction(s, { COMMAND: 'plan', PRUNE: 'true', 'CHANGED-ONLY': 'true' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.outputs).toMatchObject({ 'to-delete': '1', breaking: 'true' });
+    expect(run.summary).toContain(`| \`${fqn}\` | \`contracts/customers.yaml\` | - delete |`);
+    expect(s.github.comments[0]!.body).toContain('- delete');
+    expect(run.summary).not.toContain('Deleted in this pull request');
+    expect(run.stdout).toMatch(
+      /::warning title=breaking data contract change,file=contracts\/customers\.yaml,line=1,col=1::breaking: the contract is deleted/,
+    );
+    expect(JSON.parse(run.files).changes).toContainEqual(
+      expect.objectContaining({ action: 'delete', fullyQualifiedName: fqn }),
+    );
+    // On main: without prune, nothing is deleted; with it, the contract is, softly.
+    const kept = await runAction(s, { COMMAND: 'apply' }, 'push');
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(s.sandbox.store.contractByFqn(fqn)?.deleted).not.toBe(true);
+    const pruned = await runAction(s, { COMMAND: 'apply', PRUNE: 'true' }, 'push');
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(`- ${fqn}  deleted (soft`);
+    expect(s.sandbox.store.contractByFqn(fqn)?.deleted).toBe(true);
   });
 
   it('shortens a plan that would pass the comment limit, pointing at the job summary', async () => {

@@ -31,7 +31,7 @@ describe('deleting and restoring a contract', () => {
         const text = await response.text();
         return {
           status: response.status,
-          body: (text === '' ? undefined : JSON.parse(text)),
+          body: text === '' ? undefined : JSON.parse(text),
         };
       };
       const live = (await client.get(`/v1/dataContracts/name/${FQN}`)).body as {

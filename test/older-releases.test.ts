@@ -134,6 +134,7 @@ describe('an OpenMetadata whose data contracts have no custom properties', () =>
     expect(JSON.parse(plan.out).summary).toEqual({
       create: 1,
       update: 3,
+      delete: 0,
       noop: 2,
       error: 0,
       missing: 0,

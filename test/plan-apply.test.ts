@@ -389,6 +389,7 @@ describe("someone else's seed and contract files", () => {
     expect(JSON.parse(again.out).summary).toEqual({
       create: 0,
       update: 0,
+      delete: 0,
       noop: 25,
       error: 0,
       missing: 0,
@@ -450,7 +451,7 @@ describe('--changed-since and colour', () => {
       path.join(dir.dir, 'contracts', 'billing.yaml'),
     );
     const said =
-      'Deleted since HEAD: contracts/customers.yaml (contract warehouse.sales.public.customers.dataContract_customers). contracts-gitops deletes no contract: it stays in the catalog as it is, and no file manages it any more; delete it in the catalog if it should go.';
+      'Deleted since HEAD: contracts/customers.yaml (contract warehouse.sales.public.customers.dataContract_customers). Its contract stays in the catalog as it is, and no file manages it any more: plan and apply with --prune to delete it (contracts managed from this repository only), or delete it in the catalog.';
     const human = await cli(['plan', '--changed-since', 'HEAD'], { cwd: dir.dir, env });
     expect(human.code, human.err).toBe(0);
     expect(human.out).toContain(`\n${said}\n`);

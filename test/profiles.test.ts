@@ -1602,7 +1602,14 @@ describe('a catalog whose field query returns only its first ten hits', () => {
     const run = await cli(['plan', '--json'], { cwd, env });
     expect(run.code, run.out + run.err).toBe(0);
     const plan = JSON.parse(run.out);
-    expect(plan.summary).toEqual({ create: 0, update: 0, noop: 14, error: 0, missing: 0 });
+    expect(plan.summary).toEqual({
+      create: 0,
+      update: 0,
+      delete: 0,
+      noop: 14,
+      error: 0,
+      missing: 0,
+    });
     // The prefix query was cut at ten; the four it did not show were asked for one by one.
     const queries = sandbox
       .requests()
@@ -1654,7 +1661,14 @@ describe('many tables of one database', () => {
     const run = await cli(['plan', '--json'], { cwd, env });
     expect(run.code).toBe(1);
     const plan = JSON.parse(run.out);
-    expect(plan.summary).toEqual({ create: 0, update: 0, noop: 59, error: 2, missing: 0 });
+    expect(plan.summary).toEqual({
+      create: 0,
+      update: 0,
+      delete: 0,
+      noop: 59,
+      error: 2,
+      missing: 0,
+    });
     const errors = plan.changes
       .filter((c: { action: string }) => c.action === 'error')
       .map((c: { error: string }) => c.error);
@@ -2027,7 +2041,14 @@ describe('the demo under openmetadata', () => {
     const plan = await cli(['plan', '--json', '--detailed-exitcode'], { cwd: dir.dir, env });
     expect(plan.code, plan.err).toBe(2);
     const json = JSON.parse(plan.out);
-    expect(json.summary).toEqual({ create: 1, update: 3, noop: 2, error: 0, missing: 0 });
+    expect(json.summary).toEqual({
+      create: 1,
+      update: 3,
+      delete: 0,
+      noop: 2,
+      error: 0,
+      missing: 0,
+    });
     const customers = json.changes.find(
       (c: { file: string }) => c.file === 'contracts/customers.yaml',
     );

@@ -32,6 +32,8 @@ export interface ActionSettings {
   changedOnly: boolean;
   /** Post one sticky comment on the pull request. */
   comment: boolean;
+  /** Plan (and apply) the deletion of managed contracts whose files are gone. */
+  prune: boolean;
   /** When the plan fails the step beside its errors: never, breaking changes, or any change. */
   failOn: FailOn;
   /** Requests at once (CATALOG_CONCURRENCY, else the settings file); the default when absent. */
@@ -126,6 +128,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     githubToken: optional(getInput('github-token')) ?? optional(env.GITHUB_TOKEN),
     changedOnly: boolean('changed-only', false),
     comment: boolean('comment', true),
+    prune: boolean('prune', false),
     failOn: failOnOf(
       optional(getInput('fail-on')) ??
         (boolean('fail-on-breaking', false) ? 'breaking' : undefined) ??

@@ -14,7 +14,8 @@ import {
   fileAtRef,
   filesChangedBetween,
 } from '../pipeline/git.js';
-import { planFromFiles } from '../pipeline/plan-pipeline.js';
+import { planFromFiles, type PlanRequest } from '../pipeline/plan-pipeline.js';
+import { repositoryOf } from '../prune/repository.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { failOnBreach } from '../plan/fail-on.js';
 import { findingResults, problemResults, sarifLog, type SarifResult } from '../plan/sarif.js';
@@ -36,6 +37,7 @@ import {
   deletedFilesText,
   leftUnmanaged,
   type DeletedContractFile,
+  type DeletedSaying,
 } from '../plan/deleted-files.js';
 import type { ActionSettings } from './input-helper.js';
 import {
@@ -116,6 +118,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   const deletedInPullRequest = async (
     pull: { base: string; head: string },
     plan: Plan,
+    saying: DeletedSaying,
   ): Promise<readonly DeletedContractFile[]> => {
     const deleted = await deletedContractFiles(
       settings.workspace,
@@ -130,7 +133,8 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       return [];
     }
     const unmanaged = leftUnmanaged(deleted, plan);
-    for (const file of unmanaged) runner.warning(deletedFilesText([file], IN_THIS_PR));
+    for (const file of unmanaged)
+      runner.warning(deletedFilesText([file], IN_THIS_PR, undefined, saying));
     return unmanaged;
   };
   /**
@@ -176,6 +180,12 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       runner.info('changed-only applies to pull requests; planning every contract file.');
     else only = await filesChangedBetween(pr.base, pr.head, settings.workspace);
   }
+  // With prune on a pull request that changes only some files: the contracts of the files it
+  // deleted or changed alone.
+  const deletedFiles =
+    settings.prune && pr !== null && only !== undefined
+      ? await deletedContractFiles(settings.workspace, pr.base, pr.head, settings.paths)
+      : undefined;
   const { client, catalogUrl, profile } = connect(
     {
       ...(settings.catalogProfile === undefined ? {} : { catalogProfile: settings.catalogProfile }),
@@ -194,6 +204,11 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         keepLive: settings.command === 'apply',
         profile,
         policies: compilePolicies(settings.policies),
+        repository: repositoryOf(settings.workspace, {
+          GITHUB_REPOSITORY: settings.repository,
+          GITHUB_SERVER_URL: settings.serverUrl,
+        }),
+        ...(settings.prune ? { prune: pruneWithin(only, deletedFiles, settings.workspace) } : {}),
       },
       client,
     ).catch(async (error: unknown) => {
@@ -230,6 +245,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     // Counts, for routing reviews.
     runner.setOutput('to-create', String(plan.summary.create));
     runner.setOutput('to-change', String(plan.summary.update));
+    runner.setOutput('to-delete', String(plan.summary.delete));
     runner.setOutput(
       'breaking-changes',
       String(plan.changes.reduce((n, change) => n + change.breaking.length, 0)),
@@ -240,8 +256,11 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
 
     if (settings.command === 'plan' || settings.command === 'drift') {
       const title = settings.command === 'drift' ? 'Data contract drift' : 'Data contracts plan';
+      const saying = { pruning: settings.prune, keptForOthers: outcome.keptForOthers };
       const deleted =
-        settings.command === 'plan' && pr !== null ? await deletedInPullRequest(pr, plan) : [];
+        settings.command === 'plan' && pr !== null
+          ? await deletedInPullRequest(pr, plan, saying)
+          : [];
       // The version gate of a pull request, against its base.
       const gate =
         settings.command === 'plan' && pr !== null
@@ -262,7 +281,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       const markdown =
         renderPlanMarkdown(plan, {
           title,
-          deleted: { files: deleted, where: IN_THIS_PR },
+          deleted: { files: deleted, where: IN_THIS_PR, ...saying },
         }) + (gate === undefined ? '' : gateMarkdown(gate));
       await summary(
         settings.command === 'drift' && changeCount(plan) > 0
@@ -368,4 +387,23 @@ export function assertCatalogSettings(settings: ActionSettings): void {
     );
   if (settings.catalogToken === undefined)
     throw new ConfigError('input catalog-token (or CATALOG_TOKEN) is required for this command');
+}
+
+/**
+ * What prune may delete: with changed-only on a pull request, the contracts of the files it
+ * deleted or changed; else every managed contract whose file is gone.
+ */
+function pruneWithin(
+  only: ReadonlySet<string> | undefined,
+  deleted: readonly DeletedContractFile[] | undefined,
+  workspace: string,
+): NonNullable<PlanRequest['prune']> {
+  if (only === undefined) return {};
+  return {
+    within: new Set([
+      ...only,
+      ...(deleted ?? []).map((file) => path.resolve(workspace, file.file)),
+    ]),
+    deletedNames: new Set((deleted ?? []).flatMap((file) => file.fullyQualifiedName ?? [])),
+  };
 }

@@ -23,6 +23,7 @@ import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
 import { ruleRefusal, type AssetRules } from '../plan/asset-rules.js';
 import { applyCreate, type CatalogCreator } from './create.js';
+import { applyDelete, type CatalogDeleter } from './delete.js';
 import { assertApplicable, readLiveForPlan } from './check-plan.js';
 import {
   GUARD_STATUSES,
@@ -42,6 +43,7 @@ export { assertApplicable, readLiveForPlan } from './check-plan.js';
 
 /** The catalog calls apply needs. CatalogClient provides them. */
 export interface CatalogWriter extends CatalogCreator {
+  deleteContract: CatalogDeleter['deleteContract'];
   getContractById(id: string, fields?: readonly string[]): Promise<LiveContract>;
   patchContract(
     id: string,
@@ -79,6 +81,13 @@ export interface ApplyOptions {
   onResult?: (result: ContractResult) => void;
   /** Told as each contract's create or PATCH starts and ends. */
   progress?: ProgressHooks;
+  /**
+   * What becomes of the plan's deletions: sent (`apply`), or kept, each reported unchanged as
+   * declined (`decline`: the person said no to them). Sent by default.
+   */
+  deletions?: 'apply' | 'decline';
+  /** Deletions are hard (`--hard-delete`): the catalog keeps nothing to restore. */
+  hardDelete?: boolean;
 }
 
 /** The desired state a patch leads to, for the fields it touches (for re-diffing after a failure). */
@@ -367,7 +376,11 @@ export async function applyPlan(
       const index = next++;
       const change = plan.changes[index]!;
       const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
-      if (change.action !== 'update' && change.action !== 'create') {
+      if (change.action === 'delete' && options.deletions === 'decline') {
+        record(index, { status: 'unchanged', ...names, reason: 'its deletion was declined' });
+        continue;
+      }
+      if (change.action !== 'update' && change.action !== 'create' && change.action !== 'delete') {
         record(index, { status: 'unchanged', ...names });
         continue;
       }
@@ -378,17 +391,19 @@ export async function applyPlan(
       const result = await track(options.progress, change.fullyQualifiedName, () =>
         change.action === 'create'
           ? applyCreate(change, catalog, options.recoveryAttempts ?? 2, codec)
-          : applyChange({
-              change,
-              live: liveContracts.get(change.fullyQualifiedName)!,
-              target: targets.get(change.fullyQualifiedName)!,
-              desired: options.desired?.get(change.fullyQualifiedName),
-              catalog,
-              attempts: options.recoveryAttempts ?? 2,
-              shapes,
-              codec,
-              assetRules: options.assetRules,
-            }),
+          : change.action === 'delete'
+            ? applyDelete(change, catalog, options.hardDelete === true)
+            : applyChange({
+                change,
+                live: liveContracts.get(change.fullyQualifiedName)!,
+                target: targets.get(change.fullyQualifiedName)!,
+                desired: options.desired?.get(change.fullyQualifiedName),
+                catalog,
+                attempts: options.recoveryAttempts ?? 2,
+                shapes,
+                codec,
+                assetRules: options.assetRules,
+              }),
       );
       if (result.status === 'failed' && stops(result)) stoppedBy ??= result;
       record(index, result);

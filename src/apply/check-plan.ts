@@ -1,7 +1,7 @@
 // What apply checks of a plan before it sends anything: that it can be applied whole, and (for a
 // saved plan) that no contract it names moved since it was made.
 import type { LiveContract } from '../catalog/client.js';
-import { ConfigError, StalePlanError } from '../errors.js';
+import { ConfigError, NotFoundError, StalePlanError } from '../errors.js';
 import { hashContract } from '../plan/create-plan.js';
 import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
@@ -33,7 +33,13 @@ export async function readLiveForPlan(
   const live = await Promise.all(
     planned.map((change) =>
       track(progress, change.fullyQualifiedName, () =>
-        reader.getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS),
+        reader
+          .getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS)
+          .catch((error: unknown) => {
+            // Gone since the plan (deleted by someone, or by an earlier apply of this plan): stale.
+            if (error instanceof NotFoundError) return null;
+            throw error;
+          }),
       ),
     ),
   );
@@ -41,6 +47,12 @@ export async function readLiveForPlan(
   const byFqn = new Map<string, LiveContract>();
   planned.forEach((change, i) => {
     const contract = live[i]!;
+    if (contract === null) {
+      moved.push(
+        `${change.fullyQualifiedName} (version ${String(change.liveVersion)} when planned, not in the catalog now)`,
+      );
+      return;
+    }
     byFqn.set(change.fullyQualifiedName, contract);
     if (change.id !== null && contract.id !== change.id) {
       throw new ConfigError(

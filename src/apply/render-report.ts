@@ -174,8 +174,18 @@ export function pairedItems(description: ChangeDescription | null): {
   return { changed, added, deleted };
 }
 
+/** A deleted contract's line: soft (how to restore it) or hard. */
+function deletedLine(result: Applied, c: Colors): string {
+  const how =
+    result.deleted === 'hard'
+      ? 'deleted for good (--hard-delete)'
+      : `deleted (soft, version ${String(result.oldVersion)} → ${String(result.newVersion)}; restore it with PUT /v1/dataContracts/restore {"id": "${result.deletedId ?? ''}"})`;
+  return `${c.red('-')} ${c.bold(result.fullyQualifiedName)}  ${how}  ${c.dim(`(${result.file})`)}${result.confirmedByReread ? c.dim(' (the response was lost; reading the contract back showed it gone)') : ''}`;
+}
+
 export function appliedLines(given: Applied, c: Colors): string[] {
   const result = shown(given);
+  if (result.deleted !== undefined) return [deletedLine(result, c)];
   const lines = [
     result.createdId === undefined
       ? `${c.green('✓')} ${c.bold(result.fullyQualifiedName)}  ${versionsText(result)}  ${c.dim(`(${result.file})`)}`
@@ -253,10 +263,11 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
     );
   } else if (report.stoppedBy === null && failed.length === 0) {
     const created = applied.filter((r) => r.createdId !== undefined).length;
+    const deleted = applied.filter((r) => r.deleted !== undefined).length;
     lines.push(
       c.green(
         c.bold(
-          `Apply complete: ${created > 0 ? `${created} created, ` : ''}${applied.length - created} changed, ${unchanged.length} unchanged.`,
+          `Apply complete: ${created > 0 ? `${created} created, ` : ''}${applied.length - created - deleted} changed, ${deleted > 0 ? `${deleted} deleted, ` : ''}${unchanged.length} unchanged.`,
         ),
       ),
     );
@@ -285,9 +296,11 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
   lines.push(`  applied (${applied.length}):${applied.length === 0 ? ' none' : ''}`);
   for (const r of applied)
     lines.push(
-      r.createdId === undefined
-        ? `    ${r.fullyQualifiedName} ${String(r.oldVersion)} → ${String(r.newVersion)} (${r.file})`
-        : `    ${r.fullyQualifiedName} created, version ${String(r.newVersion)} (${r.file})`,
+      r.deleted !== undefined
+        ? `    ${r.fullyQualifiedName} deleted${r.deleted === 'hard' ? ' for good' : ' (soft)'} (${r.file})`
+        : r.createdId === undefined
+          ? `    ${r.fullyQualifiedName} ${String(r.oldVersion)} → ${String(r.newVersion)} (${r.file})`
+          : `    ${r.fullyQualifiedName} created, version ${String(r.newVersion)} (${r.file})`,
     );
   lines.push(`  failed (${failed.length}):`);
   for (const r of failed)

@@ -33,6 +33,10 @@ export type ContractResult =
       replannedAt: number | null;
       /** The id of a contract this apply created (absent for a change to an existing one). */
       createdId?: string;
+      /** A contract this apply deleted (`--prune`): soft (restorable) or hard. */
+      deleted?: 'soft' | 'hard';
+      /** The id of the contract deleted, which a restore names. */
+      deletedId?: string;
     }
   | {
       status: 'failed';

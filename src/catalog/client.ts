@@ -65,6 +65,11 @@ export class CatalogClient {
     this.baseUrl = this.http.baseUrl;
   }
 
+  /** Whether the catalog refused `extension` among a contract's fields (so far): none is kept. */
+  get refusedExtension(): boolean {
+    return this.contractsWithoutExtension;
+  }
+
   /** `text` without the token, in any of its forms (see CatalogTransport.redact). */
   redact(text: string): string {
     return this.http.redact(text);
@@ -300,6 +305,21 @@ export class CatalogClient {
       'POST',
       '/dataContracts',
       JSON.stringify(body),
+      'application/json',
+      CONTRACT_ANSWER,
+    )) as LiveContract;
+  }
+
+  /**
+   * `DELETE /v1/dataContracts/{id}`: soft (OpenMetadata keeps it, `deleted: true`, and `PUT
+   * /v1/dataContracts/restore` brings it back), or hard with `hard` (gone). Like a PATCH, sent
+   * again only after a 429; after a lost answer the caller reads the contract again.
+   */
+  async deleteContract(id: string, hard: boolean): Promise<LiveContract> {
+    return (await this.http.write(
+      'DELETE',
+      `/dataContracts/${pathSegment(id)}?hardDelete=${String(hard)}`,
+      '',
       'application/json',
       CONTRACT_ANSWER,
     )) as LiveContract;

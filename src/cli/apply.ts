@@ -7,7 +7,9 @@ import { renderReportSummary, renderResult, reportJson } from '../apply/render-r
 import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
-import { changeCount, type Plan } from '../plan/types.js';
+import { changeCount, deletions, type Plan } from '../plan/types.js';
+import { deletionConsent, type DeletionConsent } from './confirm-deletions.js';
+import { pruneScope } from './prune-scope.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
 import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
@@ -16,7 +18,7 @@ import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
 import type { PolicyCheck } from '../policy/policies.js';
 import { resolveCatalog } from '../profile/profile.js';
-import { colorsFor, PromptCancelled, type Io } from './io.js';
+import { colorsFor, PromptCancelled, type Colors, type Io } from './io.js';
 import { progressLine } from './progress.js';
 import { noContractFiles, nothingSelected } from './plan.js';
 import { connect, type ConnectionFlags } from './settings.js';
@@ -30,6 +32,10 @@ export interface ApplyCliOptions extends ConnectionFlags {
   color: boolean;
   /** The team's policies (the settings file's): an error blocks the apply, nothing is sent. */
   policies?: readonly PolicyCheck[];
+  /** `--prune`: plan deletions (files), and agree to a plan's deletions with --auto-approve. */
+  prune?: boolean;
+  /** `--hard-delete`: deletions keep nothing to restore. */
+  hardDelete?: boolean;
 }
 
 /** Whether `arg` names a file that is not a contract file: a saved plan. */
@@ -148,6 +154,8 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         return SIGNAL_EXIT_CODES[checked.interrupted];
       }
       const liveContracts = checked.live;
+      const consent = await askingForDeletions(plan, options, io, c);
+      if (consent === 'cancelled') return EXIT_INTERRUPTED;
       const interrupt = listenForInterrupts(
         (text) => io.stderr.write(text),
         io.interruptible === true,
@@ -157,6 +165,8 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         liveContracts,
         codec: codecFor(connected.profile, connected.release),
         concurrency: patchConcurrency,
+        deletions: consent,
+        hardDelete: options.hardDelete === true,
         ...reporting(plan),
       }).finally(() => {
         interrupt.release();
@@ -175,6 +185,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         profile,
         connections,
         ...(options.policies === undefined ? {} : { policies: options.policies }),
+        ...(options.prune === true ? { prune: await pruneScope(options, io, only) } : {}),
       },
       io,
       client,
@@ -201,16 +212,15 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       return EXIT_ERROR;
     }
     if (changeCount(plan) === 0) return noChanges(plan, options, io);
-    let confirmed = options.autoApprove;
-    if (!confirmed) {
-      if (!io.stdinIsTTY || io.prompt === undefined) {
-        throw new ConfigError(
-          'apply needs --auto-approve when stdin is not a terminal; nothing was sent',
-        );
-      }
+    // The deletions are asked for apart (confirm-deletions.ts); the rest here, when there is any.
+    if (!options.autoApprove && (!io.stdinIsTTY || io.prompt === undefined))
+      throw new ConfigError(
+        'apply needs --auto-approve when stdin is not a terminal; nothing was sent',
+      );
+    if (!options.autoApprove && changeCount(plan) > deletions(plan).length) {
       let answer: string;
       try {
-        answer = await io.prompt(
+        answer = await io.prompt!(
           `\nDo you want to apply these changes to ${catalogUrl}?\n  Only 'yes' will be accepted: `,
         );
       } catch (error) {
@@ -222,8 +232,9 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         io.stderr.write('Apply cancelled; nothing was sent.\n');
         return EXIT_ERROR;
       }
-      confirmed = true;
     }
+    const consent = await askingForDeletions(plan, options, io, c);
+    if (consent === 'cancelled') return EXIT_INTERRUPTED;
     if (!options.json) io.stdout.write('\n');
     const interrupt = listenForInterrupts(
       (text) => io.stderr.write(text),
@@ -236,6 +247,8 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
       desired: outcome.desired,
       codec: outcome.codec,
+      deletions: consent,
+      hardDelete: options.hardDelete === true,
       ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
       ...reporting(plan),
     }).finally(() => {
@@ -245,6 +258,31 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     return finish(report, options, io, interrupt.received());
   } finally {
     await client.close(abandon);
+  }
+}
+
+/** The deletions agreed to (confirm-deletions.ts), or `cancelled` at the prompt (said). */
+async function askingForDeletions(
+  plan: Plan,
+  options: ApplyCliOptions,
+  io: Io,
+  c: Colors,
+): Promise<DeletionConsent | 'cancelled'> {
+  try {
+    return await deletionConsent(
+      plan,
+      {
+        prune: options.prune === true,
+        autoApprove: options.autoApprove,
+        hardDelete: options.hardDelete === true,
+      },
+      io,
+      c,
+    );
+  } catch (error) {
+    if (!(error instanceof PromptCancelled)) throw error;
+    io.stderr.write('\nApply cancelled; nothing was sent.\n');
+    return 'cancelled';
   }
 }
 

@@ -10,6 +10,7 @@ import type { Plan } from '../plan/types.js';
 import type { ProfileSetting } from '../profile/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
+import { repositoryOf } from '../prune/repository.js';
 
 /** Thrown into the check when an interrupt arrives: it ends the check, not the process. */
 class CheckInterrupted extends Error {}
@@ -55,6 +56,7 @@ export async function checkSavedPlanAtTerminal(
         profile: options.profile,
         live: read,
         progress: making,
+        repository: repositoryOf(io.cwd, io.env),
       }),
     ).finally(() => making.clear());
     return { live };

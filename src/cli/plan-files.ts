@@ -2,7 +2,8 @@
 // sending nothing), read the live contracts with a progress line on a terminal, make the plan.
 import type { CatalogClient } from '../catalog/client.js';
 import { currentCommit } from '../pipeline/git.js';
-import { planFromFiles, type PlanOutcome } from '../pipeline/plan-pipeline.js';
+import { planFromFiles, type PlanOutcome, type PlanRequest } from '../pipeline/plan-pipeline.js';
+import { repositoryOf } from '../prune/repository.js';
 import type { ProfileSetting } from '../profile/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
@@ -28,6 +29,8 @@ export interface PlanFilesOptions {
   sarif?: boolean;
   /** The team's policies (.contracts.yaml), checked on every planned contract. */
   policies?: readonly PolicyCheck[];
+  /** `--prune`: plan the deletion of managed contracts whose files are gone (see PlanRequest). */
+  prune?: PlanRequest['prune'];
 }
 
 /** The plan, or null when files are invalid (problems already reported, nothing sent). */
@@ -52,6 +55,8 @@ export async function planFilesForCommand(
       keepLive: options.keepLive,
       profile: options.profile,
       ...(options.policies === undefined ? {} : { policies: options.policies }),
+      repository: repositoryOf(io.cwd, io.env),
+      ...(options.prune === undefined ? {} : { prune: options.prune }),
     },
     client,
   ).finally(() => progress.clear());

@@ -3,6 +3,7 @@ import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { deletedContractFiles, fileAtRef, filesChangedSince } from '../pipeline/git.js';
 import { deletedFilesText, leftUnmanaged } from '../plan/deleted-files.js';
 import { planFilesForCommand } from './plan-files.js';
+import { pruneScope } from './prune-scope.js';
 import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
 import { planOutputTarget, writePlanFile } from '../plan/plan-file.js';
@@ -43,6 +44,8 @@ export interface PlanOptions extends ConnectionFlags {
   changedSince?: string;
   strict: boolean;
   color: boolean;
+  /** `--prune`: plan the deletion of managed contracts whose files are gone. */
+  prune?: boolean;
 }
 
 /** What plan and apply say when no contract file was selected: never that nothing differs. */
@@ -87,6 +90,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
         keepLive: false,
         profile,
         connections,
+        ...(options.prune === true ? { prune: await pruneScope(options, io, only) } : {}),
       },
       io,
       client,
@@ -94,7 +98,8 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     );
     if (outcome === null) return EXIT_ERROR;
     const { plan } = outcome;
-    // With --changed-since, the contract files deleted since the ref: the tool deletes no contract.
+    // With --changed-since, the contract files deleted since the ref whose contracts the plan does
+    // not delete (none without --prune).
     const deleted =
       options.changedSince === undefined
         ? []
@@ -104,7 +109,10 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
             plan,
           );
     const where = `since ${String(options.changedSince)}`;
-    const deletedNote = deletedFilesText(deleted, where);
+    const deletedNote = deletedFilesText(deleted, where, undefined, {
+      pruning: options.prune === true,
+      keptForOthers: outcome.keptForOthers,
+    });
     // On stderr beside machine output; after the plan beside the human one.
     if (deletedNote !== '' && options.json) io.stderr.write(`Note: ${deletedNote}\n`);
     const humanNote = deletedNote === '' || options.json ? '' : `\n${deletedNote}\n`;
@@ -149,7 +157,12 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     else if (options.markdown)
       io.stdout.write(
         renderPlanMarkdown(plan, {
-          deleted: { files: deleted, where },
+          deleted: {
+            files: deleted,
+            where,
+            pruning: options.prune === true,
+            keptForOthers: outcome.keptForOthers,
+          },
           ...(options.drift === true ? { title: 'Data contract drift' } : {}),
         }),
       );

@@ -109,6 +109,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
           failOn: file.failOn(options.failOn),
           acknowledgements: file.acknowledgements(),
           policies: file.policies(),
+          prune: options.prune === true,
           ...pick(file.connection(options), [
             'catalogUrl',
             'catalogProfile',
@@ -161,7 +162,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         'human (default), json, markdown, github (workflow commands annotating each finding at its line, then the plan) or sarif (SARIF 2.1.0, for code scanning)',
       )
       .option('--detailed-exitcode', 'exit 2 when there are changes (0 none, 1 error)')
-      .option(FAIL_ON_FLAG, FAIL_ON_HELP),
+      .option(FAIL_ON_FLAG, FAIL_ON_HELP)
+      .option(PRUNE_FLAG, PRUNE_HELP),
   ).action((paths: string[], options: PlanFlags) => runPlanCommand(paths, options, false));
 
   catalogOptions(
@@ -209,7 +211,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         '[plan-or-paths...]',
         'a plan file saved by `plan --out`, or contract files and directories (default: contracts/)',
       )
-      .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)'),
+      .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)')
+      .option(
+        PRUNE_FLAG,
+        `${PRUNE_HELP}; with --auto-approve, also needed to apply a saved plan's deletions`,
+      )
+      .option(
+        '--hard-delete',
+        'delete for good (the catalog keeps nothing to restore); deletions are soft by default',
+      ),
   ).action(
     async (
       args: string[],
@@ -221,6 +231,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         json?: boolean;
         autoApprove?: boolean;
         strict?: boolean;
+        prune?: boolean;
+        hardDelete?: boolean;
       },
     ) => {
       const { runApply } = await import('./apply.js');
@@ -230,6 +242,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
             args: args.length > 0 ? args : file.paths([]),
             policies: file.policies(),
             autoApprove: options.autoApprove === true,
+            prune: options.prune === true,
+            hardDelete: options.hardDelete === true,
             strict: options.strict === true,
             json: options.json === true,
             color: color(),
@@ -314,6 +328,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 }
 
 /** The flags of `plan` and `drift`, as commander gives them. */
+const PRUNE_FLAG = '--prune';
+const PRUNE_HELP =
+  'also delete the contracts this repository manages whose files are gone (off by default)';
+
 interface PlanFlags {
   catalogUrl?: string;
   catalogProfile?: string;
@@ -326,6 +344,7 @@ interface PlanFlags {
   detailedExitcode?: boolean;
   failOn?: string;
   strict?: boolean;
+  prune?: boolean;
 }
 
 /**

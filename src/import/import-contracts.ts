@@ -5,6 +5,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import type { LiveContract } from '../catalog/client.js';
 import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
+import { withoutMarker } from '../prune/marker.js';
 import { parseContract } from '../contract/parse.js';
 import { FORBIDDEN_KEYS } from '../contract/value-checks.js';
 import { noItems, project } from '../diff/project.js';
@@ -65,7 +66,8 @@ export function contractFileText(
   codec: Codec = specCodec,
 ): ImportedFile {
   // The file's model of the contract, whatever shapes the catalog stores it in.
-  const live = codec.fromWire(wire) as LiveContract;
+  // Without the tool's marker: a file never holds it (prune/marker.ts).
+  const live = withoutMarker(codec.fromWire(wire)) as LiveContract;
   const document: Record<string, unknown> = {
     name: live.name,
     fullyQualifiedName: live.fullyQualifiedName,

@@ -15,6 +15,11 @@ import { PROFILES, resolveCatalog, type ProfileSetting } from '../profile/profil
 import type { ProgressHooks } from '../progress.js';
 import type { PolicyCheck } from '../policy/policies.js';
 import { storageProblemsIn } from './storage-problems.js';
+import { ConfigError } from '../errors.js';
+import { customPropertyLookup } from '../plan/custom-properties.js';
+import { markingFor } from '../prune/marker.js';
+import { planDeletions } from '../prune/plan-deletions.js';
+import type { Repository } from '../prune/repository.js';
 
 export interface PlanRequest {
   paths: readonly string[];
@@ -34,6 +39,16 @@ export interface PlanRequest {
   profile?: ProfileSetting;
   /** The team's policies, checked on every planned contract. */
   policies?: readonly PolicyCheck[];
+  /**
+   * The repository the files are in (or the promise of it: git is asked while the files load):
+   * each contract created or changed is marked as managed by its file there. None: not marked.
+   */
+  repository?: Repository | undefined | Promise<Repository | undefined>;
+  /**
+   * `--prune`: also plan the deletion of the contracts this repository manages whose files are
+   * gone; `within`, the files a change deleted or changed (absolute), limits it to theirs.
+   */
+  prune?: { within?: ReadonlySet<string>; deletedNames?: ReadonlySet<string> };
 }
 
 export type PlanOutcome =
@@ -49,6 +64,8 @@ export type PlanOutcome =
       codec: Codec;
       /** The data asset rules the plan weighed (OpenMetadata), for apply's second planning. */
       assetRules?: AssetRules;
+      /** With prune: the contracts deleted files named that another repository manages, said. */
+      keptForOthers: string[];
     };
 
 export async function planFromFiles(
@@ -80,6 +97,13 @@ export async function planFromFiles(
   const codec = codecFor(profile, release);
   const problems = storageProblemsIn(loaded, codec.profile);
   if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
+  const repository = await request.repository;
+  if (request.prune !== undefined && repository === undefined)
+    throw new ConfigError(
+      '--prune needs to know which repository manages the contracts, and this directory is in no git checkout with an origin remote: run it in a clone of the repository (or in GitHub Actions); nothing was planned',
+    );
+  const marking =
+    repository === undefined ? undefined : markingFor(repository, request.cwd, profile, reader);
   request.progress?.total?.(files.length);
   const { changes, liveForUpdates, desired, assetRules } = await planContracts(files, reader, {
     codec,
@@ -87,7 +111,31 @@ export async function planFromFiles(
     strict: request.strict === true,
     keepLive: request.keepLive === true,
     ...(request.policies === undefined ? {} : { policies: request.policies }),
+    ...(marking === undefined ? {} : { marking }),
   });
+  let keptForOthers: string[] = [];
+  if (request.prune !== undefined && repository !== undefined && marking !== undefined) {
+    const unavailable = await marking.unavailable(
+      profile === 'openmetadata' ? customPropertyLookup(reader) : undefined,
+    );
+    if (unavailable !== undefined)
+      throw new ConfigError(
+        `--prune cannot tell which contracts this repository manages: ${unavailable}; nothing was planned`,
+      );
+    const pruned = await planDeletions(
+      reader,
+      {
+        repository,
+        cwd: request.cwd,
+        roots: request.paths.map((given) => path.resolve(request.cwd, given)),
+        declared: new Set(loaded.files.map((file) => file.identity.fullyQualifiedName)),
+        ...(request.prune.within === undefined ? {} : { within: request.prune.within }),
+      },
+      request.prune.deletedNames,
+    );
+    changes.push(...pruned.changes);
+    keptForOthers = pruned.keptForOthers;
+  }
   const plan = assemblePlan(changes, {
     catalogUrl: request.catalogUrl,
     catalogProfile: codec.profile,
@@ -102,5 +150,6 @@ export async function planFromFiles(
     desired,
     codec,
     ...(assetRules === undefined ? {} : { assetRules }),
+    keptForOthers,
   };
 }

@@ -2,6 +2,8 @@
 // create body in it is made again from the contract files it names and the live contracts, and
 // any difference refuses the whole plan. A checksum alone cannot tell an edited plan whose
 // checksum was made again; the files and the catalog can.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { LiveContract } from '../catalog/client.js';
 import { ConfigError, StalePlanError } from '../errors.js';
@@ -10,6 +12,7 @@ import type { Plan, PlannedChange } from '../plan/types.js';
 import type { ProfileSetting } from '../profile/profile.js';
 import type { ProgressHooks } from '../progress.js';
 import { planFromFiles } from './plan-pipeline.js';
+import type { Repository } from '../prune/repository.js';
 
 /** `reader`, serving each contract in `live` once from there instead of the catalog. */
 function readingFirst(
@@ -56,10 +59,25 @@ export async function checkSavedPlan(
     /** The live contracts just read for the plan (readLiveForPlan): not read a second time. */
     live?: ReadonlyMap<string, LiveContract>;
     progress?: ProgressHooks;
+    /** The repository the files are in, whose marker the plan's changes carry. */
+    repository?: Promise<Repository | undefined>;
   },
 ): Promise<Map<string, LiveContract>> {
-  const files = [...new Set(plan.changes.map((change) => change.file))];
-  if (files.length === 0) return new Map();
+  // A deletion stands only while its file stays gone: one brought back manages its contract.
+  const back: string[] = [];
+  for (const change of plan.changes)
+    if (change.action === 'delete' && (await present(path.resolve(options.cwd, change.file))))
+      back.push(`${change.fullyQualifiedName} (${change.file} is here again)`);
+  if (back.length > 0)
+    throw new StalePlanError(
+      `plan is stale: re-run plan. It deletes contracts whose files are back: ${back.join('; ')}. Nothing was sent.`,
+    );
+  const files = [
+    ...new Set(
+      plan.changes.filter((change) => change.action !== 'delete').map((change) => change.file),
+    ),
+  ];
+  if (files.length === 0) return new Map(options.live ?? []);
   let again;
   try {
     again = await planFromFiles(
@@ -71,6 +89,7 @@ export async function checkSavedPlan(
         keepLive: true,
         profile: options.profile,
         ...(options.progress === undefined ? {} : { progress: options.progress }),
+        ...(options.repository === undefined ? {} : { repository: options.repository }),
       },
       options.live === undefined ? options.reader : readingFirst(options.live, options.reader),
     );
@@ -87,6 +106,7 @@ export async function checkSavedPlan(
     );
   const made = new Map(again.plan.changes.map((change) => [change.fullyQualifiedName, change]));
   const differing = plan.changes.filter((change) => {
+    if (change.action === 'delete') return false;
     const now = made.get(change.fullyQualifiedName);
     return now === undefined || !isDeepStrictEqual(acted(change), acted(now));
   });
@@ -106,5 +126,22 @@ export async function checkSavedPlan(
     throw new ConfigError(
       `the plan does not match what its contract files and the catalog make now for ${differing.map((change) => change.fullyQualifiedName).join(', ')}: it was edited, or the files or the catalog changed since it was made. Make a new plan. Nothing was sent.`,
     );
-  return again.liveContracts;
+  // The deletions' live contracts were read and checked with the rest (readLiveForPlan).
+  const live = again.liveContracts;
+  for (const change of plan.changes) {
+    const contract = options.live?.get(change.fullyQualifiedName);
+    if (change.action === 'delete' && contract !== undefined)
+      live.set(change.fullyQualifiedName, contract);
+  }
+  return live;
+}
+
+/** Whether a file is at `absolute`. */
+async function present(absolute: string): Promise<boolean> {
+  try {
+    await stat(absolute);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -17,6 +17,9 @@ export type CatalogReader = Pick<
       | 'entityRules'
       | 'customProperties'
       | 'validateCreate'
+      | 'refusedExtension'
+      | 'deleteContract'
+      | 'listAll'
     >
   >;
 

@@ -1,6 +1,6 @@
-// What a plan says of the contract files a change deletes. The tool deletes no contract (the
-// catalog interface has no delete), so a reviewer who reads a deleted file as a deleted contract
-// is told that the contract stays in the catalog as it is, and that no file manages it any more.
+// What a plan says of the contract files a change deletes whose contracts it does not delete: a
+// reviewer who reads a deleted file as a deleted contract is told that the contract stays in the
+// catalog as it is, that no file manages it any more, and how --prune would delete it.
 import { printable } from '../printable.js';
 import type { Plan } from './types.js';
 
@@ -12,6 +12,14 @@ export interface DeletedContractFile {
   fullyQualifiedName: string | null;
 }
 
+/** What a plan made with or without `--prune` says of the contracts deleted files named. */
+export interface DeletedSaying {
+  /** The plan was made with --prune: the deleted files left are not this repository's to prune. */
+  pruning?: boolean;
+  /** Those of them another repository manages, each said (prune/plan-deletions.ts). */
+  keptForOthers?: readonly string[];
+}
+
 /**
  * The sentence for `deleted` (none: ''), deleted `where` ("in this pull request", "since main"),
  * each file and name shown through `code` (a code span in markdown).
@@ -20,6 +28,7 @@ export function deletedFilesText(
   deleted: readonly DeletedContractFile[],
   where: string,
   code: (text: string) => string = (text) => text,
+  saying: DeletedSaying = {},
 ): string {
   if (deleted.length === 0) return '';
   const one = deleted.length === 1;
@@ -30,7 +39,12 @@ export function deletedFilesText(
         : `${code(printable(file))} (contract ${code(printable(fullyQualifiedName))})`,
     )
     .join(', ');
-  return `Deleted ${where}: ${files}. contracts-gitops deletes no contract: ${one ? 'it' : 'each'} stays in the catalog as it is, and no file manages ${one ? 'it' : 'them'} any more; delete ${one ? 'it' : 'them'} in the catalog if ${one ? 'it' : 'they'} should go.`;
+  const others = (saying.keptForOthers ?? []).map(printable);
+  const why =
+    saying.pruning === true
+      ? `${one ? 'its contract is' : 'their contracts are'} not deleted: --prune deletes only contracts marked as managed from this repository${others.length > 0 ? ` (${others.join('; ')})` : ''}, and ${one ? 'it stays' : 'they stay'} in the catalog as ${one ? 'it is' : 'they are'}, managed by no file here.`
+      : `${one ? 'Its contract stays' : 'Their contracts stay'} in the catalog as ${one ? 'it is' : 'they are'}, and no file manages ${one ? 'it' : 'them'} any more: plan and apply with --prune to delete ${one ? 'it' : 'them'} (contracts managed from this repository only), or delete ${one ? 'it' : 'them'} in the catalog.`;
+  return `Deleted ${where}: ${files}. ${why}`;
 }
 
 /**

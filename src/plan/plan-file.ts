@@ -142,10 +142,10 @@ function inconsistency(plan: Plan): string | undefined {
     if (seen.has(name)) return `it names ${name} twice`;
     seen.add(name);
     if (
-      change.action === 'update' &&
+      (change.action === 'update' || change.action === 'delete') &&
       (change.id === null || change.liveVersion === null || change.liveHash === null)
     )
-      return `its change of ${name} lacks the live id, version or hash it was made from`;
+      return `its ${change.action === 'delete' ? 'deletion' : 'change'} of ${name} lacks the live id, version or hash it was made from`;
     if (change.action === 'create' && (change.create == null || change.id !== null))
       return `its create of ${name} has no body, or names an id`;
     if (change.action !== 'update' && change.patch.length > 0)

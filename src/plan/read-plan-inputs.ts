@@ -6,6 +6,7 @@ import type { DesiredContract } from '../contract/model.js';
 import { withContract, type ContractFile } from '../contract/parse.js';
 import { fileForProfile, keptOnlyInGitOf } from '../odcs/odcs-file.js';
 import { withVersionProperty } from '../gate/version-property.js';
+import { keepingMarker, withMarker, type Marking } from '../prune/marker.js';
 import { specCodec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
 import {
@@ -46,6 +47,11 @@ export interface ReadOptions {
   progress?: ProgressHooks;
   /** Look the assets up in the search index (default true). */
   checkAssets?: boolean;
+  /**
+   * The repository the files are in, and where they are: each contract created or changed is
+   * marked as managed by its file there (prune/marker.ts). None: contracts are not marked.
+   */
+  marking?: Marking;
 }
 
 type Found = LiveContract;
@@ -182,6 +188,7 @@ async function planInput(
   references: ReferenceLookup | undefined,
   rules: CatalogRules | undefined,
   profile: Profile,
+  marking: Marking | undefined,
 ): Promise<PlanInput> {
   // An ODCS file's contract as this profile stores it.
   let file = fileForProfile(withContract(stored), profile);
@@ -260,6 +267,14 @@ async function planInput(
   // The declared version, where the catalog defines a custom property for it, is sent too.
   if (rules !== undefined && sendable)
     file = await withVersionProperty(file, read, rules.properties);
+  // And the marker of the repository and file that manage the contract, where the catalog keeps it.
+  if (sendable) {
+    if (marking !== undefined && (await marking.unavailable(rules?.properties)) === undefined) {
+      const marked = withMarker(file, read, marking.markerOf(file.file));
+      file = marked.file;
+      if (marked.warning !== undefined) warnings.push(marked.warning);
+    } else file = keepingMarker(file, read);
+  }
   const ruled: Partial<Awaited<ReturnType<typeof ruleFindings>>> =
     rules !== undefined && sendable ? await ruleFindings(file.contract, read, rules) : {};
   if (ruled.note !== undefined) notes.push(ruled.note);
@@ -353,6 +368,7 @@ export async function planContracts(
       references,
       rules,
       codec.profile,
+      options.marking,
     );
     const change = await withCreateDryRun(planChange(input, options), reader, codec);
     changes[index] = change;

@@ -62,9 +62,23 @@ function diffLineRows(line: DiffLine, c: Colors): string[] {
 /** `Plan: N to change, M unchanged, K errors.`, with `to create` and `missing` when there are any (as the JSON summary counts them). */
 export function closingLine(plan: Plan): string {
   const { create, update, noop, missing, error } = plan.summary;
+  const deleted = plan.summary.delete ?? 0;
   const created = create > 0 ? `${create} to create, ` : '';
+  const gone = deleted > 0 ? `${deleted} to delete, ` : '';
   const absent = missing > 0 ? `${missing} missing, ` : '';
-  return `Plan: ${created}${update} to change, ${noop} unchanged, ${absent}${error} error${error === 1 ? '' : 's'}.`;
+  return `Plan: ${created}${update} to change, ${gone}${noop} unchanged, ${absent}${error} error${error === 1 ? '' : 's'}.`;
+}
+
+/** What the plan does, as a verb: `change`, `create or change`, `create, change or delete`. */
+export function planVerb(plan: Plan): string {
+  const verbs = [
+    plan.summary.create > 0 ? 'create' : '',
+    plan.summary.update > 0 ? 'change' : '',
+    (plan.summary.delete ?? 0) > 0 ? 'delete' : '',
+  ].filter((verb) => verb !== '');
+  return verbs.length <= 1
+    ? (verbs[0] ?? 'change')
+    : `${verbs.slice(0, -1).join(', ')} or ${verbs[verbs.length - 1]!}`;
 }
 
 /** Notes that more than one contract carries (a skipped check, say): said once, not per contract. */
@@ -101,6 +115,15 @@ function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]
     for (const line of change.diff) for (const row of diffLineRows(line, c)) lines.push(row);
     for (const breaking of change.breaking)
       lines.push(`      ${c.red(c.bold(`! breaking: ${breaking}`))}`);
+  } else if (change.action === 'delete') {
+    lines.push(`  ${c.red('-')} ${c.bold(change.fullyQualifiedName)}`);
+    lines.push(
+      c.dim(
+        `      ${change.file} · file gone · live version ${String(change.liveVersion)} · deleted by apply --prune`,
+      ),
+    );
+    for (const breaking of change.breaking)
+      lines.push(`      ${c.red(c.bold(`! breaking: ${breaking}`))}`);
   } else {
     const symbol = change.action === 'missing' ? '?' : '✗';
     lines.push(`  ${c.red(symbol)} ${c.bold(change.fullyQualifiedName)}`);
@@ -128,12 +151,7 @@ export function renderPlanHuman(given: Plan, c: Colors, options: { drift?: boole
   const out: string[] = [];
   const changing = changeCount(plan);
   if (changing > 0) {
-    const verb =
-      plan.summary.create === 0
-        ? 'change'
-        : plan.summary.update === 0
-          ? 'create'
-          : 'create or change';
+    const verb = planVerb(plan);
     const contracts = `${changing} data contract${changing === 1 ? '' : 's'}`;
     out.push(
       options.drift === true

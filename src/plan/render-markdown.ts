@@ -2,13 +2,14 @@
 import { changesOf } from '../diff/operation.js';
 import { printableLines } from '../printable.js';
 import { printablePlan } from './format-value.js';
-import { deletedFilesText, type DeletedContractFile } from './deleted-files.js';
+import { deletedFilesText, type DeletedContractFile, type DeletedSaying } from './deleted-files.js';
 import { closingLine, diffLineLines } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
 
 const ACTION_LABEL: Record<PlannedChange['action'], string> = {
   create: '+ create',
   update: '~ update',
+  delete: '- delete',
   noop: '= no change',
   missing: '? missing',
   error: '✗ error',
@@ -38,7 +39,8 @@ export function renderChangeDetails(change: PlannedChange): string {
     change.action === 'create'
       ? [change.diff.length, 'field']
       : [changesOf(change.patch).length, 'operation'];
-  const title = `${ACTION_LABEL[change.action]} <code>${cell(change.fullyQualifiedName)}</code> (${count} ${noun}${count === 1 ? '' : 's'})${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
+  const size = change.action === 'delete' ? '' : ` (${count} ${noun}${count === 1 ? '' : 's'})`;
+  const title = `${ACTION_LABEL[change.action]} <code>${cell(change.fullyQualifiedName)}</code>${size}${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
   parts.push(`<details><summary>${title}</summary>`, '');
   parts.push(`File: \`${change.file}\` · live version ${String(change.liveVersion ?? '–')}`, '');
   if (change.error !== null)
@@ -70,6 +72,11 @@ export function renderChangeDetails(change: PlannedChange): string {
       fence(printableLines(JSON.stringify(change.create.body, null, 2)), 'json'),
       '',
     );
+  if (change.action === 'delete')
+    parts.push(
+      `Its file is gone and it was managed from this repository: \`apply --prune\` sends \`DELETE /v1/dataContracts/${cell(change.id ?? '')}\` (a soft delete the catalog can restore; \`--hard-delete\` for one it cannot), only if the contract is still at version ${String(change.liveVersion)}.`,
+      '',
+    );
   if (change.patch.length > 0)
     parts.push(
       `RFC 6902 patch that apply will send (its \`test\` operations are guards: the catalog refuses the whole patch if the contract moved since this plan):`,
@@ -90,7 +97,7 @@ export function renderPlanMarkdown(
   options: {
     title?: string;
     includeNoop?: boolean;
-    deleted?: { files: readonly DeletedContractFile[]; where: string };
+    deleted?: { files: readonly DeletedContractFile[]; where: string } & DeletedSaying;
   } = {},
 ): string {
   const plan = printablePlan(given);
@@ -103,7 +110,7 @@ export function renderPlanMarkdown(
   const deleted =
     options.deleted === undefined
       ? ''
-      : deletedFilesText(options.deleted.files, options.deleted.where, codeSpan);
+      : deletedFilesText(options.deleted.files, options.deleted.where, codeSpan, options.deleted);
   if (deleted !== '') lines.push(`⚠️ ${deleted}`, '');
   const listed = plan.changes.filter(
     (change) =>

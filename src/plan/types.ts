@@ -4,8 +4,8 @@ import type { Profile } from '../profile/profile.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
-/** `create`: the catalog has no such contract and apply creates it; `update`: the patch changes the live contract; `noop`: nothing to change; `missing`: the catalog has no such contract (kept for plans that could not look its asset up); `error`: this contract cannot be planned. */
-export type ChangeAction = 'create' | 'update' | 'noop' | 'missing' | 'error';
+/** `create`: the catalog has no such contract and apply creates it; `update`: the patch changes the live contract; `delete`: a contract this repository managed whose file is gone (`--prune`), which apply deletes; `noop`: nothing to change; `missing`: the catalog has no such contract (kept for plans that could not look its asset up); `error`: this contract cannot be planned. */
+export type ChangeAction = 'create' | 'update' | 'delete' | 'noop' | 'missing' | 'error';
 
 /** What apply sends to create a contract, and the asset it was planned against. */
 export interface PlannedCreate {
@@ -84,6 +84,7 @@ export function plannedChange(change: PlannedChange): PlannedChange {
 export interface PlanSummary {
   create: number;
   update: number;
+  delete: number;
   noop: number;
   error: number;
   missing: number;
@@ -103,7 +104,7 @@ export interface Plan {
 }
 
 export function summarize(changes: readonly PlannedChange[]): PlanSummary {
-  const summary: PlanSummary = { create: 0, update: 0, noop: 0, error: 0, missing: 0 };
+  const summary: PlanSummary = { create: 0, update: 0, delete: 0, noop: 0, error: 0, missing: 0 };
   for (const change of changes) summary[change.action] += 1;
   return summary;
 }
@@ -112,7 +113,12 @@ export function hasBreaking(plan: Plan): boolean {
   return plan.changes.some((change) => change.breaking.length > 0);
 }
 
-/** Contracts the plan creates or changes. */
+/** Contracts the plan creates, changes or deletes. */
 export function changeCount(plan: Plan): number {
-  return plan.summary.create + plan.summary.update;
+  return plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0);
+}
+
+/** The contracts the plan deletes. */
+export function deletions(plan: Plan): PlannedChange[] {
+  return plan.changes.filter((change) => change.action === 'delete');
 }

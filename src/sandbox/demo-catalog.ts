@@ -363,5 +363,13 @@ export function demoSeed(): Seed {
       },
     ],
     dataContracts,
+    // Where contracts-gitops marks the contracts a repository manages (its --prune), as a team
+    // would define it under Settings › Custom Properties › Data Contract.
+    customProperties: [
+      {
+        name: 'managedBy',
+        description: 'The repository and file that manage this contract (contracts-gitops).',
+      },
+    ],
   };
 }

@@ -1,0 +1,124 @@
+// `--prune`: the contracts this repository manages whose files are gone, planned as deletions.
+// A contract is one when its marker names this repository and a file under the folders planned,
+// and no file planned names its fullyQualifiedName any more (a file moved or renamed keeps its
+// contract). Contracts managed from another repository, or from none, are never planned for
+// deletion; those a deleted file named are said, so that a reviewer knows why they stay.
+import path from 'node:path';
+import type { LiveContract } from '../catalog/client.js';
+import { CatalogError, ConfigError, NotFoundError } from '../errors.js';
+import type { CatalogReader } from '../plan/catalog-reader.js';
+import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
+import { hashContract } from '../plan/seal.js';
+import { plannedChange, type PlannedChange } from '../plan/types.js';
+import { managerOfContract } from './marker.js';
+import { sameRepository, type Repository } from './repository.js';
+
+/** Contracts listed a page at a time. */
+const PAGE = 100;
+
+export interface PruneScope {
+  repository: Repository;
+  /** The working directory plan file names are relative to. */
+  cwd: string;
+  /** The folders and files planned (absolute): a managed file gone from elsewhere is not pruned. */
+  roots: readonly string[];
+  /** The fullyQualifiedName of every contract file read in the run. */
+  declared: ReadonlySet<string>;
+  /**
+   * With --changed-since (or a pull request): the files the change deleted or changed (absolute);
+   * only contracts managed by one of them are pruned.
+   */
+  within?: ReadonlySet<string>;
+}
+
+export interface PlannedDeletions {
+  changes: PlannedChange[];
+  /** Contracts a deleted file named that another repository manages, each as a sentence. */
+  keptForOthers: string[];
+}
+
+/** Whether `file` (absolute) is one of `roots` or under one of them. */
+function underRoots(file: string, roots: readonly string[]): boolean {
+  return roots.some((root) => file === root || file.startsWith(`${root}${path.sep}`));
+}
+
+/** The breaking change a deletion is. */
+export const DELETED =
+  'the contract is deleted: every consumer of it loses what it promised (restorable while the delete is soft)';
+
+function deletion(contract: LiveContract, file: string, repository: string): PlannedChange {
+  return plannedChange({
+    file,
+    fullyQualifiedName: contract.fullyQualifiedName,
+    id: contract.id,
+    action: 'delete',
+    liveVersion: contract.version,
+    liveHash: hashContract(contract),
+    patch: [],
+    breaking: [DELETED],
+    diff: [],
+    warnings: [],
+    notes: [
+      `managed from ${repository} by ${file}, which is gone and whose contract no file planned names`,
+    ],
+    error: null,
+  });
+}
+
+/**
+ * The deletions `--prune` plans, read from the catalog's list of data contracts. A catalog that
+ * lists none (the spec shows no list) cannot be pruned: said, nothing planned.
+ */
+export async function planDeletions(
+  reader: CatalogReader,
+  scope: PruneScope,
+  deletedNames: ReadonlySet<string> = new Set(),
+): Promise<PlannedDeletions> {
+  if (reader.listAll === undefined)
+    throw new ConfigError('--prune needs the catalog’s list of data contracts');
+  const targets: { fqn: string; file: string }[] = [];
+  const keptForOthers: string[] = [];
+  try {
+    for await (const listed of reader.listAll<LiveContract>('/dataContracts', {
+      fields: 'extension',
+      limit: String(PAGE),
+    })) {
+      const manager = managerOfContract(listed);
+      if (manager === undefined) continue;
+      const fqn = listed.fullyQualifiedName;
+      if (!sameRepository(manager.repository, scope.repository.url)) {
+        if (deletedNames.has(fqn))
+          keptForOthers.push(
+            `${fqn} is managed from another repository (${manager.repository}, ${manager.path}): not deleted`,
+          );
+        continue;
+      }
+      if (scope.declared.has(fqn)) continue;
+      const absolute = path.resolve(scope.repository.top, ...manager.path.split('/'));
+      const inScope =
+        scope.within === undefined ? underRoots(absolute, scope.roots) : scope.within.has(absolute);
+      if (!inScope) continue;
+      targets.push({ fqn, file: path.relative(scope.cwd, absolute).split(path.sep).join('/') });
+    }
+  } catch (error) {
+    if (error instanceof CatalogError && (error.status === 404 || error.status === 405))
+      throw new ConfigError(
+        `--prune needs the catalog's list of data contracts (GET /v1/dataContracts), which this catalog does not serve (${error.status}); nothing was planned`,
+      );
+    throw error;
+  }
+  // Each read again as apply reads it, so that the plan's version and hash are what apply checks.
+  const changes: PlannedChange[] = [];
+  for (const target of targets.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
+    let contract: LiveContract;
+    try {
+      contract = await reader.getContractByName(target.fqn, CONTRACT_FIELDS);
+    } catch (error) {
+      // Deleted by someone else since it was listed: nothing left to delete.
+      if (error instanceof NotFoundError) continue;
+      throw error;
+    }
+    changes.push(deletion(contract, target.file, scope.repository.url));
+  }
+  return { changes, keptForOthers };
+}

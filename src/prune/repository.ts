@@ -1,0 +1,116 @@
+// Which repository manages the contracts of this run, and the marker a managed contract carries:
+// the address of its file in that repository, `<repository>/blob/HEAD/<path>` (a page GitHub and
+// most forges show), from which the repository and the path read back.
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+
+/** The repository a run manages contracts from. */
+export interface Repository {
+  /** Its address without credentials or `.git`: `https://github.com/acme/contracts`. */
+  url: string;
+  /** The top of the checkout, absolute, that marker paths are relative to. */
+  top: string;
+}
+
+/** Who manages a contract, as its marker names it. */
+export interface Manager {
+  repository: string;
+  /** The file, relative to the repository's top, with forward slashes. */
+  path: string;
+}
+
+const BLOB = '/blob/HEAD/';
+
+/**
+ * A remote's address as people browse it: `git@github.com:acme/x.git`,
+ * `ssh://git@github.com/acme/x`, `https://token@github.com/acme/x.git` all give
+ * `https://github.com/acme/x` (credentials are never kept); a local path gives its `file://` URL.
+ * Undefined for what is none of these.
+ */
+export function repositoryUrl(remote: string, cwd: string): string | undefined {
+  const text = remote.trim();
+  if (text === '') return undefined;
+  const tidy = (host: string, rest: string): string | undefined => {
+    const trimmed = rest
+      .replace(/\/+$/, '')
+      .replace(/\.git$/, '')
+      .replace(/^\/+/, '');
+    if (host === '' || trimmed === '') return undefined;
+    return `https://${host.toLowerCase()}/${trimmed}`;
+  };
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(text);
+  if (scp !== null && !/^[a-z]:[\\/]/i.test(text)) return tidy(scp[1]!, scp[2]!);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return undefined;
+    }
+    if (url.protocol === 'file:') return `file://${url.pathname.replace(/\.git$/, '')}`;
+    if (!['http:', 'https:', 'ssh:', 'git:'].includes(url.protocol)) return undefined;
+    // The port of an ssh remote is not the forge's web port.
+    const host = url.protocol === 'https:' || url.protocol === 'http:' ? url.host : url.hostname;
+    return tidy(host, decodeURIComponent(url.pathname));
+  }
+  return `file://${path
+    .resolve(cwd, text)
+    .split(path.sep)
+    .join('/')
+    .replace(/\.git$/, '')}`;
+}
+
+/** The marker of the contract managed by `file` (absolute) from `repository`. */
+export function markerFor(repository: Repository, file: string): string {
+  const relative = path.relative(repository.top, file).split(path.sep).join('/');
+  return `${repository.url}${BLOB}${relative}`;
+}
+
+/** Who a marker names; undefined for a value that is not a marker of this tool. */
+export function managerOf(marker: unknown): Manager | undefined {
+  if (typeof marker !== 'string') return undefined;
+  const at = marker.indexOf(BLOB);
+  if (at <= 0) return undefined;
+  const repository = marker.slice(0, at);
+  const file = marker.slice(at + BLOB.length);
+  if (!/^(https:\/\/[^/]+\/|file:\/\/\/)./.test(repository) || file === '') return undefined;
+  return { repository, path: file };
+}
+
+/** Whether two repository addresses name the same repository (forges ignore case). */
+export function sameRepository(a: string, b: string): boolean {
+  return a.startsWith('https://') ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/**
+ * The repository of a run in `cwd`: in GitHub Actions, `GITHUB_REPOSITORY` on
+ * `GITHUB_SERVER_URL`; else the checkout's `origin` remote. Undefined outside a checkout, or in
+ * one without an origin.
+ */
+export async function repositoryOf(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Repository | undefined> {
+  const git = simpleGit({ baseDir: cwd });
+  let top: string;
+  try {
+    top = (await git.revparse(['--show-toplevel'])).trim();
+  } catch {
+    return undefined;
+  }
+  if (top === '') return undefined;
+  const named = env.GITHUB_REPOSITORY;
+  if (named !== undefined && /^[\w.-]+\/[\w.-]+$/.test(named)) {
+    const server = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, '');
+    const url = repositoryUrl(`${server}/${named}`, cwd);
+    if (url !== undefined) return { url, top };
+  }
+  let remote: string;
+  try {
+    remote = await git.remote(['get-url', 'origin']).then((text) => (text ?? '').trim());
+  } catch {
+    return undefined;
+  }
+  const url = repositoryUrl(remote, top);
+  return url === undefined ? undefined : { url, top };
+}

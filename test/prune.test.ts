@@ -1,0 +1,239 @@
+// `--prune` over HTTP against the sandbox, under both profiles: a repository of three files is
+// applied (each contract marked as managed by its file); one file is deleted; plan --prune plans
+// its deletion; a saved plan's deletion is refused without --prune at apply time, sent with it (a
+// soft delete, restorable); re-planning finds nothing. A contract managed from another repository
+// is never deleted; a deletion whose target moved since the plan is stale, and nothing is sent.
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { cli } from './helpers/cli.js';
+import { captureIo } from './helpers/capture-io.js';
+import { runCli } from '../src/cli/program.js';
+import { sandboxWithFolder, seed } from './helpers/sandbox.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const REPOSITORY = 'https://github.com/acme/contracts';
+const OTHER = 'https://github.com/acme/elsewhere';
+const NAMES = ['a', 'b', 'c'];
+const tableId = (i: number) => `2a000000-0000-4000-8000-00000000000${i + 1}`;
+const fqnOf = (name: string) => `db.s.${name}.dataContract_${name}`;
+
+function pruneSeed() {
+  return seed({
+    users: [
+      {
+        name: 'alice',
+        permissions: [
+          'ViewDataContract',
+          'EditDataContract',
+          'DeleteDataContract',
+          'SearchEntities',
+        ],
+      },
+    ],
+    assets: [...NAMES, 'd'].map((name, i) => ({
+      id: tableId(i),
+      entityType: 'table',
+      name,
+      fullyQualifiedName: `db.s.${name}`,
+      columns: [{ name: 'id', dataType: 'BIGINT' }],
+    })),
+    dataProducts: [],
+    // Table d's contract is managed from another repository, by a file of the same path.
+    dataContracts: [
+      {
+        id: '2c000000-0000-4000-8000-000000000004',
+        name: 'd',
+        fullyQualifiedName: fqnOf('d'),
+        entity: { id: tableId(3), type: 'table', name: 'd', fullyQualifiedName: 'db.s.d' },
+        description: 'kept by another team',
+        extension: { managedBy: `${OTHER}/blob/HEAD/contracts/d.yaml` },
+        version: 0.1,
+      },
+    ],
+    customProperties: [{ name: 'managedBy' }],
+  });
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+
+async function repository(profile: 'spec' | 'openmetadata') {
+  const opened = await sandboxWithFolder(cleanups, { profile, seed: pruneSeed() });
+  const { cwd } = opened;
+  git(cwd, 'init', '-q', '-b', 'main');
+  git(cwd, 'remote', 'add', 'origin', `git@github.com:acme/contracts.git`);
+  await mkdir(path.join(cwd, 'contracts'));
+  for (const [i, name] of NAMES.entries())
+    await writeFile(
+      path.join(cwd, 'contracts', `${name}.yaml`),
+      stringify({
+        name,
+        fullyQualifiedName: fqnOf(name),
+        entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
+        description: `Table ${name}, contract ${i + 1}.`,
+      }),
+    );
+  const run = (...args: string[]) => cli(args, { cwd, env: opened.env });
+  const live = async (name: string, include = 'non-deleted') =>
+    (
+      await opened.client.get(
+        `/v1/dataContracts/name/${fqnOf(name)}?fields=extension&include=${include}`,
+      )
+    ).body as {
+      id: string;
+      version: number;
+      deleted?: boolean;
+      extension?: { managedBy?: string };
+    };
+  return { ...opened, run, live };
+}
+
+describe('deleting a file deletes its contract (--prune)', () => {
+  it.each(['spec', 'openmetadata'] as const)(
+    '%s: applied with markers; one file deleted; plan --prune; apply refuses without --prune, deletes softly with it; restorable; re-plan clean',
+    async (profile) => {
+      const { cwd, run, live, sandbox, token } = await repository(profile);
+      const applied = await run('apply', '--auto-approve');
+      expect(applied.err).toBe('');
+      expect(applied.code).toBe(0);
+      for (const name of NAMES)
+        expect((await live(name)).extension?.managedBy).toBe(
+          `${REPOSITORY}/blob/HEAD/contracts/${name}.yaml`,
+        );
+      expect((await run('plan', '--prune', '--detailed-exitcode')).code).toBe(0);
+
+      await rm(path.join(cwd, 'contracts', 'b.yaml'));
+      const human = await run('plan', '--prune');
+      expect(human.code).toBe(0);
+      expect(human.out).toContain(`- ${fqnOf('b')}`);
+      expect(human.out).toContain('contracts/b.yaml · file gone');
+      expect(human.out).toContain('! breaking: the contract is deleted');
+      expect(human.out).toContain('Plan: 0 to change, 1 to delete, 2 unchanged, 0 errors.');
+      // Never the other repository's contract, whose file would be at contracts/d.yaml here.
+      expect(human.out).not.toContain(fqnOf('d'));
+      // Without --prune, no deletion is planned.
+      expect((await run('plan', '--detailed-exitcode')).code).toBe(0);
+
+      const json = JSON.parse((await run('plan', '--prune', '--json')).out);
+      expect(json.summary).toMatchObject({ delete: 1, update: 0, noop: 2 });
+      const [deletion] = json.changes.filter((c: { action: string }) => c.action === 'delete');
+      expect(deletion).toMatchObject({
+        file: 'contracts/b.yaml',
+        fullyQualifiedName: fqnOf('b'),
+        id: (await live('b')).id,
+        patch: [],
+      });
+      expect(deletion.breaking).toHaveLength(1);
+      const markdown = (await run('plan', '--prune', '--format', 'markdown')).out;
+      expect(markdown).toContain(`| \`${fqnOf('b')}\` | \`contracts/b.yaml\` | - delete |`);
+
+      expect((await run('plan', '--prune', '--out', 'plan.json')).code).toBe(0);
+      const refused = await run('apply', 'plan.json', '--auto-approve');
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain('apply deletes only with --prune');
+      expect((await live('b')).deleted).not.toBe(true);
+
+      const pruned = await run('apply', 'plan.json', '--auto-approve', '--prune');
+      expect(pruned.err).toBe('');
+      expect(pruned.code).toBe(0);
+      expect(pruned.out).toContain(`- ${fqnOf('b')}  deleted (soft`);
+      expect(pruned.out).toContain('PUT /v1/dataContracts/restore');
+      expect(pruned.out).toContain('Apply complete: 0 changed, 1 deleted, 2 unchanged.');
+      const gone = await live('b', 'deleted');
+      expect(gone.deleted).toBe(true);
+      expect(sandbox.store.contracts.get(gone.id)).toBeDefined();
+      expect((await live('d')).deleted).not.toBe(true);
+
+      const again = await run('plan', '--prune', '--detailed-exitcode');
+      expect(again.out).toContain('No changes.');
+      expect(again.code).toBe(0);
+
+      // Soft: restorable.
+      const restored = await fetch(`${sandbox.url}/v1/dataContracts/restore`, {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${await token()}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ id: gone.id }),
+      });
+      expect(restored.status).toBe(200);
+      expect((await live('b')).deleted).toBe(false);
+    },
+  );
+
+  it('a saved deletion whose contract moved since the plan deletes nothing and is reported stale; --hard-delete deletes for good', async () => {
+    const { cwd, run, live, client, sandbox } = await repository('spec');
+    expect((await run('apply', '--auto-approve')).code).toBe(0);
+    await rm(path.join(cwd, 'contracts', 'c.yaml'));
+    expect((await run('plan', '--prune', '--out', 'plan.json')).code).toBe(0);
+    const before = await live('c');
+    const moved = await client.patch(`/v1/dataContracts/${before.id}`, [
+      { op: 'replace', path: '/description', value: 'changed by someone else' },
+    ]);
+    expect(moved.status).toBe(200);
+    const stale = await run('apply', 'plan.json', '--auto-approve', '--prune');
+    expect(stale.code).toBe(1);
+    expect(stale.err).toContain('plan is stale');
+    expect(stale.err).toContain(fqnOf('c'));
+    expect((await live('c')).deleted).not.toBe(true);
+
+    // Planned again, and deleted for good.
+    expect((await run('plan', '--prune', '--out', 'plan.json')).code).toBe(0);
+    const hard = await run('apply', 'plan.json', '--auto-approve', '--prune', '--hard-delete');
+    expect(hard.code).toBe(0);
+    expect(hard.out).toContain(`- ${fqnOf('c')}  deleted for good`);
+    expect(sandbox.store.contracts.has(before.id)).toBe(false);
+  });
+
+  it('at a terminal, the deletions are listed apart and asked for on their own: declined, the rest is applied and the contract stays', async () => {
+    const { cwd, env, live } = await repository('spec');
+    expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(0);
+    await rm(path.join(cwd, 'contracts', 'a.yaml'));
+    // A change beside the deletion.
+    await writeFile(
+      path.join(cwd, 'contracts', 'b.yaml'),
+      stringify({
+        name: 'b',
+        fullyQualifiedName: fqnOf('b'),
+        entity: { type: 'table', fullyQualifiedName: 'db.s.b' },
+        description: 'Table b, described again.',
+      }),
+    );
+    const asked: string[] = [];
+    const answering = (...answers: string[]) =>
+      Object.assign(captureIo(cwd, env), {
+        stdinIsTTY: true,
+        prompt: (question: string) => {
+          asked.push(question);
+          return Promise.resolve(answers.shift() ?? '');
+        },
+      });
+    const declined = answering('yes', 'no');
+    expect(await runCli(['apply', '--prune'], declined)).toBe(0);
+    expect(asked[0]).toContain('Do you want to apply these changes');
+    expect(declined.out()).toContain(`The plan deletes 1 contract softly`);
+    expect(declined.out()).toContain(`- ${fqnOf('a')}  (contracts/a.yaml)`);
+    expect(asked[1]).toContain('Do you want to delete this contract?');
+    expect(declined.err()).toContain(`Deletions declined: ${fqnOf('a')} stays in the catalog.`);
+    expect(declined.out()).toContain(`unchanged: its deletion was declined`);
+    expect((await live('a')).deleted).not.toBe(true);
+    expect((await live('b')).version).toBeGreaterThan(0.1);
+
+    // Deletions alone: one question, theirs.
+    asked.length = 0;
+    const agreed = answering('yes');
+    expect(await runCli(['apply', '--prune'], agreed)).toBe(0);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('Do you want to delete this contract?');
+    expect(agreed.out()).toContain('Apply complete: 0 changed, 1 deleted, 2 unchanged.');
+    expect((await live('a', 'deleted')).deleted).toBe(true);
+  });
+});
