@@ -237,7 +237,7 @@ describe('contracts coverage', () => {
     ).toMatchObject({ status: 'own', file: 'contracts/orders.yaml' });
     const human = await cli(['coverage', '--database', 'warehouse.finance'], { cwd: dir, env });
     expect(human.out).toContain(
-      '8 tables: 1 with their own contract (0 in git), 0 inherited from a data product, 7 without. Coverage: 12.5% have a contract in force; 0% are managed in git.',
+      '8 tables: 1 with their own contract (0 in git; managed from this repository 0, from another 0, by none 1), 0 inherited from a data product, 7 without. Coverage: 12.5% have a contract in force; 0% are managed in git.',
     );
   });
 

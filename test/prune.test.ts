@@ -108,6 +108,25 @@ describe('deleting a file deletes its contract (--prune)', () => {
           `${REPOSITORY}/blob/HEAD/contracts/${name}.yaml`,
         );
       expect((await run('plan', '--prune', '--detailed-exitcode')).code).toBe(0);
+      // Coverage tells this repository's contracts from another's.
+      const coverage = JSON.parse((await run('coverage', '--json')).out);
+      const managed = Object.fromEntries(
+        coverage.rows.map((row: { table: string; managed: string }) => [row.table, row.managed]),
+      );
+      expect(managed).toEqual({
+        'db.s.a': 'here',
+        'db.s.b': 'here',
+        'db.s.c': 'here',
+        'db.s.d': 'elsewhere',
+      });
+      expect(coverage.totals).toMatchObject({
+        managedHere: 3,
+        managedElsewhere: 1,
+        managedByNone: 0,
+      });
+      expect((await run('coverage')).out).toContain(
+        `own: ${fqnOf('d')} · managed from ${OTHER} (contracts/d.yaml)`,
+      );
 
       await rm(path.join(cwd, 'contracts', 'b.yaml'));
       const human = await run('plan', '--prune');

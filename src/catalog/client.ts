@@ -214,15 +214,7 @@ export class CatalogClient {
     entityType: string,
     fields: readonly string[] = [],
   ): Promise<LiveContract> {
-    return this.http.getJson<LiveContract>(
-      '/dataContracts/entity',
-      {
-        entityId,
-        entityType,
-        ...(fields.length > 0 ? { fields: fields.join(',') } : {}),
-      },
-      CONTRACT_ANSWER,
-    );
+    return this.readContract('/dataContracts/entity', fields, { entityId, entityType });
   }
 
   fieldQuery(query: {

@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.js';
 import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';
 import { renderProblems } from './validate.js';
+import { repositoryOf } from '../prune/repository.js';
 
 export interface CoverageCliOptions extends ConnectionFlags {
   /** Contract files or directories; empty means contracts/ when it exists. */
@@ -20,8 +21,15 @@ export interface CoverageCliOptions extends ConnectionFlags {
   color: boolean;
 }
 
+/** Who manages an own contract, by its marker. */
+function managedText(row: CoverageRow): string {
+  if (row.managed === 'here') return 'managed from this repository';
+  if (row.managed === 'elsewhere') return `managed from ${row.managedBy ?? 'another repository'}`;
+  return 'managed by no repository';
+}
+
 function describe(row: CoverageRow): string {
-  if (row.status === 'own') return `own: ${row.contract ?? ''}`;
+  if (row.status === 'own') return `own: ${row.contract ?? ''} · ${managedText(row)}`;
   if (row.status === 'inherited')
     return `inherited from ${row.dataProduct === null ? '' : `data product ${row.dataProduct}, `}${row.contract ?? ''}`;
   return 'none';
@@ -29,7 +37,7 @@ function describe(row: CoverageRow): string {
 
 function totalsLine(report: CoverageReport): string {
   const t = report.totals;
-  return `${t.tables} table${t.tables === 1 ? '' : 's'}: ${t.own} with their own contract (${t.ownInGit} in git), ${t.inherited} inherited from a data product, ${t.none} without${t.toCreate > 0 ? `; ${t.toCreate} to be created from git` : ''}. Coverage: ${t.percentWithContract}% have a contract in force; ${t.percentInGit}% are managed in git.`;
+  return `${t.tables} table${t.tables === 1 ? '' : 's'}: ${t.own} with their own contract (${t.ownInGit} in git; managed from this repository ${t.managedHere}, from another ${t.managedElsewhere}, by none ${t.managedByNone}), ${t.inherited} inherited from a data product, ${t.none} without${t.toCreate > 0 ? `; ${t.toCreate} to be created from git` : ''}. Coverage: ${t.percentWithContract}% have a contract in force; ${t.percentInGit}% are managed in git.`;
 }
 
 export function renderCoverageHuman(report: CoverageReport, catalogUrl: string, c: Colors): string {
@@ -100,8 +108,10 @@ export async function runCoverage(options: CoverageCliOptions, io: Io): Promise<
       minTotal: 50,
       concurrency: connections,
     });
+    const repository = await repositoryOf(io.cwd, io.env);
     const report = await collectCoverage(client, loaded.files, {
       ...(options.database === undefined ? {} : { database: options.database }),
+      ...(repository === undefined ? {} : { repository }),
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
       progress,
     }).finally(() => progress.clear());

@@ -5,6 +5,8 @@ import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NotFoundError } from '../errors.js';
 import { printable } from '../printable.js';
 import { track, type ProgressHooks } from '../progress.js';
+import { managerOfContract } from '../prune/marker.js';
+import { sameRepository, type Manager, type Repository } from '../prune/repository.js';
 
 export interface CoverageReader {
   listAll<T>(
@@ -39,6 +41,13 @@ export interface CoverageRow {
   file: string | null;
   /** A contract file in git for this table whose contract the catalog does not have yet. */
   toCreate: string | null;
+  /**
+   * Who manages the table's own contract, by its marker (prune/marker.ts): this repository,
+   * another one, or none; null for a table without its own contract.
+   */
+  managed: 'here' | 'elsewhere' | 'none' | null;
+  /** The repository and file that manage it, as its marker names them. */
+  managedBy: string | null;
 }
 
 export interface CoverageReport {
@@ -51,6 +60,10 @@ export interface CoverageReport {
     none: number;
     /** Tables without their own contract that a file in git will create. */
     toCreate: number;
+    /** Own contracts marked as managed from this repository, from another, and from none. */
+    managedHere: number;
+    managedElsewhere: number;
+    managedByNone: number;
     withContract: number;
     percentWithContract: number;
     percentInGit: number;
@@ -65,6 +78,8 @@ export interface CoverageOptions {
   progress?: ProgressHooks;
   /** Called after each page arrives (tests change the catalog between pages with it). */
   onPage?: (page: Page<TableRow>) => void;
+  /** The repository of the files, whose marked contracts are "managed here". */
+  repository?: Repository;
 }
 
 function percent(part: number, whole: number): number {
@@ -102,6 +117,7 @@ export async function collectCoverage(
   const classify = async (table: TableRow): Promise<void> => {
     let status: CoverageRow['status'] = 'none';
     let contract: string | null = null;
+    let manager: Manager | undefined;
     if (typeof table.id !== 'string' || typeof table.fullyQualifiedName !== 'string')
       throw new CatalogError(
         200,
@@ -111,10 +127,11 @@ export async function collectCoverage(
       );
     try {
       const effective = await track(options.progress, table.fullyQualifiedName, () =>
-        reader.getEffectiveContract(table.id, 'table'),
+        reader.getEffectiveContract(table.id, 'table', ['extension']),
       );
       status = effective.inherited === true ? 'inherited' : 'own';
       contract = effective.fullyQualifiedName;
+      manager = managerOfContract(effective);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
     }
@@ -126,6 +143,19 @@ export async function collectCoverage(
       dataProduct: status === 'inherited' ? productName(table) : null,
       file: status === 'own' && contract !== null ? (byContract.get(contract) ?? null) : null,
       toCreate: status === 'own' ? null : (byTable.get(table.fullyQualifiedName) ?? null),
+      managed:
+        status !== 'own'
+          ? null
+          : manager === undefined
+            ? 'none'
+            : options.repository !== undefined &&
+                sameRepository(manager.repository, options.repository.url)
+              ? 'here'
+              : 'elsewhere',
+      managedBy:
+        status === 'own' && manager !== undefined
+          ? `${manager.repository} (${manager.path})`
+          : null,
     });
   };
   const onPage = (page: Page<TableRow>): void => {
@@ -173,6 +203,9 @@ export async function collectCoverage(
       inherited,
       none: count('none'),
       toCreate: rows.filter((row) => row.toCreate !== null).length,
+      managedHere: rows.filter((row) => row.managed === 'here').length,
+      managedElsewhere: rows.filter((row) => row.managed === 'elsewhere').length,
+      managedByNone: rows.filter((row) => row.managed === 'none').length,
       withContract: own + inherited,
       percentWithContract: percent(own + inherited, rows.length),
       percentInGit: percent(ownInGit, rows.length),
