@@ -255,4 +255,67 @@ describe('deleting a file deletes its contract (--prune)', () => {
     expect(agreed.out()).toContain('Apply complete: 0 changed, 1 deleted, 2 unchanged.');
     expect((await live('a', 'deleted')).deleted).toBe(true);
   });
+
+  it('with --changed-since, a deleted file whose contract another repository manages is named, and its contract kept', async () => {
+    const { cwd, run, live } = await repository('spec');
+    expect((await run('apply', '--auto-approve')).code).toBe(0);
+    // A file for the other repository's contract, committed, then deleted with one of ours.
+    await writeFile(
+      path.join(cwd, 'contracts', 'd.yaml'),
+      stringify({
+        name: 'd',
+        fullyQualifiedName: fqnOf('d'),
+        entity: { type: 'table', fullyQualifiedName: 'db.s.d' },
+      }),
+    );
+    const env = {
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@x',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@x',
+    };
+    execFileSync('git', ['add', '-A'], { cwd });
+    execFileSync('git', ['commit', '-q', '-m', 'base'], { cwd, env: { ...process.env, ...env } });
+    await rm(path.join(cwd, 'contracts', 'd.yaml'));
+    await rm(path.join(cwd, 'contracts', 'a.yaml'));
+    const plan = await run('plan', '--prune', '--changed-since', 'HEAD');
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.out).toContain(`- ${fqnOf('a')}`);
+    expect(plan.out).toContain('Plan: 0 to change, 1 to delete, 0 unchanged, 0 errors.');
+    expect(plan.out).toContain(
+      `Deleted since HEAD: contracts/d.yaml (contract ${fqnOf('d')}). Its contract is not deleted: --prune deletes only contracts marked as managed from this repository, and ${fqnOf('d')} is managed from ${OTHER} (contracts/d.yaml). It stays in the catalog as it is, managed by no file here.`,
+    );
+    expect((await run('apply', '--prune', '--changed-since', 'HEAD', '--auto-approve')).code).toBe(
+      0,
+    );
+    expect((await live('a', 'deleted')).deleted).toBe(true);
+    expect((await live('d')).deleted).not.toBe(true);
+  });
+
+  it('on an OpenMetadata without the managedBy custom property, contracts are applied unmarked and --prune says why it cannot run, sending nothing', async () => {
+    const unmarked = { ...pruneSeed(), customProperties: [], dataContracts: [] };
+    const opened = await sandboxWithFolder(cleanups, { profile: 'openmetadata', seed: unmarked });
+    git(opened.cwd, 'init', '-q', '-b', 'main');
+    git(opened.cwd, 'remote', 'add', 'origin', 'https://github.com/acme/contracts');
+    await mkdir(path.join(opened.cwd, 'contracts'));
+    await writeFile(
+      path.join(opened.cwd, 'contracts', 'a.yaml'),
+      stringify({
+        name: 'a',
+        fullyQualifiedName: fqnOf('a'),
+        entity: { type: 'table', fullyQualifiedName: 'db.s.a' },
+      }),
+    );
+    const run = (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env });
+    expect((await run('apply', '--auto-approve')).code).toBe(0);
+    const created = opened.sandbox.store.contractByFqn(fqnOf('a'));
+    expect(created?.extension ?? {}).toEqual({});
+    const before = opened.sandbox.requests().filter((r) => r.method !== 'GET').length;
+    const pruned = await run('plan', '--prune');
+    expect(pruned.code).toBe(1);
+    expect(pruned.err).toContain(
+      '--prune cannot tell which contracts this repository manages: the catalog defines no custom property managedBy on data contracts: add one of type string under Settings › Custom Properties › Data Contract; nothing was planned',
+    );
+    expect(opened.sandbox.requests().filter((r) => r.method !== 'GET').length).toBe(before);
+  });
 });

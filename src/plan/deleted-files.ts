@@ -42,7 +42,7 @@ export function deletedFilesText(
   const others = (saying.keptForOthers ?? []).map(printable);
   const why =
     saying.pruning === true
-      ? `${one ? 'its contract is' : 'their contracts are'} not deleted: --prune deletes only contracts marked as managed from this repository${others.length > 0 ? ` (${others.join('; ')})` : ''}, and ${one ? 'it stays' : 'they stay'} in the catalog as ${one ? 'it is' : 'they are'}, managed by no file here.`
+      ? `${one ? 'Its contract is' : 'Their contracts are'} not deleted: --prune deletes only contracts marked as managed from this repository${others.length > 0 ? `, and ${others.join('; ')}` : ''}. ${one ? 'It stays' : 'They stay'} in the catalog as ${one ? 'it is' : 'they are'}, managed by no file here.`
       : `${one ? 'Its contract stays' : 'Their contracts stay'} in the catalog as ${one ? 'it is' : 'they are'}, and no file manages ${one ? 'it' : 'them'} any more: plan and apply with --prune to delete ${one ? 'it' : 'them'} (contracts managed from this repository only), or delete ${one ? 'it' : 'them'} in the catalog.`;
   return `Deleted ${where}: ${files}. ${why}`;
 }

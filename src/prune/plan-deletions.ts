@@ -88,9 +88,7 @@ export async function planDeletions(
       const fqn = listed.fullyQualifiedName;
       if (!sameRepository(manager.repository, scope.repository.url)) {
         if (deletedNames.has(fqn))
-          keptForOthers.push(
-            `${fqn} is managed from another repository (${manager.repository}, ${manager.path}): not deleted`,
-          );
+          keptForOthers.push(`${fqn} is managed from ${manager.repository} (${manager.path})`);
         continue;
       }
       if (scope.declared.has(fqn)) continue;
