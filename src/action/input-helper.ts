@@ -10,7 +10,8 @@ import {
   type Acknowledgement,
   type SettingsLoad,
 } from '../settings/settings-file.js';
-import type { FailOn } from '../settings/settled.js';
+import { FAIL_ON, type FailOn } from '../settings/settled.js';
+import type { Mentions } from '../plan/render-impact.js';
 import type { PolicySetting } from '../policy/policies.js';
 
 export type ActionCommand = 'plan' | 'apply' | 'validate' | 'drift';
@@ -34,6 +35,10 @@ export interface ActionSettings {
   comment: boolean;
   /** Plan (and apply) the deletion of managed contracts whose files are gone. */
   prune: boolean;
+  /** Levels of lineage read for the consumers of a breaking change (impact.depth of the file). */
+  impactDepth: number | undefined;
+  /** GitHub handles of catalog owners, mentioned in the comment (impact.mentions of the file). */
+  mentions: Mentions | undefined;
   /** When the plan fails the step beside its errors: never, breaking changes, or any change. */
   failOn: FailOn;
   /** Requests at once (CATALOG_CONCURRENCY, else the settings file); the default when absent. */
@@ -84,9 +89,11 @@ function pathsOf(input: string, loaded: SettingsLoad, workspace: string): string
 
 function failOnOf(value: string | undefined): FailOn {
   const failOn = value ?? 'never';
-  if (failOn !== 'never' && failOn !== 'breaking' && failOn !== 'change')
-    throw new ConfigError(`input fail-on must be never, breaking or change, got '${failOn}'`);
-  return failOn;
+  if (!FAIL_ON.includes(failOn as FailOn))
+    throw new ConfigError(
+      `input fail-on must be never, breaking, breaking-with-consumers or change, got '${failOn}'`,
+    );
+  return failOn as FailOn;
 }
 
 function concurrencyOf(value: string | undefined): number | undefined {
@@ -129,6 +136,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     changedOnly: boolean('changed-only', false),
     comment: boolean('comment', true),
     prune: boolean('prune', false),
+    impactDepth: file.impact?.depth,
+    mentions: file.impact?.mentions,
     failOn: failOnOf(
       optional(getInput('fail-on')) ??
         (boolean('fail-on-breaking', false) ? 'breaking' : undefined) ??

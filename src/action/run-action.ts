@@ -209,6 +209,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
           GITHUB_SERVER_URL: settings.serverUrl,
         }),
         ...(settings.prune ? { prune: pruneWithin(only, deletedFiles, settings.workspace) } : {}),
+        ...(settings.impactDepth === undefined ? {} : { impactDepth: settings.impactDepth }),
       },
       client,
     ).catch(async (error: unknown) => {
@@ -282,6 +283,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         renderPlanMarkdown(plan, {
           title,
           deleted: { files: deleted, where: IN_THIS_PR, ...saying },
+          ...(settings.mentions === undefined ? {} : { mentions: settings.mentions }),
         }) + (gate === undefined ? '' : gateMarkdown(gate));
       await summary(
         settings.command === 'drift' && changeCount(plan) > 0

@@ -19,9 +19,13 @@ import {
   LIST_ANSWER,
   CONTRACT_ANSWER,
   ENTITY_ANSWER,
+  LINEAGE_ANSWER,
   PAGE_ANSWER,
+  RESULT_ANSWER,
   SEARCH_ANSWER,
   type CatalogClientOptions,
+  type ContractRun,
+  type EntityLineage,
   type CustomProperty,
   type CreateValidation,
   type LiveContract,
@@ -34,7 +38,9 @@ import { catalogUrlText, pathSegment } from './url.js';
 
 export type {
   CatalogClientOptions,
+  ContractRun,
   CreateValidation,
+  EntityLineage,
   CustomProperty,
   ChangeDescription,
   FieldChange,
@@ -315,6 +321,56 @@ export class CatalogClient {
       'application/json',
       CONTRACT_ANSWER,
     )) as LiveContract;
+  }
+
+  /**
+   * `GET /v1/lineage/{entityType}/name/{fqn}?upstreamDepth=0&downstreamDepth=N`: the assets
+   * downstream of one, N levels deep (OpenMetadata's lineage; the spec shows none).
+   */
+  lineage(entityType: string, fullyQualifiedName: string, depth: number): Promise<EntityLineage> {
+    return this.http.getJson<EntityLineage>(
+      `/lineage/${pathSegment(entityType)}/name/${pathSegment(fullyQualifiedName)}`,
+      { upstreamDepth: '0', downstreamDepth: String(depth) },
+      LINEAGE_ANSWER,
+    );
+  }
+
+  /** `GET /v1/{collection}/name/{fqn}?fields=owners`: an asset's owners, as references. */
+  async assetOwners(
+    collection: string,
+    fullyQualifiedName: string,
+  ): Promise<{ type?: unknown; name?: unknown }[]> {
+    const answer = await this.http.getJson<{ owners?: unknown }>(
+      `/${collection}/name/${pathSegment(fullyQualifiedName)}`,
+      { fields: 'owners' },
+      ENTITY_ANSWER,
+    );
+    return Array.isArray(answer.owners)
+      ? (answer.owners as { type?: unknown; name?: unknown }[])
+      : [];
+  }
+
+  /**
+   * `POST /v1/dataContracts/{id}/validate`: runs the contract on its asset (OpenMetadata); the
+   * answer may still be running. Sent again only after a 429.
+   */
+  async runContract(id: string): Promise<ContractRun> {
+    return (await this.http.write(
+      'POST',
+      `/dataContracts/${pathSegment(id)}/validate`,
+      '',
+      'application/json',
+      RESULT_ANSWER,
+    )) as ContractRun;
+  }
+
+  /** `GET /v1/dataContracts/{id}/results/{resultId}`: a run's result as it is now. */
+  contractRun(id: string, resultId: string): Promise<ContractRun> {
+    return this.http.getJson<ContractRun>(
+      `/dataContracts/${pathSegment(id)}/results/${pathSegment(resultId)}`,
+      {},
+      RESULT_ANSWER,
+    );
   }
 
   /**

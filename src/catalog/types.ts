@@ -73,6 +73,52 @@ export const ENTITY_ANSWER: AnswerShape = {
   test: (body) => isRecord(body) && typeof body.id === 'string' && body.id !== '',
 };
 
+/** A lineage graph (EntityLineage): the asset, its nodes, and the edges by id. */
+export const LINEAGE_ANSWER: AnswerShape = {
+  what: 'a lineage graph (an object with entity and nodes)',
+  test: (body) =>
+    isRecord(body) &&
+    isRecord(body.entity) &&
+    (body.nodes === undefined || body.nodes === null || Array.isArray(body.nodes)),
+};
+
+/** A contract's run (DataContractResult): at least its status. */
+export const RESULT_ANSWER: AnswerShape = {
+  what: 'a data contract result (an object with contractExecutionStatus)',
+  test: (body) => isRecord(body) && typeof body.contractExecutionStatus === 'string',
+};
+
+/** The lineage graph of an asset, as OpenMetadata answers it (entityLineage.json). */
+export interface EntityLineage {
+  entity: { id: string; type: string; fullyQualifiedName: string };
+  nodes?: { id: string; type: string; fullyQualifiedName: string; deleted?: boolean }[] | null;
+  downstreamEdges?: { fromEntity: string; toEntity: string }[] | null;
+  upstreamEdges?: { fromEntity: string; toEntity: string }[] | null;
+}
+
+/** A run of a contract on its asset (dataContractResult.json). */
+export interface ContractRun {
+  id?: string;
+  contractExecutionStatus: string;
+  result?: string;
+  timestamp?: number;
+  schemaValidation?: {
+    passed?: number;
+    failed?: number;
+    total?: number;
+    failedFields?: string[];
+    duplicateFields?: string[];
+    typeMismatchFields?: string[];
+  };
+  semanticsValidation?: {
+    passed?: number;
+    failed?: number;
+    total?: number;
+    failedRules?: { ruleName?: string; reason?: string }[];
+  };
+  qualityValidation?: { passed?: number; failed?: number; total?: number; qualityScore?: number };
+}
+
 export const PAGE_ANSWER: AnswerShape = {
   what: 'a page of a list (an object with a data list)',
   test: (body) =>

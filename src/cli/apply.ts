@@ -36,6 +36,8 @@ export interface ApplyCliOptions extends ConnectionFlags {
   prune?: boolean;
   /** `--hard-delete`: deletions keep nothing to restore. */
   hardDelete?: boolean;
+  /** Levels of lineage read for the consumers of a breaking change. */
+  impactDepth?: number | undefined;
 }
 
 /** Whether `arg` names a file that is not a contract file: a saved plan. */
@@ -186,6 +188,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         connections,
         ...(options.policies === undefined ? {} : { policies: options.policies }),
         ...(options.prune === true ? { prune: await pruneScope(options, io, only) } : {}),
+        impactDepth: options.impactDepth,
       },
       io,
       client,

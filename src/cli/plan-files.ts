@@ -31,6 +31,8 @@ export interface PlanFilesOptions {
   policies?: readonly PolicyCheck[];
   /** `--prune`: plan the deletion of managed contracts whose files are gone (see PlanRequest). */
   prune?: PlanRequest['prune'];
+  /** Levels of lineage read for the consumers of a breaking change (the settings file's). */
+  impactDepth?: number | undefined;
 }
 
 /** The plan, or null when files are invalid (problems already reported, nothing sent). */
@@ -57,6 +59,7 @@ export async function planFilesForCommand(
       ...(options.policies === undefined ? {} : { policies: options.policies }),
       repository: repositoryOf(io.cwd, io.env),
       ...(options.prune === undefined ? {} : { prune: options.prune }),
+      ...(options.impactDepth === undefined ? {} : { impactDepth: options.impactDepth }),
     },
     client,
   ).finally(() => progress.clear());

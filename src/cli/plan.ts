@@ -46,6 +46,8 @@ export interface PlanOptions extends ConnectionFlags {
   color: boolean;
   /** `--prune`: plan the deletion of managed contracts whose files are gone. */
   prune?: boolean;
+  /** Levels of lineage read for the consumers of a breaking change. */
+  impactDepth?: number | undefined;
 }
 
 /** What plan and apply say when no contract file was selected: never that nothing differs. */
@@ -91,6 +93,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
         profile,
         connections,
         ...(options.prune === true ? { prune: await pruneScope(options, io, only) } : {}),
+        impactDepth: options.impactDepth,
       },
       io,
       client,

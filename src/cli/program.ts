@@ -14,7 +14,7 @@ import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 
 const FAIL_ON_FLAG = '--fail-on <when>';
 const FAIL_ON_HELP =
-  'exit 1 on what the plan finds: never (default), breaking (a breaking change) or change (any change); else CONTRACTS_FAIL_ON, else .contracts.yaml';
+  'exit 1 on what the plan finds: never (default), breaking (a breaking change), breaking-with-consumers (a breaking change with consumers downstream) or change (any change); else CONTRACTS_FAIL_ON, else .contracts.yaml';
 
 function formatOption(): Option {
   return new Option('--format <format>', 'output format')
@@ -110,6 +110,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
           acknowledgements: file.acknowledgements(),
           policies: file.policies(),
           prune: options.prune === true,
+          impactDepth: file.impactDepth(),
           ...pick(file.connection(options), [
             'catalogUrl',
             'catalogProfile',
@@ -244,6 +245,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
             autoApprove: options.autoApprove === true,
             prune: options.prune === true,
             hardDelete: options.hardDelete === true,
+            impactDepth: file.impactDepth(),
             strict: options.strict === true,
             json: options.json === true,
             color: color(),

@@ -19,6 +19,7 @@ import { ConfigError } from '../errors.js';
 import { customPropertyLookup } from '../plan/custom-properties.js';
 import { markingFor } from '../prune/marker.js';
 import { planDeletions } from '../prune/plan-deletions.js';
+import { consumerImpact, DEFAULT_IMPACT_DEPTH } from '../impact/consumers.js';
 import type { Repository } from '../prune/repository.js';
 
 export interface PlanRequest {
@@ -49,6 +50,8 @@ export interface PlanRequest {
    * gone; `within`, the files a change deleted or changed (absolute), limits it to theirs.
    */
   prune?: { within?: ReadonlySet<string>; deletedNames?: ReadonlySet<string> };
+  /** How many levels of lineage name the consumers of a breaking change (default 2). */
+  impactDepth?: number;
 }
 
 export type PlanOutcome =
@@ -114,6 +117,9 @@ export async function planFromFiles(
     ...(marking === undefined ? {} : { marking }),
   });
   let keptForOthers: string[] = [];
+  const assets = new Map(
+    loaded.files.map((file) => [file.identity.fullyQualifiedName, file.identity.entity]),
+  );
   if (request.prune !== undefined && repository !== undefined && marking !== undefined) {
     const unavailable = await marking.unavailable(
       profile === 'openmetadata' ? customPropertyLookup(reader) : undefined,
@@ -134,13 +140,21 @@ export async function planFromFiles(
       request.prune.deletedNames,
     );
     changes.push(...pruned.changes);
+    for (const [fqn, asset] of pruned.assets) assets.set(fqn, asset);
     keptForOthers = pruned.keptForOthers;
   }
+  // Who each breaking change reaches, by the catalog's lineage (asked only when there is one).
+  const impact = await consumerImpact(changes, reader, {
+    profile,
+    depth: request.impactDepth ?? DEFAULT_IMPACT_DEPTH,
+    assetOf: (fqn) => assets.get(fqn),
+  });
   const plan = assemblePlan(changes, {
     catalogUrl: request.catalogUrl,
     catalogProfile: codec.profile,
     gitCommit: await request.gitCommit,
     createdAt: (request.now?.() ?? new Date()).toISOString(),
+    ...(impact === undefined ? {} : { impact }),
   });
   return {
     ok: true,

@@ -20,6 +20,8 @@ export type CatalogReader = Pick<
       | 'refusedExtension'
       | 'deleteContract'
       | 'listAll'
+      | 'lineage'
+      | 'assetOwners'
     >
   >;
 

@@ -3,6 +3,7 @@ import type { Colors } from '../cli/io.js';
 import { formatValue, printablePlan } from './format-value.js';
 import { textLineDiff, type TextDiffLine } from './text-diff.js';
 import { changeCount, type DiffLine, type Plan, type PlannedChange } from './types.js';
+import { impactLines, impactNote } from './render-impact.js';
 
 /**
  * The line diff of `line` when its value is too long for one line or spans several (a change
@@ -98,7 +99,17 @@ function remarks(change: PlannedChange, notes: readonly string[], c: Colors): st
   ];
 }
 
-function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]): string {
+/** A breaking change's consumers, under its breaking lines. */
+function consumerRows(change: PlannedChange, plan: Plan, c: Colors): string[] {
+  return impactLines(change, plan).map((line, i) => `      ${i === 0 ? c.red(line) : line}`);
+}
+
+function renderChange(
+  change: PlannedChange,
+  c: Colors,
+  notes: readonly string[],
+  plan: Plan,
+): string {
   const lines: string[] = [];
   if (change.action === 'create') {
     const on = change.create;
@@ -115,6 +126,7 @@ function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]
     for (const line of change.diff) for (const row of diffLineRows(line, c)) lines.push(row);
     for (const breaking of change.breaking)
       lines.push(`      ${c.red(c.bold(`! breaking: ${breaking}`))}`);
+    lines.push(...consumerRows(change, plan, c));
   } else if (change.action === 'delete') {
     lines.push(`  ${c.red('-')} ${c.bold(change.fullyQualifiedName)}`);
     lines.push(
@@ -124,6 +136,7 @@ function renderChange(change: PlannedChange, c: Colors, notes: readonly string[]
     );
     for (const breaking of change.breaking)
       lines.push(`      ${c.red(c.bold(`! breaking: ${breaking}`))}`);
+    lines.push(...consumerRows(change, plan, c));
   } else {
     const symbol = change.action === 'missing' ? '?' : '✗';
     lines.push(`  ${c.red(symbol)} ${c.bold(change.fullyQualifiedName)}`);
@@ -175,7 +188,7 @@ export function renderPlanHuman(given: Plan, c: Colors, options: { drift?: boole
         ...remarks(change, ownNotes(change), c),
         '',
       );
-    } else out.push(renderChange(change, c, ownNotes(change)), '');
+    } else out.push(renderChange(change, c, ownNotes(change), plan), '');
   }
   for (const [note, count] of shared) out.push(c.dim(`note (${count} contracts): ${note}`));
   if (shared.size > 0) out.push('');
@@ -193,6 +206,8 @@ export function renderPlanHuman(given: Plan, c: Colors, options: { drift?: boole
         `${breakingCount} breaking change${breakingCount === 1 ? '' : 's'}: consumers of these contracts may break.`,
       ),
     );
+  const unlooked = impactNote(plan);
+  if (unlooked !== '') out.push(c.dim(unlooked));
   out.push(c.bold(closingLine(plan)));
   return `${out.join('\n')}\n`;
 }

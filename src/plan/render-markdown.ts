@@ -5,6 +5,7 @@ import { printablePlan } from './format-value.js';
 import { deletedFilesText, type DeletedContractFile, type DeletedSaying } from './deleted-files.js';
 import { closingLine, diffLineLines } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
+import { impactLines, impactNote, mentionedHandles, type Mentions } from './render-impact.js';
 
 const ACTION_LABEL: Record<PlannedChange['action'], string> = {
   create: '+ create',
@@ -33,7 +34,11 @@ function fence(text: string, language: string): string {
   return `${ticks}${language}\n${text}\n${ticks}`;
 }
 
-export function renderChangeDetails(change: PlannedChange): string {
+export function renderChangeDetails(
+  change: PlannedChange,
+  plan: Pick<Plan, 'impact'> = {},
+  mentions?: Mentions,
+): string {
   const parts: string[] = [];
   const [count, noun] =
     change.action === 'create'
@@ -46,6 +51,9 @@ export function renderChangeDetails(change: PlannedChange): string {
   if (change.error !== null)
     parts.push(`**${change.action === 'missing' ? 'Missing' : 'Error'}:** ${change.error}`, '');
   for (const breaking of change.breaking) parts.push(`- ⚠️ **breaking:** ${breaking}`);
+  const consumers = impactLines(change, plan, codeSpan, mentions);
+  if (consumers.length > 0)
+    parts.push(`- 👥 ${consumers[0]!}`, ...consumers.slice(1).map((line) => `  - ${line.trim()}`));
   for (const warning of change.warnings) parts.push(`- ⚠️ warning: ${warning}`);
   for (const note of change.notes) parts.push(`- note: ${note}`);
   if (change.breaking.length + change.warnings.length + change.notes.length > 0) parts.push('');
@@ -97,6 +105,8 @@ export function renderPlanMarkdown(
   options: {
     title?: string;
     includeNoop?: boolean;
+    /** GitHub handles of catalog owners, to mention those a breaking change reaches. */
+    mentions?: Mentions;
     deleted?: { files: readonly DeletedContractFile[]; where: string } & DeletedSaying;
   } = {},
 ): string {
@@ -112,6 +122,11 @@ export function renderPlanMarkdown(
       ? ''
       : deletedFilesText(options.deleted.files, options.deleted.where, codeSpan, options.deleted);
   if (deleted !== '') lines.push(`⚠️ ${deleted}`, '');
+  const unlooked = impactNote(plan);
+  if (unlooked !== '') lines.push(`ℹ️ ${unlooked}`, '');
+  const handles = mentionedHandles(plan, options.mentions);
+  if (handles.length > 0)
+    lines.push(`👥 The breaking changes reach assets owned by ${handles.join(', ')}.`, '');
   const listed = plan.changes.filter(
     (change) =>
       options.includeNoop === true ||
@@ -132,6 +147,6 @@ export function renderPlanMarkdown(
     );
   }
   lines.push('');
-  for (const change of listed) lines.push(renderChangeDetails(change), '');
+  for (const change of listed) lines.push(renderChangeDetails(change, plan, options.mentions), '');
   return lines.join('\n');
 }

@@ -3,7 +3,13 @@
 import { createHash, type Hash } from 'node:crypto';
 import { MANAGED_FIELDS } from '../contract/model.js';
 import type { JsonObject } from '../diff/json-value.js';
-import { PLAN_FORMAT_VERSION, summarize, type Plan, type PlannedChange } from './types.js';
+import {
+  PLAN_FORMAT_VERSION,
+  summarize,
+  type Plan,
+  type PlanImpact,
+  type PlannedChange,
+} from './types.js';
 import type { Profile } from '../profile/profile.js';
 
 export interface PlanMeta {
@@ -11,6 +17,8 @@ export interface PlanMeta {
   catalogProfile: Profile;
   gitCommit: string | null;
   createdAt: string;
+  /** How the consumers of breaking changes were looked up, when there were any. */
+  impact?: PlanImpact;
 }
 
 /**

@@ -28,6 +28,35 @@ export interface DiffLine {
   position?: string;
 }
 
+/** An owner of an asset, as the catalog names it. */
+export interface Owner {
+  type: string;
+  name: string;
+}
+
+/** An asset downstream of a contract's asset, and who owns it (null: could not be read). */
+export interface Consumer {
+  type: string;
+  fullyQualifiedName: string;
+  owners: Owner[] | null;
+}
+
+/** Who a breaking change reaches: the assets downstream of the contract's asset. */
+export interface ChangeImpact {
+  asset: { type: string; fullyQualifiedName: string };
+  consumers: Consumer[];
+  /** Why the consumers of this asset are not known (its lineage could not be read). */
+  unknown?: string;
+}
+
+/** What a plan says of the lookup of consumers as a whole. */
+export interface PlanImpact {
+  /** How many levels downstream were read. */
+  depth: number;
+  /** Why no consumer was looked up (a catalog without lineage, lineage refused). */
+  unavailable?: string;
+}
+
 export interface PlannedChange {
   /** Contract file, relative to the working directory. */
   file: string;
@@ -54,6 +83,8 @@ export interface PlannedChange {
   warnings: string[];
   /** Notes for reviewers: inherited fields, missing contracts, skipped checks. */
   notes: string[];
+  /** For a breaking change: the consumers downstream of the contract's asset. */
+  impact?: ChangeImpact | undefined;
 }
 
 /**
@@ -63,7 +94,7 @@ export interface PlannedChange {
  */
 export function plannedChange(change: PlannedChange): PlannedChange {
   const { file, fullyQualifiedName, patch, breaking, diff, warnings, notes } = change;
-  const { id, liveVersion, liveHash, action, create, error } = change;
+  const { id, liveVersion, liveHash, action, create, error, impact } = change;
   return {
     file,
     fullyQualifiedName,
@@ -78,6 +109,7 @@ export function plannedChange(change: PlannedChange): PlannedChange {
     action,
     create,
     error,
+    impact,
   };
 }
 
@@ -99,6 +131,8 @@ export interface Plan {
   createdAt: string;
   summary: PlanSummary;
   changes: PlannedChange[];
+  /** With a breaking change: how its consumers were looked up (none were without one). */
+  impact?: PlanImpact;
   /** `sha256:` over the rest of the plan; apply refuses a plan file whose content does not match. */
   checksum: string;
 }

@@ -33,6 +33,8 @@ export interface PruneScope {
 
 export interface PlannedDeletions {
   changes: PlannedChange[];
+  /** The asset of each contract deleted, by the contract's fullyQualifiedName. */
+  assets: Map<string, { type: string; fullyQualifiedName: string }>;
   /** Contracts a deleted file named that another repository manages, each as a sentence. */
   keptForOthers: string[];
 }
@@ -107,6 +109,7 @@ export async function planDeletions(
   }
   // Each read again as apply reads it, so that the plan's version and hash are what apply checks.
   const changes: PlannedChange[] = [];
+  const assets = new Map<string, { type: string; fullyQualifiedName: string }>();
   for (const target of targets.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
     let contract: LiveContract;
     try {
@@ -117,6 +120,10 @@ export async function planDeletions(
       throw error;
     }
     changes.push(deletion(contract, target.file, scope.repository.url));
+    assets.set(contract.fullyQualifiedName, {
+      type: contract.entity.type,
+      fullyQualifiedName: contract.entity.fullyQualifiedName,
+    });
   }
-  return { changes, keptForOthers };
+  return { changes, assets, keptForOthers };
 }

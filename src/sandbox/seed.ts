@@ -3,12 +3,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 export type Permission =
-  'ViewDataContract' | 'EditDataContract' | 'DeleteDataContract' | 'SearchEntities';
+  'ViewDataContract' | 'EditDataContract' | 'DeleteDataContract' | 'SearchEntities' | 'EditLineage';
 export const PERMISSIONS: readonly Permission[] = [
   'ViewDataContract',
   'EditDataContract',
   'DeleteDataContract',
   'SearchEntities',
+  'EditLineage',
 ];
 
 export interface SeedUser {
@@ -74,6 +75,11 @@ export interface Seed {
    * string unless `propertyType` does. An entity's `extension` may hold only those; none unless
    * given, as on a new server.
    */
+  /**
+   * Lineage edges, each from an upstream asset to a downstream one, both named by their
+   * fullyQualifiedName (an asset of the seed): what `GET /v1/lineage/...` walks.
+   */
+  lineage?: { from: string; to: string }[];
   customProperties?: {
     name: string;
     entityType?: string;
@@ -93,6 +99,7 @@ const SEED_KEYS = [
   'testCases',
   'dataAssetRules',
   'customProperties',
+  'lineage',
 ];
 
 export class SeedError extends Error {
@@ -227,12 +234,23 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
       throw new SeedError(`dataAssetRules[${i}].enabled must be true or false`);
   });
   const properties = named('customProperties', 'name');
+  const fqns = new Set(assets.map((asset) => asset.fullyQualifiedName));
+  const lineage = list(raw, 'lineage').map((edge, i) => {
+    const where = `lineage[${i}]`;
+    if (!isRecord(edge)) throw new SeedError(`${where} must be an object with from and to`);
+    for (const end of ['from', 'to']) {
+      const fqn = requireString(edge, end, where);
+      if (!fqns.has(fqn)) throw new SeedError(`${where}.${end} ${fqn} is not an asset of the seed`);
+    }
+    return { from: edge.from as string, to: edge.to as string };
+  });
   return {
     users,
     assets,
     dataProducts,
     dataContracts,
     ...(properties.length > 0 ? { customProperties: properties } : {}),
+    ...(lineage.length > 0 ? { lineage } : {}),
     ...(teams.length > 0 ? { teams } : {}),
     ...(testCases.length > 0 ? { testCases } : {}),
     ...(rules === undefined

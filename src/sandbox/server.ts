@@ -5,10 +5,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { authenticate, DEFAULT_SANDBOX_SECRET } from './auth.js';
 import { Catalog } from './catalog.js';
+import { ContractRuns } from './contract-runs.js';
+import { openMetadataRoute } from './openmetadata-routes.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
-import { odcsOfContract, odcsRequest } from './odcs-export.js';
 import { deleteContract, restoreContract } from './contract-lifecycle.js';
-import { stringify as stringifyYaml } from 'yaml';
 import { parsePatchBody } from './java-json.js';
 import { ApiError, parseJsonBody, readBody, sendError, sendJson, splitTarget } from './http.js';
 import type { Seed } from './seed.js';
@@ -62,9 +62,6 @@ const API_ROOT: Record<SandboxProfile, readonly string[]> = {
   spec: ['v1'],
   openmetadata: ['api', 'v1'],
 };
-
-/** What OpenMetadata's ODCS export reads of a contract. */
-const ODCS_FIELDS = new URLSearchParams('fields=owners');
 
 const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
   status,
@@ -121,6 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const profile = options.profile ?? 'spec';
   const clock = options.clock ?? Date.now;
   const catalog = new Catalog(store, secret, clock, profile, release);
+  const runs = new ContractRuns(store, clock, catalog.directory);
   /**
    * A contract as answered. OpenMetadata adds its href, and to a GET the ETag of that answer
    * (ETagResponseFilter is GET-only: a create or a PATCH is answered without one).
@@ -167,6 +165,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (method !== 'GET')
         throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
     };
+    // What only a real OpenMetadata serves: ODCS exports, entities by name, lineage, contract runs.
+    const beyond =
+      profile === 'openmetadata'
+        ? await openMetadataRoute({ method, route, query, request, user, catalog, store, runs })
+        : undefined;
+    if (beyond !== undefined) return beyond;
     if (route[0] === 'dataContracts') {
       if (route.length === 1) {
         if (method === 'GET')
@@ -198,16 +202,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (route.length === 2 && route[1] === 'entity') {
         onlyGet();
         return reply(200, catalog.contracts.getEffectiveContract(user, query));
-      }
-      // OpenMetadata's ODCS export of a contract, as JSON or YAML.
-      const odcs = profile === 'openmetadata' ? odcsRequest(route) : undefined;
-      if (odcs !== undefined) {
-        onlyGet();
-        const contract = catalog.contracts.getContract(user, odcs.lookup, ODCS_FIELDS);
-        const document = odcsOfContract(contract);
-        return odcs.yaml
-          ? { status: 200, body: undefined, yaml: stringifyYaml(document) }
-          : reply(200, document);
       }
       // Delete (soft, or hard with hardDelete=true) by id or by name, and restore.
       if (
@@ -257,23 +251,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
       }
-    }
-    // OpenMetadata's users, teams and test cases by name: what a reference to one needs.
-    const byName = (prefix: string[]): boolean =>
-      route.length === prefix.length + 1 && prefix.every((segment, k) => route[k] === segment);
-    const entityType = byName(['users', 'name'])
-      ? 'user'
-      : byName(['teams', 'name'])
-        ? 'team'
-        : byName(['dataQuality', 'testCases', 'name'])
-          ? 'testCase'
-          : undefined;
-    if (catalog.directory !== undefined && entityType !== undefined) {
-      onlyGet();
-      return reply(
-        200,
-        catalog.directory.byFullyQualifiedName(entityType, route[route.length - 1]!),
-      );
     }
     // OpenMetadata's version, its data asset rules and custom properties for an entity type.
     const system = release?.systemAnswer(route, store);

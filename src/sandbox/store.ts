@@ -54,6 +54,8 @@ export class Store {
   /** The seed's data asset rules, when it gives them (else OpenMetadata's defaults apply). */
   readonly dataAssetRules: Seed['dataAssetRules'] | undefined;
   readonly customProperties: NonNullable<Seed['customProperties']>;
+  /** Lineage edges by the fullyQualifiedName of their ends (PUT /v1/lineage adds to them). */
+  readonly lineage: NonNullable<Seed['lineage']>;
   readonly contracts = new Map<string, ContractResource>();
   private readonly contractIdByFqn = new Map<string, string>();
   /** Each contract's earlier versions, as PATCHes left them, by id and version (this run only). */
@@ -69,6 +71,7 @@ export class Store {
     this.testCases = seed.testCases ?? [];
     this.dataAssetRules = seed.dataAssetRules;
     this.customProperties = seed.customProperties ?? [];
+    this.lineage = [...(seed.lineage ?? [])];
     for (const user of seed.users) this.users.set(user.name, user);
     for (const asset of seed.assets) this.assets.set(asset.id, asset);
     for (const product of seed.dataProducts) this.dataProducts.set(product.name, product);
@@ -211,6 +214,7 @@ export class Store {
       ...(this.testCases.length > 0 ? { testCases: this.testCases } : {}),
       ...(this.dataAssetRules === undefined ? {} : { dataAssetRules: this.dataAssetRules }),
       ...(this.customProperties.length > 0 ? { customProperties: this.customProperties } : {}),
+      ...(this.lineage.length > 0 ? { lineage: this.lineage } : {}),
     };
   }
 

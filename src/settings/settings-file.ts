@@ -12,6 +12,7 @@ import { locate, nodeStart, type Segment } from '../contract/positions.js';
 import { dottedPath, type Problem } from '../contract/problem.js';
 import { createContractAjv, schemaProblems } from '../contract/schema.js';
 import type { PolicySetting } from '../policy/policies.js';
+import type { Mentions } from '../plan/render-impact.js';
 
 export { SETTINGS_FILE };
 
@@ -31,7 +32,8 @@ export interface Settings {
   paths?: string[];
   catalog?: { url?: string; profile?: 'auto' | 'spec' | 'openmetadata' };
   concurrency?: number;
-  failOn?: 'never' | 'breaking' | 'change';
+  failOn?: 'never' | 'breaking' | 'breaking-with-consumers' | 'change';
+  impact?: { depth?: number; mentions?: Mentions };
 }
 
 export type SettingsLoad =

@@ -9,6 +9,7 @@ import { ConfigError } from '../errors.js';
 import type { Problem } from '../contract/problem.js';
 import type { Acknowledgement, Settings, SettingsLoad } from './settings-file.js';
 import { SETTINGS_FILE } from './name.js';
+import type { Mentions } from '../plan/render-impact.js';
 
 /** A settings file with problems: each is said at its line, and the command sends nothing. */
 export class SettingsError extends ConfigError {
@@ -19,8 +20,13 @@ export class SettingsError extends ConfigError {
   }
 }
 
-export type FailOn = 'never' | 'breaking' | 'change';
-const FAIL_ON: readonly FailOn[] = ['never', 'breaking', 'change'];
+export type FailOn = 'never' | 'breaking' | 'breaking-with-consumers' | 'change';
+export const FAIL_ON: readonly FailOn[] = [
+  'never',
+  'breaking',
+  'breaking-with-consumers',
+  'change',
+];
 
 export interface SettledConnection {
   catalogUrl?: string;
@@ -106,6 +112,10 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
       const policies = settings().policies;
       return compile === undefined ? [] : compile(policies);
     },
+    /** How many levels of lineage name a breaking change's consumers (the file's, else 2). */
+    impactDepth: (): number | undefined => settings().impact?.depth,
+    /** The file's GitHub handles of catalog owners. */
+    mentions: (): Mentions | undefined => settings().impact?.mentions,
     /** The breaking changes the file lets through the version gate. */
     acknowledgements: (): Acknowledgement[] => settings().acknowledgedBreaks ?? [],
     /** `--fail-on`, else CONTRACTS_FAIL_ON, else the file's, else never. */
@@ -113,7 +123,7 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
       const value = flag ?? fromEnv('CONTRACTS_FAIL_ON') ?? settings().failOn ?? 'never';
       if (!FAIL_ON.includes(value as FailOn))
         throw new ConfigError(
-          `${flag !== undefined ? '--fail-on' : 'CONTRACTS_FAIL_ON'} must be never, breaking or change, got '${value}'`,
+          `${flag !== undefined ? '--fail-on' : 'CONTRACTS_FAIL_ON'} must be never, breaking, breaking-with-consumers or change, got '${value}'`,
         );
       return value as FailOn;
     },

@@ -1,0 +1,80 @@
+// Who a plan's breaking changes reach, as people read it: each breaking contract's consumers
+// downstream and their owners, in the terminal and in markdown; in a pull request comment, the
+// owners' GitHub handles where the settings map them, so that they are told.
+import type { Consumer, Owner, Plan, PlannedChange } from './types.js';
+
+/** Catalog teams and users to GitHub handles (`impact.mentions` of .contracts.yaml). */
+export interface Mentions {
+  teams?: Readonly<Record<string, string>>;
+  users?: Readonly<Record<string, string>>;
+}
+
+/** The handle an owner is mentioned by, when the settings map one. */
+export function handleOf(owner: Owner, mentions: Mentions | undefined): string | undefined {
+  const map = owner.type === 'team' ? mentions?.teams : mentions?.users;
+  const handle =
+    map === undefined ? undefined : Object.hasOwn(map, owner.name) ? map[owner.name] : undefined;
+  if (handle === undefined) return undefined;
+  return handle.startsWith('@') ? handle : `@${handle}`;
+}
+
+function ownersText(
+  owners: Consumer['owners'],
+  code: (text: string) => string,
+  mentions: Mentions | undefined,
+): string {
+  if (owners === null) return 'owners unknown';
+  if (owners.length === 0) return 'no owner';
+  return `owned by ${owners
+    .map((owner) => {
+      const handle = handleOf(owner, mentions);
+      return `${owner.type} ${code(owner.name)}${handle === undefined ? '' : ` (${handle})`}`;
+    })
+    .join(', ')}`;
+}
+
+/**
+ * The lines of a change's consumers: a head, then one line per consumer (indented two spaces);
+ * none for a change whose consumers were not asked for.
+ */
+export function impactLines(
+  change: PlannedChange,
+  plan: Pick<Plan, 'impact'>,
+  code: (text: string) => string = (text) => text,
+  mentions?: Mentions,
+): string[] {
+  const impact = change.impact;
+  if (impact === undefined) return [];
+  const asset = `${impact.asset.type} ${code(impact.asset.fullyQualifiedName)}`;
+  if (impact.unknown !== undefined) return [`consumers of ${asset}: unknown, ${impact.unknown}`];
+  const levels = plan.impact?.depth ?? 0;
+  const depth = `${levels} level${levels === 1 ? '' : 's'} of lineage`;
+  if (impact.consumers.length === 0) return [`consumers of ${asset}: none downstream (${depth})`];
+  return [
+    `consumers of ${asset} (${impact.consumers.length} downstream, ${depth}):`,
+    ...impact.consumers.map(
+      (consumer) =>
+        `  ${consumer.type} ${code(consumer.fullyQualifiedName)} · ${ownersText(consumer.owners, code, mentions)}`,
+    ),
+  ];
+}
+
+/** Every handle the breaking changes' consumers are owned by, once each, in order. */
+export function mentionedHandles(plan: Plan, mentions: Mentions | undefined): string[] {
+  const handles = new Set<string>();
+  for (const change of plan.changes)
+    for (const consumer of change.impact?.consumers ?? [])
+      for (const owner of consumer.owners ?? []) {
+        const handle = handleOf(owner, mentions);
+        if (handle !== undefined) handles.add(handle);
+      }
+  return [...handles];
+}
+
+/** The plan-wide note of consumers that could not be looked up; '' when there is none. */
+export function impactNote(plan: Pick<Plan, 'impact'>): string {
+  const unavailable = plan.impact?.unavailable;
+  return unavailable === undefined
+    ? ''
+    : `Consumers of breaking changes not looked up: ${unavailable}.`;
+}

@@ -1,0 +1,240 @@
+// Running a data contract on its asset, as OpenMetadata does (`DataContractRepository
+// .validateContract`; the specification shows none): `POST /v1/dataContracts/{id}/validate`
+// answers a DataContractResult; `GET /{id}/results/latest` and `/{id}/results/{resultId}` read it.
+//
+// Deterministic per seed:
+// - schema: each column of the contract's schema is looked for among its asset's columns (nested
+//   ones too); one the asset lacks, or named twice, fails; a type of another family is noted.
+// - semantics: each enabled rule's JSON Logic runs on the asset as the server loads it (with its
+//   owners, tags, columns, description), with the operations OpenMetadata adds; one that does not
+//   hold fails, with the rule's description as the reason.
+// - quality: a contract with quality expectations is `Running` when answered, as the server
+//   leaves it while its test suite runs, and is compiled on the next read of its result, from the
+//   seed's test cases (`testCaseStatus`: Success, Failed or Aborted; one without a status has no
+//   result yet and is not counted).
+// The status is Failed when any part failed, else Success. The contract's `latestResult` follows,
+// without a new version (a run is not a change of the contract).
+import { randomUUID } from 'node:crypto';
+import { weighRule } from '../profile/openmetadata-rules.js';
+import { requirePermission } from './auth.js';
+import type { Directory } from './directory.js';
+import { ApiError, type Json } from './http.js';
+import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
+import type { Store } from './store.js';
+
+/** Column types OpenMetadata takes as one family (`areTypesCompatible`). */
+const FAMILIES: readonly (readonly string[])[] = [
+  ['STRING', 'VARCHAR', 'CHAR', 'TEXT', 'MEDIUMTEXT', 'NTEXT', 'CLOB'],
+  ['INT', 'BIGINT', 'SMALLINT', 'TINYINT', 'BYTEINT', 'LONG'],
+  ['DECIMAL', 'NUMERIC', 'NUMBER', 'DOUBLE', 'FLOAT', 'MONEY'],
+  ['BOOLEAN'],
+  ['DATE', 'DATETIME', 'TIMESTAMP', 'TIMESTAMPZ', 'TIME'],
+  ['BINARY', 'VARBINARY', 'BLOB', 'BYTEA', 'BYTES', 'LONGBLOB', 'MEDIUMBLOB'],
+  ['ARRAY', 'MAP', 'STRUCT', 'JSON'],
+];
+
+function compatible(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string' || a === b) return true;
+  return FAMILIES.some((family) => family.includes(a) && family.includes(b));
+}
+
+type Column = { name: string; dataType?: unknown; children?: unknown };
+
+function columnsByName(columns: readonly Column[], into = new Map<string, Column>()) {
+  for (const column of columns) {
+    into.set(column.name, column);
+    if (Array.isArray(column.children)) columnsByName(column.children as Column[], into);
+  }
+  return into;
+}
+
+function schemaValidation(contract: ContractResource, asset: SeedAsset | undefined): Json {
+  const schema = (contract.schema ?? []) as Column[];
+  const seen = new Set<string>();
+  const duplicates = [
+    ...new Set(schema.map((c) => c.name).filter((n) => seen.size === seen.add(n).size)),
+  ];
+  const columns = columnsByName(asset?.columns ?? []);
+  const failed: string[] = [];
+  const mismatched: string[] = [];
+  for (const column of schema) {
+    const found = columns.get(column.name);
+    if (found === undefined) failed.push(column.name);
+    else if (!compatible(column.dataType, found.dataType))
+      mismatched.push(
+        `${column.name}: expected ${String(found.dataType)}, got ${String(column.dataType)}`,
+      );
+  }
+  const failedCount = failed.length + duplicates.length;
+  return {
+    passed: Math.max(0, schema.length - failedCount),
+    failed: failedCount,
+    total: schema.length,
+    ...(failed.length > 0 ? { failedFields: failed } : {}),
+    ...(duplicates.length > 0 ? { duplicateFields: duplicates } : {}),
+    ...(mismatched.length > 0 ? { typeMismatchFields: mismatched } : {}),
+  };
+}
+
+/** The asset as the server loads it for its rules (fields `*`): owners as references. */
+function loadedAsset(asset: SeedAsset, directory: Directory | undefined): Json {
+  return {
+    ...asset,
+    owners: (asset.owners ?? []).map((owner) => {
+      let id: string | undefined;
+      try {
+        id = directory?.byFullyQualifiedName(
+          owner.type === 'team' ? 'team' : 'user',
+          owner.name,
+        ).id;
+      } catch {
+        id = undefined;
+      }
+      return { ...(id === undefined ? {} : { id }), ...owner, fullyQualifiedName: owner.name };
+    }),
+    tags: asset.tags ?? [],
+  };
+}
+
+function semanticsValidation(contract: ContractResource, entity: Json): Json {
+  const rules = (contract.semantics ?? []) as {
+    name?: unknown;
+    rule?: unknown;
+    description?: unknown;
+    enabled?: unknown;
+  }[];
+  const failedRules = rules
+    .filter((rule) => rule.enabled !== false && typeof rule.rule === 'string')
+    .filter((rule) => weighRule(rule.rule as string, entity) !== 'holds')
+    .map((rule) => ({
+      ruleName: String(rule.name),
+      reason: typeof rule.description === 'string' ? rule.description : '',
+    }));
+  return {
+    passed: rules.length - failedRules.length,
+    failed: failedRules.length,
+    total: rules.length,
+    failedRules,
+  };
+}
+
+function qualityValidation(contract: ContractResource, store: Store): Json {
+  const expected = new Set(
+    ((contract.qualityExpectations ?? []) as { fullyQualifiedName?: unknown }[]).map((item) =>
+      String(item.fullyQualifiedName),
+    ),
+  );
+  const statuses = store.testCases
+    .filter(
+      (test) => expected.has(test.fullyQualifiedName) && typeof test.testCaseStatus === 'string',
+    )
+    .map((test) => String(test.testCaseStatus));
+  const failed = statuses.filter((status) => status === 'Failed' || status === 'Aborted').length;
+  return {
+    passed: statuses.length - failed,
+    failed,
+    total: statuses.length,
+    ...(statuses.length > 0
+      ? { qualityScore: ((statuses.length - failed) / statuses.length) * 100 }
+      : {}),
+  };
+}
+
+/** The status and message a result's parts give (`compileResult`). */
+function compiled(result: Json): Json {
+  const failedParts = (
+    [
+      ['schemaValidation', 'Schema validation failed'],
+      ['semanticsValidation', 'Semantics validation failed'],
+      ['qualityValidation', 'Quality validation failed'],
+    ] as const
+  )
+    .filter(([part]) => Number((result[part] as Json | undefined)?.failed ?? 0) > 0)
+    .map(([, message]) => message);
+  return {
+    ...result,
+    contractExecutionStatus: failedParts.length > 0 ? 'Failed' : 'Success',
+    ...(failedParts.length > 0 ? { result: failedParts.join('; ') } : {}),
+  };
+}
+
+export class ContractRuns {
+  /** Each contract's results, newest last; a Running one is compiled on its next read. */
+  private readonly results = new Map<string, Json[]>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => number,
+    private readonly directory: Directory | undefined,
+  ) {}
+
+  private contract(id: string): ContractResource {
+    const contract = this.store.contracts.get(id);
+    if (contract === undefined || contract.deleted === true)
+      throw new ApiError(404, `dataContract instance for ${id} not found`);
+    return contract;
+  }
+
+  /** The contract's latestResult, as the server keeps it: no new version. */
+  private remember(contract: ContractResource, result: Json): void {
+    this.store.putContract({
+      ...contract,
+      latestResult: {
+        timestamp: result.timestamp,
+        status: result.contractExecutionStatus,
+        message: typeof result.result === 'string' ? result.result : '',
+        resultId: result.id,
+      },
+    });
+  }
+
+  /** `POST /{id}/validate`. */
+  validate(user: SeedUser, id: string): Json {
+    requirePermission(user, 'EditDataContract', 'EditAll');
+    const contract = this.contract(id);
+    const entity = contract.entity as { id?: string; type: string; fullyQualifiedName: string };
+    const asset =
+      (entity.id === undefined ? undefined : this.store.assets.get(entity.id)) ??
+      this.store.assetByFqn(entity.type, entity.fullyQualifiedName);
+    let result: Json = {
+      id: randomUUID(),
+      dataContractFQN: contract.fullyQualifiedName,
+      timestamp: this.clock(),
+      contractExecutionStatus: 'Running',
+    };
+    if (Array.isArray(contract.schema) && contract.schema.length > 0)
+      result.schemaValidation = schemaValidation(contract, asset);
+    if (Array.isArray(contract.semantics) && contract.semantics.length > 0)
+      result.semanticsValidation = semanticsValidation(
+        contract,
+        asset === undefined ? {} : loadedAsset(asset, this.directory),
+      );
+    const quality =
+      Array.isArray(contract.qualityExpectations) && contract.qualityExpectations.length > 0;
+    if (!quality) result = compiled(result);
+    const list = this.results.get(id) ?? [];
+    list.push(result);
+    this.results.set(id, list);
+    this.remember(contract, result);
+    return result;
+  }
+
+  /** `GET /{id}/results/latest` and `/{id}/results/{resultId}`. */
+  read(user: SeedUser, id: string, resultId: string): Json {
+    requirePermission(user, 'ViewDataContract', 'ViewBasic');
+    const contract = this.contract(id);
+    const list = this.results.get(id) ?? [];
+    const index =
+      resultId === 'latest' ? list.length - 1 : list.findIndex((r) => r.id === resultId);
+    if (index < 0) throw new ApiError(404, `dataContractResult instance for ${resultId} not found`);
+    let result = list[index]!;
+    // The test suite's run is in: the result is compiled with its quality part.
+    if (result.contractExecutionStatus === 'Running') {
+      result = compiled({ ...result, qualityValidation: qualityValidation(contract, this.store) });
+      list[index] = result;
+      if (index === list.length - 1) this.remember(contract, result);
+      return { ...list[index], contractExecutionStatus: 'Running' };
+    }
+    return result;
+  }
+}

@@ -1,0 +1,97 @@
+// The routes of a real OpenMetadata server beyond the catalog interface that the sandbox serves
+// under the openmetadata profile alone (a catalog of the spec profile answers them 404): ODCS
+// exports of a contract, users, teams and test cases by name, assets by name with their owners,
+// lineage, and running a contract with its results.
+import type { IncomingMessage } from 'node:http';
+import { stringify as stringifyYaml } from 'yaml';
+import type { Catalog } from './catalog.js';
+import type { ContractRuns } from './contract-runs.js';
+import { ApiError, parseJsonBody, readBody } from './http.js';
+import { addLineage, assetByName, ASSET_COLLECTIONS, getLineage } from './lineage.js';
+import { odcsOfContract, odcsRequest } from './odcs-export.js';
+import type { Reply } from './request-log.js';
+import type { SeedUser } from './seed.js';
+import type { Store } from './store.js';
+
+/** What OpenMetadata's ODCS export reads of a contract. */
+const ODCS_FIELDS = new URLSearchParams('fields=owners');
+
+export interface RouteContext {
+  method: string;
+  /** The path under /api/v1, split. */
+  route: readonly string[];
+  query: URLSearchParams;
+  request: IncomingMessage;
+  user: SeedUser;
+  catalog: Catalog;
+  store: Store;
+  runs: ContractRuns;
+}
+
+const ok = (body: unknown): Reply => ({ status: 200, body });
+
+function onlyGet(context: RouteContext): void {
+  if (context.method !== 'GET')
+    throw new ApiError(405, `Method ${context.method} not allowed on ${context.request.url ?? ''}`);
+}
+
+/** The reply of an OpenMetadata-only route, or undefined for a route that is none of them. */
+export async function openMetadataRoute(context: RouteContext): Promise<Reply | undefined> {
+  const { route, method, query, user, catalog, store, runs } = context;
+  const directory = catalog.directory;
+  if (directory === undefined) return undefined;
+  if (route[0] === 'dataContracts') {
+    // OpenMetadata's ODCS export of a contract, as JSON or YAML.
+    const odcs = odcsRequest(route);
+    if (odcs !== undefined) {
+      onlyGet(context);
+      const contract = catalog.contracts.getContract(user, odcs.lookup, ODCS_FIELDS);
+      const document = odcsOfContract(contract);
+      return odcs.yaml
+        ? { status: 200, body: undefined, yaml: stringifyYaml(document) }
+        : ok(document);
+    }
+    // Running a contract, and reading its results.
+    if (route.length === 3 && route[2] === 'validate' && method === 'POST')
+      return ok(runs.validate(user, route[1]!));
+    if (route.length === 4 && route[2] === 'results') {
+      onlyGet(context);
+      return ok(runs.read(user, route[1]!, route[3]!));
+    }
+    return undefined;
+  }
+  if (route[0] === 'lineage') {
+    if (route.length === 1 && method === 'PUT') {
+      addLineage(store, user, parseJsonBody(await readBody(context.request)));
+      return { status: 200, body: undefined };
+    }
+    if (route.length === 4 && route[2] === 'name') {
+      onlyGet(context);
+      return ok(getLineage(store, user, route[1]!, route[3]!, query));
+    }
+    return undefined;
+  }
+  // Users, teams and test cases by name: what a reference to one needs.
+  const byName = (prefix: string[]): boolean =>
+    route.length === prefix.length + 1 && prefix.every((segment, k) => route[k] === segment);
+  const entityType = byName(['users', 'name'])
+    ? 'user'
+    : byName(['teams', 'name'])
+      ? 'team'
+      : byName(['dataQuality', 'testCases', 'name'])
+        ? 'testCase'
+        : undefined;
+  if (entityType !== undefined) {
+    onlyGet(context);
+    return ok(directory.byFullyQualifiedName(entityType, route[route.length - 1]!));
+  }
+  // Assets by name (`/tables/name/{fqn}`, `/dashboard/datamodels/name/{fqn}`, ...).
+  const at = route.indexOf('name');
+  const assetType =
+    at > 0 && at === route.length - 2 ? ASSET_COLLECTIONS[route.slice(0, at).join('/')] : undefined;
+  if (assetType !== undefined) {
+    onlyGet(context);
+    return ok(assetByName(store, directory, user, assetType, route[route.length - 1]!, query));
+  }
+  return undefined;
+}
