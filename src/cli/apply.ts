@@ -10,6 +10,11 @@ import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, deletions, type Plan } from '../plan/types.js';
 import { deletionConsent, type DeletionConsent } from './confirm-deletions.js';
 import { pruneScope } from './prune-scope.js';
+import { appliedTargets, verificationFails, verifyTargets } from './verify.js';
+import { renderVerificationHuman } from '../verify/render-verify.js';
+import type { VerifyReport } from '../verify/verify-contracts.js';
+import type { CatalogClient } from '../catalog/client.js';
+import type { Profile } from '../profile/profile.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
 import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
@@ -38,6 +43,10 @@ export interface ApplyCliOptions extends ConnectionFlags {
   hardDelete?: boolean;
   /** Levels of lineage read for the consumers of a breaking change. */
   impactDepth?: number | undefined;
+  /** `--verify`: run each contract created or changed on its data after applying it. */
+  verify?: boolean;
+  /** `--verify-timeout`: how long to wait for a running result, in seconds. */
+  verifyTimeout?: number;
 }
 
 /** Whether `arg` names a file that is not a contract file: a saved plan. */
@@ -70,9 +79,19 @@ function finish(
   options: ApplyCliOptions,
   io: Io,
   signal: InterruptSignal | null = null,
+  verified?: VerifyReport,
 ): number {
   const c = colorsFor(io.stdout, io.env, options.color);
-  if (options.json) io.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
+  if (options.json)
+    io.stdout.write(
+      `${JSON.stringify(
+        verified === undefined
+          ? reportJson(report)
+          : { ...(reportJson(report) as object), verification: verified },
+        null,
+        2,
+      )}\n`,
+    );
   else {
     // Standard output's reader went away during the apply: the lines written as each contract
     // ended may be lost with it, so every result is said again where the report now goes.
@@ -82,9 +101,12 @@ function finish(
         if (text !== null) io.stdout.write(`${text}\n`);
       }
     io.stdout.write(`\n${renderReportSummary(report, c)}`);
+    if (verified !== undefined) io.stdout.write(`\n${renderVerificationHuman(verified, c)}`);
   }
   if (report.interrupted === true) return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
-  return report.stoppedBy === null && report.results.every((r) => r.status !== 'failed')
+  return report.stoppedBy === null &&
+    report.results.every((r) => r.status !== 'failed') &&
+    (verified === undefined || !verificationFails(verified))
     ? EXIT_OK
     : EXIT_ERROR;
 }
@@ -174,7 +196,8 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         interrupt.release();
         progress.clear();
       });
-      return finish(report, options, io, interrupt.received());
+      const verified = await verifyApplied(report, plan, client, connected.profile, options);
+      return finish(report, options, io, interrupt.received(), verified);
     }
 
     const outcome = await planFilesForCommand(
@@ -258,10 +281,27 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       interrupt.release();
       progress.clear();
     });
-    return finish(report, options, io, interrupt.received());
+    const verified = await verifyApplied(report, plan, client, outcome.codec.profile, options);
+    return finish(report, options, io, interrupt.received(), verified);
   } finally {
     await client.close(abandon);
   }
+}
+
+/**
+ * With --verify, the contracts the apply stored, run on their data; undefined without it, or
+ * when the apply was interrupted (nothing more is sent then).
+ */
+async function verifyApplied(
+  report: ApplyReport,
+  plan: Plan,
+  client: CatalogClient,
+  profile: Profile,
+  options: ApplyCliOptions,
+): Promise<VerifyReport | undefined> {
+  if (options.verify !== true || report.interrupted === true) return undefined;
+  const ids = new Map(plan.changes.map((change) => [change.fullyQualifiedName, change.id]));
+  return verifyTargets(appliedTargets(report, ids), client, profile, options.verifyTimeout);
 }
 
 /** The deletions agreed to (confirm-deletions.ts), or `cancelled` at the prompt (said). */

@@ -7,6 +7,12 @@ import { VERSION } from '../version.js';
 import type { Io } from './io.js';
 import { parseConcurrency, pick } from './parse-options.js';
 import { addFileCommands } from './file-commands.js';
+import {
+  addVerifyCommand,
+  parseVerifyTimeout,
+  VERIFY_TIMEOUT_FLAG,
+  VERIFY_TIMEOUT_HELP,
+} from './verify-command.js';
 import { settingsFor } from '../settings/settled.js';
 import { addSandboxCommands } from './sandbox-commands.js';
 
@@ -220,7 +226,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option(
         '--hard-delete',
         'delete for good (the catalog keeps nothing to restore); deletions are soft by default',
-      ),
+      )
+      .option(
+        '--verify',
+        'then run each contract created or changed on its data in the catalog; exit 1 when one does not hold',
+      )
+      .option(VERIFY_TIMEOUT_FLAG, VERIFY_TIMEOUT_HELP, parseVerifyTimeout),
   ).action(
     async (
       args: string[],
@@ -234,6 +245,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         strict?: boolean;
         prune?: boolean;
         hardDelete?: boolean;
+        verify?: boolean;
+        verifyTimeout?: number;
       },
     ) => {
       const { runApply } = await import('./apply.js');
@@ -246,6 +259,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
             prune: options.prune === true,
             hardDelete: options.hardDelete === true,
             impactDepth: file.impactDepth(),
+            verify: options.verify === true,
+            ...(options.verifyTimeout === undefined
+              ? {}
+              : { verifyTimeout: options.verifyTimeout }),
             strict: options.strict === true,
             json: options.json === true,
             color: color(),
@@ -263,6 +280,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   );
 
   addFileCommands(program, io, setExit, file);
+  addVerifyCommand(program, io, setExit, file, color);
 
   program
     .command('coverage')

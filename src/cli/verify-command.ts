@@ -1,0 +1,72 @@
+// `contracts verify [PATH...]`: the command's flags, read into runVerify's options.
+import type { Command } from 'commander';
+import { ConfigError } from '../errors.js';
+import type { SettingsOfRun } from '../settings/settled.js';
+import type { Io } from './io.js';
+import { pick } from './parse-options.js';
+
+/** `--verify-timeout`: whole seconds from 1 to 3600. */
+export function parseVerifyTimeout(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value) || seconds < 1 || seconds > 3600)
+    throw new ConfigError(
+      `--verify-timeout must be a whole number of seconds from 1 to 3600, got '${value}'`,
+    );
+  return seconds;
+}
+
+export const VERIFY_TIMEOUT_FLAG = '--verify-timeout <seconds>';
+export const VERIFY_TIMEOUT_HELP =
+  'how long to wait for a result the catalog is still running (its quality tests), in seconds (default 60)';
+
+export function addVerifyCommand(
+  program: Command,
+  io: Io,
+  setExit: (code: number) => void,
+  file: SettingsOfRun,
+  color: () => boolean,
+): void {
+  program
+    .command('verify')
+    .description(
+      'run each contract on its data in the catalog (schema, semantics, quality) and say whether it holds',
+    )
+    .argument('[paths...]', 'files or directories (default: contracts/)')
+    .option(
+      '--catalog-url <url>',
+      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
+    )
+    .option(
+      '--catalog-profile <profile>',
+      'auto, spec or openmetadata (default: CATALOG_PROFILE, else auto)',
+    )
+    .option(VERIFY_TIMEOUT_FLAG, VERIFY_TIMEOUT_HELP, parseVerifyTimeout)
+    .option('--json', 'the results as JSON on stdout')
+    .action(
+      async (
+        paths: string[],
+        options: {
+          catalogUrl?: string;
+          catalogProfile?: string;
+          verifyTimeout?: number;
+          json?: boolean;
+        },
+      ) => {
+        const { runVerify } = await import('./verify.js');
+        setExit(
+          await runVerify(
+            {
+              paths: file.paths(paths),
+              json: options.json === true,
+              color: color(),
+              ...(options.verifyTimeout === undefined
+                ? {}
+                : { timeoutSeconds: options.verifyTimeout }),
+              ...pick(file.connection(options), ['catalogUrl', 'catalogProfile']),
+            },
+            io,
+          ),
+        );
+      },
+    );
+}

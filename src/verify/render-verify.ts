@@ -1,0 +1,98 @@
+// What verifying contracts found, as people read it: per contract the catalog's verdict, each part
+// (schema, semantics, quality) with its counts, and what failed, in the terminal and in markdown.
+import type { ContractRun } from '../catalog/types.js';
+import type { Colors } from '../cli/io.js';
+import { failedVerification, type Verification, type VerifyReport } from './verify-contracts.js';
+
+function part(
+  name: string,
+  counts: { passed?: number; failed?: number; total?: number } | undefined,
+): string | undefined {
+  if (counts === undefined) return undefined;
+  return `${name} ${counts.passed ?? 0}/${counts.total ?? 0}`;
+}
+
+/** `schema 2/2, semantics 0/1, quality 3/3`, for the parts the run has. */
+function counts(run: ContractRun | undefined): string {
+  if (run === undefined) return '';
+  const parts = [
+    part('schema', run.schemaValidation),
+    part('semantics', run.semanticsValidation),
+    part('quality', run.qualityValidation),
+  ].filter((text) => text !== undefined);
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
+
+/** What failed in a run, one sentence each. */
+export function failures(run: ContractRun | undefined): string[] {
+  if (run === undefined) return [];
+  const found: string[] = [];
+  for (const field of run.schemaValidation?.failedFields ?? [])
+    found.push(`schema: column ${field} is not in the asset`);
+  for (const field of run.schemaValidation?.duplicateFields ?? [])
+    found.push(`schema: column ${field} is named twice`);
+  for (const rule of run.semanticsValidation?.failedRules ?? [])
+    found.push(
+      `semantics: rule ${rule.ruleName ?? '?'} does not hold${rule.reason ? `: ${rule.reason}` : ''}`,
+    );
+  const quality = run.qualityValidation;
+  if ((quality?.failed ?? 0) > 0)
+    found.push(`quality: ${quality!.failed} of ${quality!.total ?? 0} tests failed`);
+  return found;
+}
+
+/** What a verification says beyond its verdict: the server's message, or why there is none. */
+function said(verification: Verification): string | undefined {
+  return verification.message ?? verification.run?.result;
+}
+
+export function renderVerificationHuman(report: VerifyReport, c: Colors): string {
+  const lines: string[] = [];
+  if (report.unavailable !== undefined) lines.push(c.dim(`Not verified: ${report.unavailable}.`));
+  for (const verification of report.results) {
+    const ok = !failedVerification(verification);
+    const head = `${ok ? c.green('✓') : c.red('✗')} ${c.bold(verification.fullyQualifiedName)}  ${ok ? 'holds on its data' : verification.status}${counts(verification.run)}${said(verification) === undefined ? '' : `: ${said(verification)!}`}  ${c.dim(`(${verification.file})`)}`;
+    lines.push(head);
+    for (const failure of failures(verification.run)) lines.push(`    ${c.red(failure)}`);
+  }
+  const failed = report.results.filter(failedVerification).length;
+  if (report.results.length > 0)
+    lines.push(
+      failed === 0
+        ? c.green(
+            c.bold(
+              `Verified: ${report.results.length === 1 ? 'the contract holds on its data' : `${report.results.length} contracts hold on their data`}.`,
+            ),
+          )
+        : c.red(
+            c.bold(
+              `Verification failed for ${failed} of ${report.results.length} contract${report.results.length === 1 ? '' : 's'}: ${failed === 1 ? 'it is' : 'they are'} stored in the catalog, but ${failed === 1 ? 'does' : 'do'} not hold on the data.`,
+            ),
+          ),
+    );
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+export function renderVerificationMarkdown(report: VerifyReport): string {
+  const lines = ['### Data contracts verified', ''];
+  if (report.unavailable !== undefined) lines.push(`ℹ️ Not verified: ${report.unavailable}.`, '');
+  if (report.results.length === 0) return `${lines.join('\n')}\n`;
+  lines.push('| Contract | Result | Schema | Semantics | Quality |', '|---|---|---|---|---|');
+  const cell = (counted: { passed?: number; total?: number } | undefined): string =>
+    counted === undefined ? '' : `${counted.passed ?? 0}/${counted.total ?? 0}`;
+  for (const verification of report.results) {
+    const run = verification.run;
+    lines.push(
+      `| \`${verification.fullyQualifiedName}\` | ${failedVerification(verification) ? '❌' : '✅'} ${verification.status} | ${cell(run?.schemaValidation)} | ${cell(run?.semanticsValidation)} | ${cell(run?.qualityValidation)} |`,
+    );
+  }
+  lines.push('');
+  for (const verification of report.results.filter(failedVerification)) {
+    lines.push(`**${verification.fullyQualifiedName}** (\`${verification.file}\`)`, '');
+    const message = said(verification);
+    if (message !== undefined) lines.push(`- ${message}`);
+    for (const failure of failures(verification.run)) lines.push(`- ${failure}`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
