@@ -95,7 +95,11 @@ async function setup(
   cleanups.push(() => opened.sandbox.close());
   // A repository that already manages its contracts: each one a file of the head names carries
   // that file's marker, as an earlier apply from main left it (prune/marker.ts).
-  if (options.managed !== false)
+  // (On OpenMetadata only where the catalog defines the custom property that holds markers.)
+  const marks =
+    options.openmetadata !== true ||
+    opened.sandbox.store.customProperties.some((property) => property.name === 'managedBy');
+  if (options.managed !== false && marks)
     for (const file of git(dir, 'ls-files', 'contracts')
       .split('\n')
       .filter((f) => f.endsWith('.yaml'))) {
@@ -590,7 +594,183 @@ describe('the Action on pull requests (plan)', () => {
   });
 });
 
+/** One table without an owner, whose contract gains a rule that it has one: a rule it breaks. */
+const UNOWNED_ID = '6a000000-0000-4000-8000-000000000001';
+const unownedSeed = () =>
+  seed({
+    users: [
+      { name: 'alice', permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'] },
+    ],
+    assets: [
+      {
+        id: UNOWNED_ID,
+        entityType: 'table',
+        name: 'orphan',
+        fullyQualifiedName: 'db.s.orphan',
+        columns: [{ name: 'id', dataType: 'BIGINT' }],
+      },
+    ],
+    dataProducts: [],
+    dataContracts: [
+      {
+        id: '6c000000-0000-4000-8000-000000000001',
+        name: 'orphan',
+        fullyQualifiedName: 'db.s.orphan.dataContract_orphan',
+        entity: {
+          id: UNOWNED_ID,
+          type: 'table',
+          name: 'orphan',
+          fullyQualifiedName: 'db.s.orphan',
+        },
+        version: 0.1,
+      },
+    ],
+  });
+const unownedFile = [
+  'name: orphan',
+  'fullyQualifiedName: db.s.orphan.dataContract_orphan',
+  'entity: { type: table, fullyQualifiedName: db.s.orphan }',
+  'semantics:',
+  '  - name: hasOwner',
+  '    description: The table has an owner.',
+  '    rule: \'{">": [{"length": {"var": "owners"}}, 0]}\'',
+  '    enabled: true',
+  '',
+].join('\n');
+
+describe('who a breaking change reaches, in the pull request', () => {
+  it('names the consumers downstream and mentions their owners by the handles .contracts.yaml maps; fail-on breaking-with-consumers fails the check', async () => {
+    const column = (name: string, dataType: string) => ({ name, dataType });
+    const tableId = '7a000000-0000-4000-8000-000000000001';
+    const s = await setup({
+      openmetadata: true,
+      examples: false,
+      seed: seed({
+        users: [
+          {
+            name: 'alice',
+            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+          },
+        ],
+        teams: [{ name: 'sales-data' }, { name: 'ops' }],
+        assets: [
+          {
+            id: tableId,
+            entityType: 'table',
+            name: 'orders',
+            fullyQualifiedName: 'db.s.orders',
+            columns: [column('id', 'BIGINT'), column('amount', 'DECIMAL')],
+          },
+          {
+            id: '7a000000-0000-4000-8000-000000000002',
+            entityType: 'dashboard',
+            name: 'revenue',
+            fullyQualifiedName: 'looker.revenue',
+            owners: [{ type: 'team', name: 'sales-data' }],
+          },
+          {
+            id: '7a000000-0000-4000-8000-000000000003',
+            entityType: 'dashboard',
+            name: 'kpis',
+            fullyQualifiedName: 'looker.kpis',
+            owners: [{ type: 'team', name: 'ops' }],
+          },
+        ],
+        dataProducts: [],
+        dataContracts: [
+          {
+            id: '7c000000-0000-4000-8000-000000000001',
+            name: 'orders',
+            fullyQualifiedName: 'db.s.orders.dataContract_orders',
+            entity: {
+              id: tableId,
+              type: 'table',
+              name: 'orders',
+              fullyQualifiedName: 'db.s.orders',
+            },
+            schema: [column('id', 'BIGINT'), column('amount', 'DECIMAL')],
+            version: 0.1,
+          },
+        ],
+        lineage: [
+          { from: 'db.s.orders', to: 'looker.revenue' },
+          { from: 'db.s.orders', to: 'looker.kpis' },
+        ],
+      }),
+      files: {
+        'contracts/orders.yaml': [
+          'name: orders',
+          'fullyQualifiedName: db.s.orders.dataContract_orders',
+          'entity: { type: table, fullyQualifiedName: db.s.orders }',
+          'schema:',
+          '  - { name: id, dataType: BIGINT }',
+          '',
+        ].join('\n'),
+        '.contracts.yaml': [
+          'impact:',
+          '  mentions:',
+          '    teams: { sales-data: "@acme/sales", ops: acme/ops }',
+          '',
+        ].join('\n'),
+      },
+    });
+    const run = await runAction(s, { COMMAND: 'plan', 'FAIL-ON': 'breaking-with-consumers' });
+    expect(run.code).toBe(1);
+    const body = s.github.comments[0]!.body;
+    expect(body).toContain(
+      '- 👥 consumers of table `db.s.orders` (2 downstream, 2 levels of lineage):',
+    );
+    expect(body).toContain('  - dashboard `looker.kpis` · owned by team `ops` (@acme/ops)');
+    expect(body).toContain(
+      '  - dashboard `looker.revenue` · owned by team `sales-data` (@acme/sales)',
+    );
+    expect(body).toContain('👥 The breaking changes reach assets owned by @acme/ops, @acme/sales.');
+    expect(JSON.parse(run.files).changes[0].impact.consumers).toHaveLength(2);
+    expect(run.stdout).toContain('and fail-on is breaking-with-consumers');
+  });
+});
+
 describe('the Action on the main branch (apply) and on a schedule (drift)', () => {
+  it('with verify, runs each contract applied on its data: the results in the summary, a check run on the commit, and a contract that does not hold fails the step', async () => {
+    const s = await setup({
+      openmetadata: true,
+      examples: false,
+      seed: unownedSeed(),
+      files: { 'contracts/orphan.yaml': unownedFile },
+    });
+    const run = await runAction(s, { COMMAND: 'apply', VERIFY: 'true' }, 'push');
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ applied: '1', verification: 'failure' });
+    expect(run.summary).toContain('### Data contracts verified');
+    expect(run.summary).toContain('| `db.s.orphan.dataContract_orphan` | ❌ Failed |  | 0/1 |  |');
+    expect(run.summary).toContain(
+      '- semantics: rule hasOwner does not hold: The table has an owner.',
+    );
+    expect(run.stdout).toContain(
+      '1 contract applied does not hold on the data: stored in the catalog',
+    );
+    expect(s.github.checkRuns).toEqual([
+      expect.objectContaining({
+        name: 'data contracts verified',
+        head_sha: s.head,
+        status: 'completed',
+        conclusion: 'failure',
+      }),
+    ]);
+    expect(s.github.problems).toEqual([]);
+    // A token that may not create check runs: said, and the summary still has the results.
+    s.github.denyCheckRuns = true;
+    await writeFile(
+      path.join(s.dir, 'contracts', 'orphan.yaml'),
+      `${unownedFile}description: Still nobody's.\n`,
+    );
+    git(s.dir, 'commit', '-q', '-am', 'describe the orphan');
+    const denied = await runAction(s, { COMMAND: 'apply', VERIFY: 'true' }, 'push');
+    expect(denied.stdout).toContain('No check run: the workflow');
+    expect(denied.stdout).toContain('checks: write');
+    expectNoToken(denied, s);
+  });
+
   it('applies and lists versions and fieldsUpdated in the summary', async () => {
     const s = await setup();
     const run = await runAction(s, { COMMAND: 'apply' }, 'push');

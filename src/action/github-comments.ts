@@ -1,5 +1,6 @@
 // One sticky pull request comment through GitHub's issue-comments API: found by a hidden marker,
 // updated in place on every push, created only when there is none.
+import { callGitHub } from './github-api.js';
 
 /** GitHub's limit on a comment body. */
 export const MAX_COMMENT_CHARS = 65_536;
@@ -21,26 +22,8 @@ export class IssueComments {
     private readonly repository: string,
   ) {}
 
-  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const response = await fetch(`${this.apiUrl.replace(/\/+$/, '')}${path}`, {
-      method,
-      headers: {
-        accept: 'application/vnd.github+json',
-        authorization: `Bearer ${this.token}`,
-        'x-github-api-version': '2022-11-28',
-        'user-agent': 'contracts-gitops-action',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      const message = text.replaceAll(this.token, '***').slice(0, 300);
-      throw new Error(
-        `GitHub API ${method} ${path} failed with status ${response.status}: ${message}`,
-      );
-    }
-    return text === '' ? undefined : JSON.parse(text);
+  private call(method: string, path: string, body?: unknown): Promise<unknown> {
+    return callGitHub(this.apiUrl, this.token, method, path, body);
   }
 
   /** Creates the comment that holds `marker`, or updates it in place. */

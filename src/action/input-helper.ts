@@ -35,6 +35,8 @@ export interface ActionSettings {
   comment: boolean;
   /** Plan (and apply) the deletion of managed contracts whose files are gone. */
   prune: boolean;
+  /** After apply, run each contract stored on its data in the catalog. */
+  verify: boolean;
   /** Levels of lineage read for the consumers of a breaking change (impact.depth of the file). */
   impactDepth: number | undefined;
   /** GitHub handles of catalog owners, mentioned in the comment (impact.mentions of the file). */
@@ -136,6 +138,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     changedOnly: boolean('changed-only', false),
     comment: boolean('comment', true),
     prune: boolean('prune', false),
+    verify: boolean('verify', false),
     impactDepth: file.impact?.depth,
     mentions: file.impact?.mentions,
     failOn: failOnOf(

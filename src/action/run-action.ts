@@ -3,10 +3,7 @@
 // the CLI: load and validate, plan, apply.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPlan, type ContractResult } from '../apply/apply-plan.js';
-import { listenForInterrupts } from '../interrupts.js';
 import { connect } from '../cli/settings.js';
-import { positionOf } from '../contract/parse.js';
 import { ConfigError } from '../errors.js';
 import {
   currentCommit,
@@ -24,14 +21,13 @@ import { compilePolicies } from '../policy/policies.js';
 import { versionGate } from '../gate/version-gate.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
-import { renderResult } from '../apply/render-report.js';
-import { PLAIN } from '../cli/io.js';
 import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments } from './github-comments.js';
-import { appliedMarkdown, commentBody, gateMarkdown, problemsMarkdown } from './markdown.js';
+import { applyStep, WHOLE_PLAN } from './apply-step.js';
+import { commentBody, gateMarkdown, problemsMarkdown } from './markdown.js';
 import { cutNotice, fitSummary } from './summary-limit.js';
 import {
   deletedFilesText,
@@ -71,9 +67,6 @@ async function pullRequestNumber(
 const IN_THIS_PR = 'in this pull request';
 /** Where the rest of a cut summary is: problems are annotations, and so in the step's log. */
 const EVERY_PROBLEM = "every problem is also an annotation in the step's log";
-/** Where the rest of a cut plan is: the plan file the Action saves. */
-const WHOLE_PLAN =
-  'the whole plan is in the file the `plan-file` output names (`npx contracts show FILE --markdown` renders it)';
 
 export async function runAction(settings: ActionSettings, runner: Runner): Promise<ActionOutcome> {
   if (settings.catalogToken !== undefined) runner.setSecret(settings.catalogToken);
@@ -307,74 +300,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     }
 
     // apply
-    if (blocked > 0) {
-      await summary(
-        renderPlanMarkdown(plan, { title: 'Data contracts: apply refused' }),
-        WHOLE_PLAN,
-      );
-      return {
-        failed: `the plan has ${blocked} contract${blocked === 1 ? '' : 's'} that cannot be applied; nothing was sent`,
-      };
-    }
-    if (changeCount(plan) === 0) {
-      await runner.writeSummary(
-        '### Data contracts applied\n\nNo changes: the catalog matches the contract files.\n',
-      );
-      return { failed: null };
-    }
-    // A cancelled job (SIGTERM) or Ctrl-C: nothing new is sent, what is in flight finishes, and
-    // the summary still says what happened.
-    const interrupt = listenForInterrupts((text) => runner.info(text.trim()));
-    const report = await applyPlan(plan, client, {
-      signal: interrupt.signal,
-      liveContracts: outcome.liveContracts,
-      desired: outcome.desired,
-      codec: outcome.codec,
-      ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
-      // The step's log says what happens to each contract as it happens, as the CLI does.
-      onResult: (result) => {
-        const text = renderResult(result, PLAIN);
-        if (text !== null) runner.info(text);
-      },
-    }).finally(() => interrupt.release());
-    const applied = report.results.filter((r) => r.status === 'applied').length;
-    runner.setOutput('applied', String(applied));
-    await summary(appliedMarkdown(report), "the step's log lists every contract as it was applied");
-    const failed = report.results.filter(
-      (r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed',
-    );
-    const byFile = new Map(files.map((file) => [file.file, file]));
-    for (const result of failed) {
-      const file = byFile.get(result.file);
-      const at =
-        file === undefined ? { line: 1, column: 1 } : positionOf(file, '/fullyQualifiedName');
-      runner.error(
-        `${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message}`,
-        {
-          file: result.file,
-          startLine: at.line,
-          startColumn: at.column,
-          title: `apply failed for ${result.fullyQualifiedName}`,
-        },
-      );
-    }
-    if (report.interrupted === true)
-      return {
-        failed: `apply interrupted (${interrupt.received() ?? 'SIGINT'}): what was in flight finished, nothing further was sent; applied: ${applied}`,
-      };
-    if (report.stoppedBy !== null) {
-      const notAttempted = report.results
-        .filter((r) => r.status === 'not-attempted')
-        .map((r) => r.fullyQualifiedName);
-      return {
-        failed: `apply stopped: ${report.stoppedBy.fullyQualifiedName} failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}: ${report.stoppedBy.message}. Applied: ${applied}; not attempted: ${notAttempted.length === 0 ? 'none' : notAttempted.join(', ')}.`,
-      };
-    }
-    if (failed.length > 0)
-      return {
-        failed: `${failed.length} contract${failed.length === 1 ? '' : 's'} failed to apply`,
-      };
-    return { failed: null };
+    return await applyStep({ settings, runner, client, outcome, blocked, summary });
   } finally {
     await client.close();
   }

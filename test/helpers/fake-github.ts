@@ -14,6 +14,10 @@ export interface FakeGitHub {
   url: string;
   requests: RecordedRequest[];
   comments: { id: number; issue: number; body: string }[];
+  /** Check runs created (POST /repos/{repo}/check-runs), as sent. */
+  checkRuns: Record<string, unknown>[];
+  /** Answer check-run creation 403, as for a token without `checks: write`. */
+  denyCheckRuns: boolean;
   /** Shape problems found in requests (wrong auth, body without a string `body`, ...). */
   problems: string[];
   close(): Promise<void>;
@@ -34,6 +38,8 @@ export async function startFakeGitHub(
     url: '',
     requests: [],
     comments: [],
+    checkRuns: [],
+    denyCheckRuns: false,
     problems: [],
     close: () => Promise.resolve(),
   };
@@ -89,6 +95,22 @@ export async function startFakeGitHub(
         }
         comment.body = String(bodyText);
         send(200, { id: comment.id, body: comment.body });
+        return;
+      }
+      if (url.pathname === `/repos/${repository}/check-runs` && request.method === 'POST') {
+        if (state.denyCheckRuns) {
+          send(403, { message: 'Resource not accessible by integration' });
+          return;
+        }
+        const run = body as Record<string, unknown>;
+        for (const key of ['name', 'head_sha', 'status', 'conclusion'])
+          if (typeof run[key] !== 'string')
+            state.problems.push(`check run without a string ${key}`);
+        const output = run.output as { title?: unknown; summary?: unknown } | undefined;
+        if (typeof output?.title !== 'string' || typeof output.summary !== 'string')
+          state.problems.push('check run without an output title and summary');
+        state.checkRuns.push(run);
+        send(201, { id: nextId++ });
         return;
       }
       state.problems.push(`unexpected ${request.method ?? ''} ${url.pathname}`);

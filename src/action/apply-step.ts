@@ -1,0 +1,177 @@
+// The apply step of the Action on main: applies the plan made from the files (refused whole when
+// a contract cannot be applied), says each contract in the log as it goes and the whole in the
+// summary, annotates failures at their files, and with `verify` runs each contract stored on its
+// data: the results in the summary and, where the token may, as a check run on the commit.
+import { applyPlan, type ContractResult } from '../apply/apply-plan.js';
+import type { ApplyReport } from '../apply/results.js';
+import { renderResult } from '../apply/render-report.js';
+import type { CatalogClient } from '../catalog/client.js';
+import { PLAIN } from '../cli/io.js';
+import { positionOf } from '../contract/parse.js';
+import { listenForInterrupts } from '../interrupts.js';
+import type { PlanOutcome } from '../pipeline/plan-pipeline.js';
+import { renderPlanMarkdown } from '../plan/render-markdown.js';
+import { changeCount, type Plan } from '../plan/types.js';
+import { renderVerificationMarkdown } from '../verify/render-verify.js';
+import {
+  failedVerification,
+  verifyContracts,
+  type VerifyReport,
+  type VerifyTarget,
+} from '../verify/verify-contracts.js';
+import type { Runner } from './annotations.js';
+import { createCheckRun } from './check-runs.js';
+import type { ActionSettings } from './input-helper.js';
+import { appliedMarkdown } from './markdown.js';
+
+/** Where the rest of a cut plan is: the plan file the Action saves. */
+export const WHOLE_PLAN =
+  'the whole plan is in the file the `plan-file` output names (`npx contracts show FILE --markdown` renders it)';
+
+export interface ApplyStep {
+  settings: ActionSettings;
+  runner: Runner;
+  client: CatalogClient;
+  outcome: Extract<PlanOutcome, { ok: true }>;
+  /** Contracts of the plan that cannot be applied. */
+  blocked: number;
+  /** Writes the step's summary, cut to what GitHub keeps. */
+  summary: (markdown: string, rest: string) => Promise<void>;
+}
+
+/** The contracts the apply stored (created or changed), with their ids. */
+function appliedTargets(report: ApplyReport, plan: Plan): VerifyTarget[] {
+  const ids = new Map(plan.changes.map((change) => [change.fullyQualifiedName, change.id]));
+  return report.results.flatMap((result) =>
+    result.status === 'applied' && result.deleted === undefined
+      ? [
+          {
+            file: result.file,
+            fullyQualifiedName: result.fullyQualifiedName,
+            id: result.createdId ?? ids.get(result.fullyQualifiedName) ?? null,
+          },
+        ]
+      : [],
+  );
+}
+
+/** The verification as the `verification` output, and as a check run on the commit. */
+async function reportVerification(
+  verified: VerifyReport,
+  settings: ActionSettings,
+  runner: Runner,
+): Promise<void> {
+  const unheld = verified.results.filter(failedVerification).length;
+  const conclusion = unheld > 0 ? 'failure' : verified.results.length === 0 ? 'neutral' : 'success';
+  runner.setOutput('verification', conclusion);
+  if (verified.unavailable !== undefined) runner.info(`Not verified: ${verified.unavailable}.`);
+  if (
+    settings.githubToken === undefined ||
+    settings.repository === undefined ||
+    settings.sha === undefined
+  )
+    return;
+  const made = await createCheckRun(settings.apiUrl, settings.githubToken, settings.repository, {
+    name: 'data contracts verified',
+    headSha: settings.sha,
+    conclusion,
+    title:
+      unheld > 0
+        ? `${unheld} of ${verified.results.length} contracts do not hold on their data`
+        : verified.results.length === 0
+          ? 'Not verified'
+          : `${verified.results.length} contract${verified.results.length === 1 ? '' : 's'} hold on their data`,
+    summary: renderVerificationMarkdown(verified),
+  });
+  runner.info(
+    made.created
+      ? `Created the check run "data contracts verified" (${conclusion}).`
+      : `No check run: ${made.why}; the results are in the step's summary.`,
+  );
+}
+
+export async function applyStep(step: ApplyStep): Promise<{ failed: string | null }> {
+  const { settings, runner, client, outcome, blocked, summary } = step;
+  const { plan, files } = outcome;
+  if (blocked > 0) {
+    await summary(renderPlanMarkdown(plan, { title: 'Data contracts: apply refused' }), WHOLE_PLAN);
+    return {
+      failed: `the plan has ${blocked} contract${blocked === 1 ? '' : 's'} that cannot be applied; nothing was sent`,
+    };
+  }
+  if (changeCount(plan) === 0) {
+    await runner.writeSummary(
+      '### Data contracts applied\n\nNo changes: the catalog matches the contract files.\n',
+    );
+    return { failed: null };
+  }
+  // A cancelled job (SIGTERM) or Ctrl-C: nothing new is sent, what is in flight finishes, and
+  // the summary still says what happened.
+  const interrupt = listenForInterrupts((text) => runner.info(text.trim()));
+  const report = await applyPlan(plan, client, {
+    signal: interrupt.signal,
+    liveContracts: outcome.liveContracts,
+    desired: outcome.desired,
+    codec: outcome.codec,
+    ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
+    // The step's log says what happens to each contract as it happens, as the CLI does.
+    onResult: (result) => {
+      const text = renderResult(result, PLAIN);
+      if (text !== null) runner.info(text);
+    },
+  }).finally(() => interrupt.release());
+  const applied = report.results.filter((r) => r.status === 'applied').length;
+  runner.setOutput('applied', String(applied));
+  // With verify: each contract stored, run on its data; in the summary and, on main, a check run.
+  const verified = settings.verify
+    ? await verifyContracts(appliedTargets(report, plan), client, {
+        profile: outcome.codec.profile,
+      })
+    : undefined;
+  await summary(
+    appliedMarkdown(report) +
+      (verified === undefined ? '' : `\n${renderVerificationMarkdown(verified)}`),
+    "the step's log lists every contract as it was applied",
+  );
+  if (verified !== undefined) await reportVerification(verified, settings, runner);
+  const failed = report.results.filter(
+    (r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed',
+  );
+  const byFile = new Map(files.map((file) => [file.file, file]));
+  for (const result of failed) {
+    const file = byFile.get(result.file);
+    const at =
+      file === undefined ? { line: 1, column: 1 } : positionOf(file, '/fullyQualifiedName');
+    runner.error(
+      `${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message}`,
+      {
+        file: result.file,
+        startLine: at.line,
+        startColumn: at.column,
+        title: `apply failed for ${result.fullyQualifiedName}`,
+      },
+    );
+  }
+  if (report.interrupted === true)
+    return {
+      failed: `apply interrupted (${interrupt.received() ?? 'SIGINT'}): what was in flight finished, nothing further was sent; applied: ${applied}`,
+    };
+  if (report.stoppedBy !== null) {
+    const notAttempted = report.results
+      .filter((r) => r.status === 'not-attempted')
+      .map((r) => r.fullyQualifiedName);
+    return {
+      failed: `apply stopped: ${report.stoppedBy.fullyQualifiedName} failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}: ${report.stoppedBy.message}. Applied: ${applied}; not attempted: ${notAttempted.length === 0 ? 'none' : notAttempted.join(', ')}.`,
+    };
+  }
+  if (failed.length > 0)
+    return {
+      failed: `${failed.length} contract${failed.length === 1 ? '' : 's'} failed to apply`,
+    };
+  const unheld = verified?.results.filter(failedVerification).length ?? 0;
+  if (unheld > 0)
+    return {
+      failed: `${unheld} contract${unheld === 1 ? '' : 's'} applied ${unheld === 1 ? 'does' : 'do'} not hold on the data: stored in the catalog, but the catalog's run of ${unheld === 1 ? 'it' : 'them'} failed (see the summary)`,
+    };
+  return { failed: null };
+}
