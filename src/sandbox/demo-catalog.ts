@@ -339,6 +339,7 @@ export function demoSeed(): Seed {
           'EditDataContract',
           'DeleteDataContract',
           'SearchEntities',
+          'EditLineage',
         ],
       },
       {
@@ -348,6 +349,7 @@ export function demoSeed(): Seed {
           'EditDataContract',
           'DeleteDataContract',
           'SearchEntities',
+          'EditLineage',
         ],
       },
       { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
