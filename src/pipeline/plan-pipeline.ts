@@ -52,6 +52,8 @@ export interface PlanRequest {
   prune?: { within?: ReadonlySet<string>; deletedNames?: ReadonlySet<string> };
   /** How many levels of lineage name the consumers of a breaking change (default 2). */
   impactDepth?: number;
+  /** Look the consumers of breaking changes up (default true; a saved plan's check need not). */
+  consumers?: boolean;
 }
 
 export type PlanOutcome =
@@ -144,11 +146,14 @@ export async function planFromFiles(
     keptForOthers = pruned.keptForOthers;
   }
   // Who each breaking change reaches, by the catalog's lineage (asked only when there is one).
-  const impact = await consumerImpact(changes, reader, {
-    profile,
-    depth: request.impactDepth ?? DEFAULT_IMPACT_DEPTH,
-    assetOf: (fqn) => assets.get(fqn),
-  });
+  const impact =
+    request.consumers === false
+      ? undefined
+      : await consumerImpact(changes, reader, {
+          profile,
+          depth: request.impactDepth ?? DEFAULT_IMPACT_DEPTH,
+          assetOf: (fqn) => assets.get(fqn),
+        });
   const plan = assemblePlan(changes, {
     catalogUrl: request.catalogUrl,
     catalogProfile: codec.profile,

@@ -88,6 +88,8 @@ export async function checkSavedPlan(
         gitCommit: null,
         keepLive: true,
         profile: options.profile,
+        // What apply sends is compared, not who it reaches: no lineage is read again.
+        consumers: false,
         ...(options.progress === undefined ? {} : { progress: options.progress }),
         ...(options.repository === undefined ? {} : { repository: options.repository }),
       },
