@@ -8,7 +8,7 @@ import { parseConcurrency, pick } from './parse-options.js';
 import type { SettingsOfRun } from '../settings/settled.js';
 
 /** `command` with the flags that name the catalog and its profile (the token: CATALOG_TOKEN only). */
-function withCatalogOptions(command: Command): Command {
+export function withCatalogOptions(command: Command): Command {
   return command
     .option(
       '--catalog-url <url>',

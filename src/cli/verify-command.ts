@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import type { SettingsOfRun } from '../settings/settled.js';
 import type { Io } from './io.js';
 import { pick } from './parse-options.js';
+import { withCatalogOptions } from './file-commands.js';
 
 /** `--verify-timeout`: whole seconds from 1 to 3600. */
 export function parseVerifyTimeout(value: string): number {
@@ -26,20 +27,14 @@ export function addVerifyCommand(
   file: SettingsOfRun,
   color: () => boolean,
 ): void {
-  program
-    .command('verify')
-    .description(
-      'run each contract on its data in the catalog (schema, semantics, quality) and say whether it holds',
-    )
-    .argument('[paths...]', 'files or directories (default: contracts/)')
-    .option(
-      '--catalog-url <url>',
-      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
-    )
-    .option(
-      '--catalog-profile <profile>',
-      'auto, spec or openmetadata (default: CATALOG_PROFILE, else auto)',
-    )
+  withCatalogOptions(
+    program
+      .command('verify')
+      .description(
+        'run each contract on its data in the catalog (schema, semantics, quality) and say whether it holds',
+      )
+      .argument('[paths...]', 'files or directories (default: contracts/)'),
+  )
     .option(VERIFY_TIMEOUT_FLAG, VERIFY_TIMEOUT_HELP, parseVerifyTimeout)
     .option('--json', 'the results as JSON on stdout')
     .action(

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { weighRule } from '../profile/openmetadata-rules.js';
 import { requirePermission } from './auth.js';
 import type { Directory } from './directory.js';
+import { ownerReferences } from './lineage.js';
 import { ApiError, type Json } from './http.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
@@ -80,18 +81,7 @@ function schemaValidation(contract: ContractResource, asset: SeedAsset | undefin
 function loadedAsset(asset: SeedAsset, directory: Directory | undefined): Json {
   return {
     ...asset,
-    owners: (asset.owners ?? []).map((owner) => {
-      let id: string | undefined;
-      try {
-        id = directory?.byFullyQualifiedName(
-          owner.type === 'team' ? 'team' : 'user',
-          owner.name,
-        ).id;
-      } catch {
-        id = undefined;
-      }
-      return { ...(id === undefined ? {} : { id }), ...owner, fullyQualifiedName: owner.name };
-    }),
+    owners: ownerReferences(asset, directory),
     tags: asset.tags ?? [],
   };
 }

@@ -126,6 +126,28 @@ export function addLineage(store: Store, user: SeedUser, body: unknown): void {
   }
 }
 
+/**
+ * An asset's owners as the server answers them: entity references, with the id of each user or
+ * team the catalog knows.
+ */
+export function ownerReferences(asset: SeedAsset, directory: Directory | undefined): Json[] {
+  return (asset.owners ?? []).map((owner) => {
+    const type = owner.type === 'team' ? 'team' : 'user';
+    let id: string | undefined;
+    try {
+      id = directory?.byFullyQualifiedName(type, owner.name).id;
+    } catch {
+      id = undefined;
+    }
+    return {
+      ...(id === undefined ? {} : { id }),
+      type,
+      name: owner.name,
+      fullyQualifiedName: owner.name,
+    };
+  });
+}
+
 /** `GET /v1/{collection}/name/{fqn}`: the asset, with its owners when `fields` asks for them. */
 export function assetByName(
   store: Store,
@@ -141,22 +163,7 @@ export function assetByName(
   const answer: Json = { ...reference(asset) };
   delete answer.type;
   if (typeof asset.description === 'string') answer.description = asset.description;
-  if (fields.has('owners'))
-    answer.owners = (asset.owners ?? []).map((owner) => {
-      const kind = owner.type === 'team' ? 'team' : 'user';
-      let id: string | undefined;
-      try {
-        id = directory.byFullyQualifiedName(kind, owner.name).id;
-      } catch {
-        id = undefined;
-      }
-      return {
-        ...(id === undefined ? {} : { id }),
-        type: kind,
-        name: owner.name,
-        fullyQualifiedName: owner.name,
-      };
-    });
+  if (fields.has('owners')) answer.owners = ownerReferences(asset, directory);
   if (fields.has('columns') && asset.columns !== undefined) answer.columns = asset.columns;
   if (fields.has('tags')) answer.tags = asset.tags ?? [];
   return answer;
