@@ -2,7 +2,7 @@
 // match the files in contracts/ except for a few deliberate differences, so that the demo's
 // first plan has real changes (one of them breaking) and its last plan has none.
 import { createHash } from 'node:crypto';
-import type { ContractResource, Seed, SeedAsset } from './seed.js';
+import { PERMISSIONS, type ContractResource, type Seed, type SeedAsset } from './seed.js';
 
 /** A stable UUID derived from a name, so the demo catalog is the same on every start. */
 function stableId(name: string): string {
@@ -334,23 +334,11 @@ export function demoSeed(): Seed {
     users: [
       {
         name: 'alice',
-        permissions: [
-          'ViewDataContract',
-          'EditDataContract',
-          'DeleteDataContract',
-          'SearchEntities',
-          'EditLineage',
-        ],
+        permissions: [...PERMISSIONS],
       },
       {
         name: 'ci-bot',
-        permissions: [
-          'ViewDataContract',
-          'EditDataContract',
-          'DeleteDataContract',
-          'SearchEntities',
-          'EditLineage',
-        ],
+        permissions: [...PERMISSIONS],
       },
       { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
       { name: 'carol', permissions: ['SearchEntities'] },
