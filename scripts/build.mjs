@@ -3,12 +3,15 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { writeValidators } from './generate-validator.mjs';
 import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const skipTypes = process.argv.includes('--no-types');
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// The schemas' validators, compiled ahead (a test checks the committed ones are current).
+writeValidators();
 
 const banner = {
   // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.

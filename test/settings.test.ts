@@ -112,6 +112,8 @@ describe('.contracts.yaml', () => {
     expect((await cli(['plan'], { cwd: cwd, env })).code).toBe(0);
     const bad = await cli(['plan', '--fail-on', 'sometimes'], { cwd: cwd, env });
     expect(bad.code).toBe(1);
-    expect(bad.err).toContain("--fail-on must be never, breaking, breaking-with-consumers or change, got 'sometimes'");
+    expect(bad.err).toContain(
+      "--fail-on must be never, breaking, breaking-with-consumers or change, got 'sometimes'",
+    );
   });
 });

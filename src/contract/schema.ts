@@ -1,7 +1,7 @@
 // Validates a parsed contract against schemas/data-contract.schema.json with ajv and turns
 // ajv's errors into sentences a person can act on.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { contractSchema } from './model.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { validate as validateContract } from './contract-validator.mjs';
 import { pointerSegments, type Segment } from './positions.js';
 import { dottedPath, notListed, type Problem } from './problem.js';
 
@@ -20,32 +20,9 @@ interface SchemaLike {
   const?: unknown;
 }
 
-/**
- * An ajv instance configured the way the tool validates contracts (strict, all errors), for the
- * schema the tool ships: compiled without checking it against JSON Schema's own schema (its test
- * does, with `ajv.validateSchema`) and without ajv's code optimization. Together they were about
- * 45 of the 75 ms compiling it took in each loading thread, and the code compiled without
- * optimization validates a contract no slower.
- */
-export function createContractAjv(): Ajv {
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: true,
-    verbose: true,
-    allowUnionTypes: true,
-    validateSchema: false,
-    code: { optimize: false },
-  });
-  // Annotation only: the sentence used when a pattern or enum does not match.
-  ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
-  return ajv;
-}
-
-let compiled: ValidateFunction | undefined;
-
+/** The schema's validator, compiled at build time with createContractAjv's options. */
 function validator(): ValidateFunction {
-  compiled ??= createContractAjv().compile(contractSchema);
-  return compiled;
+  return validateContract;
 }
 
 function describe(value: unknown): string {

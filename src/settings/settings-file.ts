@@ -7,10 +7,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { SETTINGS_FILE } from './name.js';
-import settingsSchema from '../../schemas/settings.schema.json' with { type: 'json' };
 import { locate, nodeStart, type Segment } from '../contract/positions.js';
 import { dottedPath, type Problem } from '../contract/problem.js';
-import { createContractAjv, schemaProblems } from '../contract/schema.js';
+import { schemaProblems } from '../contract/schema.js';
+import { validate as validateSettings } from './settings-validator.mjs';
 import type { PolicySetting } from '../policy/policies.js';
 import type { Mentions } from '../plan/render-impact.js';
 
@@ -61,8 +61,6 @@ export function findSettingsFile(cwd: string): string | undefined {
   }
 }
 
-let compiled: ReturnType<ReturnType<typeof createContractAjv>['compile']> | undefined;
-
 /** The settings at `cwd` (none when there is no file), or the file's problems, each at its line. */
 export function loadSettings(cwd: string): SettingsLoad {
   const absolute = findSettingsFile(cwd);
@@ -109,11 +107,10 @@ export function loadSettings(cwd: string): SettingsLoad {
     return at(p.line, p.column, dottedPath(segments), message);
   };
   const secrets = secretProblems(value, [], locateProblem);
-  compiled ??= createContractAjv().compile(settingsSchema);
   // A secret's key is said once, as a secret, not also as an unknown key.
   const problems = [
     ...secrets,
-    ...schemaProblems(value, locateProblem, compiled).filter(
+    ...schemaProblems(value, locateProblem, validateSettings).filter(
       (problem) => !secrets.some((s) => s.line === problem.line && s.column === problem.column),
     ),
   ];
