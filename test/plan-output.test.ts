@@ -1,0 +1,87 @@
+// What plan reports must not change when its insides do: its human, markdown and JSON outputs over
+// a workspace generated from a fixed seed (spec profile) and the OpenMetadata demo (openmetadata
+// profile) are compared, byte for byte, with the outputs kept in test/__snapshots__/plan-output/
+// (only the sandbox's port, the time and the checksum that covers them are masked). A change of
+// what plan says is made on purpose: run `npx vitest run test/plan-output.test.ts -u` and review
+// the snapshots' diff.
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { cli } from './helpers/cli.js';
+import { arbitraryContract } from './helpers/arbitraries.js';
+import { catalogFromPairs } from './helpers/generated-catalog.js';
+import { sandboxWithFolder, seed } from './helpers/sandbox.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const root = path.resolve(import.meta.dirname, '..');
+const SNAPSHOTS = path.join(import.meta.dirname, '__snapshots__', 'plan-output');
+
+/** `text` with what differs from run to run masked: the catalog's address, the time, the checksum. */
+function masked(text: string, url: string): string {
+  return text
+    .replaceAll(url, 'http://catalog')
+    .replace(/"createdAt": "[^"]+"/g, '"createdAt": "(time)"')
+    .replace(/"checksum": "sha256:[0-9a-f]+"/g, '"checksum": "(checksum)"');
+}
+
+async function outputs(run: (...args: string[]) => Promise<{ out: string }>, url: string) {
+  return {
+    human: masked((await run('plan', '--no-color')).out, url),
+    markdown: masked((await run('plan', '--format', 'markdown')).out, url),
+    json: masked((await run('plan', '--json')).out, url),
+  };
+}
+
+describe('plan output stays byte for byte what it was', () => {
+  it('spec profile: 20 generated contracts, live and desired (seed 20261126)', async () => {
+    const pairs = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
+      seed: 20261126,
+      numRuns: 20,
+    });
+    const { assets, contracts, desired } = catalogFromPairs(pairs, 'db.s');
+    const opened = await sandboxWithFolder(cleanups, {
+      seed: seed({
+        users: [
+          {
+            name: 'alice',
+            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+          },
+        ],
+        assets,
+        dataProducts: [],
+        dataContracts: contracts,
+      }),
+    });
+    await mkdir(path.join(opened.cwd, 'contracts'));
+    for (const [i, contract] of desired.entries())
+      await writeFile(
+        path.join(opened.cwd, 'contracts', `c${String(i).padStart(2, '0')}.yaml`),
+        stringify(contract),
+      );
+    const run = (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env });
+    const found = await outputs(run, opened.sandbox.url);
+    for (const [kind, text] of Object.entries(found))
+      await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `spec.${kind}.txt`));
+  });
+
+  it('openmetadata profile: the demo catalog and its example files', async () => {
+    const opened = await sandboxWithFolder(cleanups, { profile: 'openmetadata' });
+    await cp(
+      path.join(root, 'examples', 'openmetadata', 'contracts'),
+      path.join(opened.cwd, 'contracts'),
+      {
+        recursive: true,
+      },
+    );
+    const run = (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env });
+    const found = await outputs(run, opened.sandbox.url);
+    for (const [kind, text] of Object.entries(found))
+      await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `openmetadata.${kind}.txt`));
+  });
+});
