@@ -36,6 +36,7 @@ function impactSeed() {
         permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities', 'EditLineage'],
       },
       { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
+      { name: 'carol', permissions: ['ViewDataContract', 'EditDataContract'] },
     ],
     teams: [{ name: 'sales-data' }, { name: 'ops' }],
     assets: [
@@ -187,6 +188,19 @@ describe('who a breaking change hurts', () => {
     const calm = await run('plan', '--json');
     expect(JSON.parse(calm.out).impact).toBeUndefined();
     expect(sandbox.requests().some((r) => r.path.includes('/lineage'))).toBe(false);
+  });
+
+  it('lineage the catalog refuses to show (403) is said once, as a note, and nothing fails', async () => {
+    const { cwd, env, token } = await dropping('openmetadata', 'orders', 'lonely');
+    const carol = { ...env, CATALOG_TOKEN: await token('carol') };
+    const plan = await cli(['plan', '--fail-on', 'breaking-with-consumers'], { cwd, env: carol });
+    expect(plan.code, plan.err).toBe(0);
+    const said =
+      'Consumers of breaking changes not looked up: the catalog refused to show lineage (403 FORBIDDEN';
+    expect(plan.out.split(said)).toHaveLength(2);
+    expect(plan.out).toContain(
+      'consumers of table db.s.orders: unknown, the catalog refused to show lineage',
+    );
   });
 
   it('PUT /v1/lineage adds an edge the next plan sees', async () => {
