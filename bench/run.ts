@@ -24,15 +24,18 @@ const FLOOR_LOOP = path.join(root, 'bench', 'floor-loop.mjs');
 const SECRET = 'bench-secret';
 const CONCURRENCY = 8;
 const RUNS = quick ? 1 : 3;
-const PLAN_SIZES = quick ? [200, 1000] : [1000, 10_000];
+const PLAN_SIZES = quick ? [200, 1000] : [3000, 10_000];
 const APPLY_SIZE = quick ? 200 : 1000;
 /**
  * Milliseconds the sandbox adds to every request (`--faults latency=…`) in the rows that price the
  * tool against a catalog across a network, as real ones are; the targets are set on these.
  */
-const LATENCIES_MS = quick ? [5] : [5, 20];
-/** The largest ratio to its fetch floor plan may take, by latency (issue #18's targets). */
-const PLAN_TARGETS: Record<number, number> = { 5: 1.25, 20: 1.1 };
+const LATENCIES_MS = quick ? [0, 5] : [0, 5, 20];
+/** The largest ratio to its fetch floor plan may take, by latency (issue #50's targets). */
+const PLAN_TARGETS: Record<number, number> = { 5: 1.2, 20: 1.08 };
+/** The most plan's CPU per contract may be, against the minimal client's (issue #50). */
+const CPU_TARGET = 2.5;
+const MINIMAL_CLIENT = path.join(root, 'bench', 'minimal-client.mjs');
 
 interface Sandbox {
   url: string;
@@ -75,6 +78,50 @@ async function timeCommand(
   ];
   rmSync(rssFile, { force: true });
   return { ms, code, rssKiB, cpuMs: cpuMicros / 1000 };
+}
+
+/**
+ * The minimal client (bench/minimal-client.mjs) as a process of its own, sending `requests` (plan's,
+ * as the sandbox logged them) at the bench's concurrency: its time, and the CPU it used.
+ */
+async function timeMinimalClient(
+  url: string,
+  requests: FloorRequest[],
+  dir: string,
+): Promise<{ ms: number; cpuMs: number }> {
+  const list = path.join(
+    dir,
+    `.minimal-${process.pid}-${Math.random().toString(36).slice(2)}.json`,
+  );
+  const usage = `${list}.usage`;
+  writeFileSync(list, JSON.stringify(requests));
+  const started = performance.now();
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [MINIMAL_CLIENT, list], {
+      env: {
+        ...process.env,
+        CATALOG_URL: url,
+        CATALOG_TOKEN: token,
+        FLOOR_CONCURRENCY: String(CONCURRENCY),
+        CONTRACTS_BENCH_RSS_FILE: usage,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+  const ms = performance.now() - started;
+  const cpuMicros = Number(readFileSync(usage, 'utf8').split(' ')[1]);
+  rmSync(list, { force: true });
+  rmSync(usage, { force: true });
+  if (code !== 0) throw new Error(`the minimal client exited ${code}`);
+  return { ms, cpuMs: cpuMicros / 1000 };
+}
+
+/** `min / median / max` of `values`, each with `digits` decimals and `unit`. */
+function spread(values: number[], digits: number, unit = ''): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const show = (v: number) => `${v.toFixed(digits)}${unit}`;
+  return `${show(sorted[0]!)} / ${show(median(values))} / ${show(sorted[sorted.length - 1]!)}`;
 }
 
 /** `contracts plan` over the workspace's contracts at the bench's concurrency; it must succeed. */
@@ -218,7 +265,13 @@ function pushBesideFloors(
  */
 const planWorkspaces = new Map<
   number,
-  { workspace: ReturnType<typeof generateWorkspace>; gets: FloorRequest[]; validateMs: number }
+  {
+    workspace: ReturnType<typeof generateWorkspace>;
+    gets: FloorRequest[];
+    /** Every GET plan sends, as the sandbox logged them: what the minimal client sends. */
+    planRequests: FloorRequest[];
+    validateMs: number;
+  }
 >();
 
 /** `contracts validate` over the workspace's contracts, RUNS times; they must be valid. */
@@ -265,7 +318,7 @@ try {
       }
     }
     await sandbox.stop();
-    planWorkspaces.set(n, { workspace, gets, validateMs: await timeValidate(dir) });
+    planWorkspaces.set(n, { workspace, gets, planRequests, validateMs: await timeValidate(dir) });
     const ratio = median(planMs) / median(floorMs);
     const processRatio = median(planMs) / median(processFloorMs);
     const ownRatio = median(planMs) / median(ownFloorMs);
@@ -309,21 +362,31 @@ try {
   // memory.
   for (const latency of LATENCIES_MS) {
     for (const n of PLAN_SIZES) {
-      const { workspace, gets, validateMs } = planWorkspaces.get(n)!;
-      const sandbox = await startSandbox(workspace.seedFile, ['--faults', `latency=${latency}`]);
+      const { workspace, gets, planRequests, validateMs } = planWorkspaces.get(n)!;
+      const sandbox = await startSandbox(
+        workspace.seedFile,
+        latency === 0 ? [] : ['--faults', `latency=${latency}`],
+      );
       const env = { CATALOG_URL: sandbox.url, CATALOG_TOKEN: token };
       const planMs: number[] = [];
       const floorMs: number[] = [];
       const cpuMs: number[] = [];
       const rss: number[] = [];
+      const minimalMs: number[] = [];
+      const minimalCpuMs: number[] = [];
+      // Alternately, in each run: the floor, the minimal client sending plan's own requests, plan.
       for (let run = 0; run < RUNS; run++) {
         floorMs.push(await floor(sandbox.url, token, gets));
+        const minimal = await timeMinimalClient(sandbox.url, planRequests, workspace.dir);
+        minimalMs.push(minimal.ms);
+        minimalCpuMs.push(minimal.cpuMs);
         const plan = await timePlan(workspace.dir, env);
         planMs.push(plan.ms);
         cpuMs.push(plan.cpuMs);
         rss.push(plan.rssKiB);
       }
       await sandbox.stop();
+      const cpuRatios = cpuMs.map((ms, run) => ms / minimalCpuMs[run]!);
       const floorMedian = median(floorMs);
       const planMedian = median(planMs);
       const cpuPerContractMs = median(cpuMs) / n;
@@ -349,6 +412,10 @@ try {
         runRatios,
         validateMs,
         validateThenFloorRatio: boundRatio,
+        minimalClientMs: median(minimalMs),
+        minimalClientCpuMsPerContract: median(minimalCpuMs) / n,
+        cpuRatios,
+        cpuTarget: CPU_TARGET,
       };
       rows.push([
         `plan, N = ${n.toLocaleString('en')}, catalog +${latency} ms a request`,
@@ -374,6 +441,19 @@ try {
         `${rssMiB.toFixed(0)} MiB`,
         '',
       ]);
+      rows.push([
+        `  the minimal client (plan's ${planRequests.length.toLocaleString('en')} requests, JSON.parse)`,
+        `${median(minimalMs).toFixed(0)} ms`,
+        `${((median(minimalCpuMs) / n) * 1000).toFixed(0)} µs CPU a contract`,
+        '',
+      ]);
+      rows.push([
+        `  plan's CPU ÷ the minimal client's, min / median / max`,
+        spread(cpuRatios, 2, '×'),
+        '',
+        `≤ ${CPU_TARGET}× ${median(cpuRatios) <= CPU_TARGET ? '✓' : '✗'}`,
+      ]);
+      rows.push([`  plan ÷ the floor, min / median / max`, spread(runRatios, 2, '×'), '', '']);
     }
   }
 
@@ -481,7 +561,7 @@ try {
         path: `/v1/dataContracts/${c.id!}`,
         body: JSON.stringify(c.patch),
       }));
-    for (const latency of LATENCIES_MS) {
+    for (const latency of LATENCIES_MS.filter((ms) => ms > 0)) {
       const faults = ['--faults', `latency=${latency}`];
       const applyMs: number[] = [];
       const floorMs: number[] = [];

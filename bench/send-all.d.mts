@@ -11,4 +11,5 @@ export function sendAll(
   token: string,
   requests: readonly FloorRequest[],
   concurrency: number,
+  options?: { parse?: boolean },
 ): Promise<string | null>;

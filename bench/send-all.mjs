@@ -4,10 +4,11 @@
 
 /**
  * Sends `requests` ([{method, path, body?}]) through `pool` with the bearer `token`, `concurrency`
- * at once, reading each answer whole. Resolves with the first answer that is not 200, described
- * (`PATCH /v1/... answered 400`), or null; no request starts after it.
+ * at once, reading each answer whole (and, with `parse`, parsing it with JSON.parse). Resolves with
+ * the first answer that is not 200, described (`PATCH /v1/... answered 400`), or null; no request
+ * starts after it.
  */
-export async function sendAll(pool, token, requests, concurrency) {
+export async function sendAll(pool, token, requests, concurrency, options = {}) {
   const authorization = `Bearer ${token}`;
   let next = 0;
   let failure = null;
@@ -24,7 +25,8 @@ export async function sendAll(pool, token, requests, concurrency) {
               : { authorization, 'content-type': 'application/json-patch+json' },
           ...(body === undefined ? {} : { body }),
         });
-        await response.body.text();
+        const text = await response.body.text();
+        if (options.parse === true) JSON.parse(text);
         if (response.statusCode !== 200)
           failure ??= `${method} ${path.split('?')[0]} answered ${response.statusCode}`;
       }
