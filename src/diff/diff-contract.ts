@@ -10,7 +10,13 @@ import {
 import { escapeToken, isPlainObject, type JsonObject } from './json-value.js';
 import { alignKeyedArray, itemKey } from './keyed-array.js';
 import type { ChangeOperation as Operation } from './operation.js';
-import { hasServerProperties, noItems, projectsTo, withServerProperties } from './project.js';
+import {
+  hasServerProperties,
+  noItems,
+  projectsTo,
+  propertyList,
+  withServerProperties,
+} from './project.js';
 
 function opSize(op: Operation): number {
   return JSON.stringify(op).length;
@@ -49,7 +55,9 @@ function diffObject(
   ops: Operation[],
 ): void {
   let leafOps: Operation[] | undefined;
-  for (const [name, child] of shape.properties) {
+  const properties = propertyList(shape);
+  for (let k = 0; k < properties.length; k++) {
+    const [name, child] = properties[k]!;
     const desiredValue = desired[name];
     // A null property is absent: nothing to remove, and `add` sets it.
     const liveValue = live[name] === null ? undefined : live[name];

@@ -64,7 +64,12 @@ const NONE = -1;
 
 /**
  * Aligns live items with desired ones. Returns undefined when the arrays cannot be keyed
- * (an item without a key, or a key used twice): then the array is compared whole.
+ * (an item without a key, a key the desired items use twice, or one the live items use twice and
+ * the desired ones name): then the array is compared whole.
+ *
+ * The items both sides hold at the same place at the start and at the end (a common prefix and
+ * suffix, as a local edit leaves most of them) stay where they are in every longest run, so only
+ * the window between them is aligned (alignWindow), its indices then shifted back.
  */
 export function alignKeyedArray(
   live: readonly unknown[],
@@ -73,23 +78,97 @@ export function alignKeyedArray(
 ): ArrayAlignment | undefined {
   const n = live.length;
   const m = desired.length;
+  const liveKeys = new Array<string | undefined>(n);
+  for (let i = 0; i < n; i++) liveKeys[i] = itemKey(live[i], keyFields);
+  const desiredKeys = new Array<string | undefined>(m);
+  for (let j = 0; j < m; j++) desiredKeys[j] = itemKey(desired[j], keyFields);
   // Fast path: the same keys in the same order (most edits leave the order alone).
   if (n === m) {
     let same = true;
-    for (let i = 0; i < n && same; i++) {
-      const key = itemKey(live[i], keyFields);
-      same = key !== undefined && key === itemKey(desired[i], keyFields);
-    }
+    for (let i = 0; i < n && same; i++)
+      same = liveKeys[i] !== undefined && liveKeys[i] === desiredKeys[i];
     if (same) {
       const identity = new Int32Array(n);
       for (let i = 0; i < n; i++) identity[i] = i;
       return { removals: [], moves: [], insertions: [], matchedLive: identity };
     }
   }
+  const limit = Math.min(n, m);
+  let prefix = 0;
+  while (
+    prefix < limit &&
+    liveKeys[prefix] !== undefined &&
+    liveKeys[prefix] === desiredKeys[prefix]
+  )
+    prefix += 1;
+  let suffix = 0;
+  while (
+    suffix < limit - prefix &&
+    liveKeys[n - 1 - suffix] !== undefined &&
+    liveKeys[n - 1 - suffix] === desiredKeys[m - 1 - suffix]
+  )
+    suffix += 1;
+  // Only a window much smaller than the arrays pays for checking the whole arrays apart.
+  if (2 * (prefix + suffix) < Math.max(n, m)) {
+    prefix = 0;
+    suffix = 0;
+  } else if (!keyable(liveKeys, desiredKeys)) return undefined;
+  const window = alignWindow(
+    prefix + suffix === 0 ? liveKeys : liveKeys.slice(prefix, n - suffix),
+    prefix + suffix === 0 ? desiredKeys : desiredKeys.slice(prefix, m - suffix),
+  );
+  if (window === undefined) return undefined;
+  const matchedLive = new Int32Array(m);
+  for (let j = 0; j < prefix; j++) matchedLive[j] = j;
+  for (let j = 0; j < window.matchedLive.length; j++) {
+    const i = window.matchedLive[j]!;
+    matchedLive[prefix + j] = i === NONE ? NONE : prefix + i;
+  }
+  for (let k = 0; k < suffix; k++) matchedLive[m - 1 - k] = n - 1 - k;
+  return {
+    removals: window.removals.map((i) => prefix + i),
+    moves: window.moves.map(([from, to]): [number, number] => [prefix + from, prefix + to]),
+    insertions: window.insertions.map((j) => prefix + j),
+    matchedLive,
+  };
+}
 
+/**
+ * Whether every item of both arrays has a key, no key is used twice among the desired items, and
+ * none of theirs twice among the live ones: what keyed alignment needs of the whole arrays.
+ */
+function keyable(
+  liveKeys: readonly (string | undefined)[],
+  desiredKeys: readonly (string | undefined)[],
+): boolean {
+  const named = new Set<string>();
+  for (const key of desiredKeys) {
+    if (key === undefined || named.has(key)) return false;
+    named.add(key);
+  }
+  const matched = new Set<string>();
+  for (const key of liveKeys) {
+    if (key === undefined) return false;
+    if (!named.has(key)) continue;
+    if (matched.has(key)) return false;
+    matched.add(key);
+  }
+  return true;
+}
+
+/**
+ * The alignment of two lists of keys; undefined when they cannot be keyed (a key missing, a key
+ * the desired side uses twice, or one the live side uses twice that the desired side names).
+ */
+function alignWindow(
+  liveKeys: readonly (string | undefined)[],
+  desiredKeys: readonly (string | undefined)[],
+): ArrayAlignment | undefined {
+  const n = liveKeys.length;
+  const m = desiredKeys.length;
   const desiredIndexByKey = new Map<string, number>();
   for (let j = 0; j < m; j++) {
-    const key = itemKey(desired[j], keyFields);
+    const key = desiredKeys[j];
     if (key === undefined || desiredIndexByKey.has(key)) return undefined;
     desiredIndexByKey.set(key, j);
   }
@@ -97,7 +176,7 @@ export function alignKeyedArray(
   const matchedLive = new Int32Array(m).fill(NONE);
   const liveTarget = new Int32Array(n).fill(NONE);
   for (let i = 0; i < n; i++) {
-    const key = itemKey(live[i], keyFields);
+    const key = liveKeys[i];
     if (key === undefined) return undefined;
     const j = desiredIndexByKey.get(key);
     if (j === undefined) continue;

@@ -3,10 +3,25 @@
 import type { Shape } from '../contract/model.js';
 import { isPlainObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
 
+/** Each object shape's properties as a list, made once: walked for every item of every array. */
+const propertyLists = new WeakMap<Shape, readonly (readonly [string, Shape])[]>();
+
+/** `shape`'s declared properties and their shapes, as a list (a Map's entries, kept). */
+export function propertyList(
+  shape: Extract<Shape, { kind: 'object' }>,
+): readonly (readonly [string, Shape])[] {
+  let list = propertyLists.get(shape);
+  if (list === undefined) {
+    list = [...shape.properties];
+    propertyLists.set(shape, list);
+  }
+  return list;
+}
+
 export function project(value: unknown, shape: Shape): unknown {
   if (shape.kind === 'object' && isPlainObject(value)) {
     const out: JsonObject = {};
-    for (const [name, child] of shape.properties) {
+    for (const [name, child] of propertyList(shape)) {
       const inner = value[name];
       // A declared property that is null is absent, as far as the contract is concerned.
       if (inner !== undefined && inner !== null) out[name] = project(inner, child);
@@ -27,7 +42,9 @@ export function projectsTo(value: unknown, want: unknown, shape: Shape): boolean
   if (shape.kind === 'object' && isPlainObject(value)) {
     if (!isPlainObject(want)) return false;
     let present = 0;
-    for (const [name, child] of shape.properties) {
+    const properties = propertyList(shape);
+    for (let k = 0; k < properties.length; k++) {
+      const [name, child] = properties[k]!;
       const inner = value[name];
       if (inner === undefined || inner === null) continue;
       present += 1;
