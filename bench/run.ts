@@ -598,17 +598,44 @@ try {
     }
   }
 
-  // Validate throughput over the largest set (timed beside plan at scale, above).
+  // Validate throughput over the largest set (timed beside plan at scale, above), beside the plain
+  // loop: js-yaml and ajv over the same files in as many threads (bench/plain-validate.mjs).
   {
     const n = PLAN_SIZES[PLAN_SIZES.length - 1]!;
-    const { validateMs } = planWorkspaces.get(n)!;
+    const { validateMs, workspace } = planWorkspaces.get(n)!;
     const perSecond = n / (validateMs / 1000);
-    results.validate = { files: n, ms: validateMs, filesPerSecond: perSecond };
+    const plainMs: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const started = performance.now();
+      const plain = spawnSync(
+        process.execPath,
+        [path.join(root, 'bench', 'plain-validate.mjs'), path.join(workspace.dir, 'contracts')],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      if (plain.status !== 0) throw new Error('the plain validate loop failed');
+      plainMs.push(performance.now() - started);
+    }
+    const plainPerSecond = n / (median(plainMs) / 1000);
+    const share = perSecond / plainPerSecond;
+    results.validate = {
+      files: n,
+      ms: validateMs,
+      filesPerSecond: perSecond,
+      plainLoopMs: median(plainMs),
+      plainLoopFilesPerSecond: plainPerSecond,
+      ofPlainLoop: share,
+    };
     rows.push([
       `validate, ${n.toLocaleString('en')} files`,
       `${validateMs.toFixed(0)} ms`,
       `${perSecond.toFixed(0)} files/s`,
       '',
+    ]);
+    rows.push([
+      `  beside js-yaml + ajv, two threads (plain loop)`,
+      `${median(plainMs).toFixed(0)} ms`,
+      `${plainPerSecond.toFixed(0)} files/s`,
+      `${share.toFixed(2)}× (≥ 0.85× ${share >= 0.85 ? '✓' : '✗'})`,
     ]);
   }
 
