@@ -1,7 +1,8 @@
 // What plan reports must not change when its insides do: its human, markdown and JSON outputs over
 // a workspace generated from a fixed seed (spec profile) and the OpenMetadata demo (openmetadata
 // profile) are compared, byte for byte, with the outputs kept in test/__snapshots__/plan-output/
-// (only the sandbox's port, the time and the checksum that covers them are masked). A change of
+// (only the sandbox's port, the time and the checksum that covers them are masked), and over a
+// generated workspace of the openmetadata profile. A change of
 // what plan says is made on purpose: run `npx vitest run test/plan-output.test.ts -u` and review
 // the snapshots' diff.
 import { cp, mkdir, writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { stringify } from 'yaml';
 import { cli } from './helpers/cli.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
+import { openMetadataWorkspace, pairArb } from './helpers/openmetadata-workspace.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -68,6 +70,27 @@ describe('plan output stays byte for byte what it was', () => {
     const found = await outputs(run, opened.sandbox.url);
     for (const [kind, text] of Object.entries(found))
       await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `spec.${kind}.txt`));
+  });
+
+  it('openmetadata profile: 20 generated contracts OpenMetadata can store, live and desired (seed 20261126)', async () => {
+    const pairs = fc.sample(pairArb, { seed: 20261126, numRuns: 20 });
+    const workspace = openMetadataWorkspace(pairs);
+    const opened = await sandboxWithFolder(cleanups, {
+      profile: 'openmetadata',
+      seed: workspace.seed,
+    });
+    await mkdir(path.join(opened.cwd, 'contracts'));
+    for (const [i, contract] of workspace.desired.entries())
+      await writeFile(
+        path.join(opened.cwd, 'contracts', `c${String(i).padStart(2, '0')}.yaml`),
+        stringify(contract),
+      );
+    const run = (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env });
+    const found = await outputs(run, opened.sandbox.url);
+    for (const [kind, text] of Object.entries(found))
+      await expect(text).toMatchFileSnapshot(
+        path.join(SNAPSHOTS, `openmetadata-generated.${kind}.txt`),
+      );
   });
 
   it('openmetadata profile: the demo catalog and its example files', async () => {
