@@ -2,9 +2,9 @@
 // file's) into standalone validators at build time (ajv's own way: `ajv/dist/standalone`), so that
 // no command compiles a schema when it starts; a test checks that each committed module is what
 // this script makes from its schema.
-import { Ajv } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createContractAjv } from '../src/contract/contract-ajv.mjs';
 
 /** Each schema and the module compiled from it. */
 export const VALIDATORS = [
@@ -14,17 +14,9 @@ export const VALIDATORS = [
 
 const root = new URL('../', import.meta.url);
 
-/** The module's text: the options are those of createContractAjv (src/contract/contract-ajv.ts). */
+/** The module's text: the schema compiled by the tool's ajv (src/contract/contract-ajv.mjs). */
 export function validatorModule(schemaPath) {
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: true,
-    verbose: true,
-    allowUnionTypes: true,
-    validateSchema: false,
-    code: { optimize: false, source: true, esm: true },
-  });
-  ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
+  const ajv = createContractAjv({ source: true, esm: true });
   const schema = JSON.parse(readFileSync(new URL(schemaPath, root), 'utf8'));
   const code = standalone.default(ajv, ajv.compile(schema));
   // The runtime helpers ajv's code requires, imported as an ES module imports them.

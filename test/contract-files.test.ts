@@ -17,7 +17,7 @@ import {
 } from '../src/contract/parse.js';
 import { formatProblem, type Problem } from '../src/contract/problem.js';
 import { hasOddNode, MAX_NESTING, oddNodeProblems } from '../src/contract/value-checks.js';
-import { createContractAjv } from '../src/contract/contract-ajv.js';
+import { createContractAjv } from '../src/contract/contract-ajv.mjs';
 import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/capture-io.js';
 import { tempDir } from './helpers/temp-dir.js';

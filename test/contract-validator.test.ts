@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../src/contract/contract-validator.mjs';
 import { contractSchema } from '../src/contract/model.js';
-import { createContractAjv } from '../src/contract/contract-ajv.js';
+import { createContractAjv } from '../src/contract/contract-ajv.mjs';
 import { arbitraryContract } from './helpers/arbitraries.js';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -32,12 +32,30 @@ function masked(text: string, url: string): string {
     .replace(/"checksum": "sha256:[0-9a-f]+"/g, '"checksum": "(checksum)"');
 }
 
-async function outputs(run: (...args: string[]) => Promise<{ out: string }>, url: string) {
-  return {
+/** `contracts` written as contracts/c00.yaml, c01.yaml, … in `cwd`. */
+async function writeContracts(cwd: string, contracts: readonly unknown[]): Promise<void> {
+  await mkdir(path.join(cwd, 'contracts'));
+  for (const [i, contract] of contracts.entries())
+    await writeFile(
+      path.join(cwd, 'contracts', `c${String(i).padStart(2, '0')}.yaml`),
+      stringify(contract),
+    );
+}
+
+/** Plan's human, markdown and JSON outputs in the folder, each against its snapshot `name.*.txt`. */
+async function expectSnapshots(
+  opened: { cwd: string; env: Record<string, string>; sandbox: { url: string } },
+  name: string,
+): Promise<void> {
+  const run = (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env });
+  const url = opened.sandbox.url;
+  const found = {
     human: masked((await run('plan', '--no-color')).out, url),
     markdown: masked((await run('plan', '--format', 'markdown')).out, url),
     json: masked((await run('plan', '--json')).out, url),
   };
+  for (const [kind, text] of Object.entries(found))
+    await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `${name}.${kind}.txt`));
 }
 
 describe('plan output stays byte for byte what it was', () => {
@@ -60,16 +78,8 @@ describe('plan output stays byte for byte what it was', () => {
         dataContracts: contracts,
       }),
     });
-    await mkdir(path.join(opened.cwd, 'contracts'));
-    for (const [i, contract] of desired.entries())
-      await writeFile(
-        path.join(opened.cwd, 'contracts', `c${String(i).padStart(2, '0')}.yaml`),
-        stringify(contract),
-      );
-    const run = (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env });
-    const found = await outputs(run, opened.sandbox.url);
-    for (const [kind, text] of Object.entries(found))
-      await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `spec.${kind}.txt`));
+    await writeContracts(opened.cwd, desired);
+    await expectSnapshots(opened, 'spec');
   });
 
   it('openmetadata profile: 20 generated contracts OpenMetadata can store, live and desired (seed 20261126)', async () => {
@@ -79,18 +89,8 @@ describe('plan output stays byte for byte what it was', () => {
       profile: 'openmetadata',
       seed: workspace.seed,
     });
-    await mkdir(path.join(opened.cwd, 'contracts'));
-    for (const [i, contract] of workspace.desired.entries())
-      await writeFile(
-        path.join(opened.cwd, 'contracts', `c${String(i).padStart(2, '0')}.yaml`),
-        stringify(contract),
-      );
-    const run = (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env });
-    const found = await outputs(run, opened.sandbox.url);
-    for (const [kind, text] of Object.entries(found))
-      await expect(text).toMatchFileSnapshot(
-        path.join(SNAPSHOTS, `openmetadata-generated.${kind}.txt`),
-      );
+    await writeContracts(opened.cwd, workspace.desired);
+    await expectSnapshots(opened, 'openmetadata-generated');
   });
 
   it('openmetadata profile: the demo catalog and its example files', async () => {
@@ -102,9 +102,6 @@ describe('plan output stays byte for byte what it was', () => {
         recursive: true,
       },
     );
-    const run = (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env });
-    const found = await outputs(run, opened.sandbox.url);
-    for (const [kind, text] of Object.entries(found))
-      await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `openmetadata.${kind}.txt`));
+    await expectSnapshots(opened, 'openmetadata');
   });
 });

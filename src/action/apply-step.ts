@@ -3,7 +3,6 @@
 // summary, annotates failures at their files, and with `verify` runs each contract stored on its
 // data: the results in the summary and, where the token may, as a check run on the commit.
 import { applyPlan, type ContractResult } from '../apply/apply-plan.js';
-import type { ApplyReport } from '../apply/results.js';
 import { renderResult } from '../apply/render-report.js';
 import type { CatalogClient } from '../catalog/client.js';
 import { PLAIN } from '../cli/io.js';
@@ -11,13 +10,13 @@ import { positionOf } from '../contract/parse.js';
 import { listenForInterrupts } from '../interrupts.js';
 import type { PlanOutcome } from '../pipeline/plan-pipeline.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
-import { changeCount, type Plan } from '../plan/types.js';
+import { changeCount } from '../plan/types.js';
 import { renderVerificationMarkdown } from '../verify/render-verify.js';
 import {
+  appliedTargets,
   failedVerification,
   verifyContracts,
   type VerifyReport,
-  type VerifyTarget,
 } from '../verify/verify-contracts.js';
 import type { Runner } from './annotations.js';
 import { createCheckRun } from './check-runs.js';
@@ -37,22 +36,6 @@ export interface ApplyStep {
   blocked: number;
   /** Writes the step's summary, cut to what GitHub keeps. */
   summary: (markdown: string, rest: string) => Promise<void>;
-}
-
-/** The contracts the apply stored (created or changed), with their ids. */
-function appliedTargets(report: ApplyReport, plan: Plan): VerifyTarget[] {
-  const ids = new Map(plan.changes.map((change) => [change.fullyQualifiedName, change.id]));
-  return report.results.flatMap((result) =>
-    result.status === 'applied' && result.deleted === undefined
-      ? [
-          {
-            file: result.file,
-            fullyQualifiedName: result.fullyQualifiedName,
-            id: result.createdId ?? ids.get(result.fullyQualifiedName) ?? null,
-          },
-        ]
-      : [],
-  );
 }
 
 /** The verification as the `verification` output, and as a check run on the commit. */

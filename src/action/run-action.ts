@@ -11,8 +11,9 @@ import {
   fileAtRef,
   filesChangedBetween,
 } from '../pipeline/git.js';
-import { planFromFiles, type PlanRequest } from '../pipeline/plan-pipeline.js';
+import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { repositoryOf } from '../prune/repository.js';
+import { pruneWithin } from '../prune/scope.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { failOnBreach } from '../plan/fail-on.js';
 import { findingResults, problemResults, sarifLog, type SarifResult } from '../plan/sarif.js';
@@ -108,17 +109,11 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
 
   const pr = await pullRequestNumber(settings);
   /** The contract files the pull request deletes, each said as a warning; none when git cannot tell. */
-  const deletedInPullRequest = async (
-    pull: { base: string; head: string },
+  const deletedInPullRequest = (
+    deleted: readonly DeletedContractFile[] | undefined,
     plan: Plan,
     saying: DeletedSaying,
-  ): Promise<readonly DeletedContractFile[]> => {
-    const deleted = await deletedContractFiles(
-      settings.workspace,
-      pull.base,
-      pull.head,
-      settings.paths,
-    );
+  ): readonly DeletedContractFile[] => {
     if (deleted === undefined) {
       runner.info(
         'Could not tell which contract files this pull request deletes: git could not compare its base and head in this checkout (actions/checkout with fetch-depth: 0 fetches the base commit).',
@@ -173,10 +168,10 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       runner.info('changed-only applies to pull requests; planning every contract file.');
     else only = await filesChangedBetween(pr.base, pr.head, settings.workspace);
   }
-  // With prune on a pull request that changes only some files: the contracts of the files it
-  // deleted or changed alone.
+  // The contract files the pull request deletes, read once: said under a plan, and with prune on
+  // changed-only files, what it may delete.
   const deletedFiles =
-    settings.prune && pr !== null && only !== undefined
+    pr !== null && (settings.command === 'plan' || (settings.prune && only !== undefined))
       ? await deletedContractFiles(settings.workspace, pr.base, pr.head, settings.paths)
       : undefined;
   const { client, catalogUrl, profile } = connect(
@@ -201,7 +196,11 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
           GITHUB_REPOSITORY: settings.repository,
           GITHUB_SERVER_URL: settings.serverUrl,
         }),
-        ...(settings.prune ? { prune: pruneWithin(only, deletedFiles, settings.workspace) } : {}),
+        ...(settings.prune
+          ? {
+              prune: pruneWithin(only, deletedFiles, settings.workspace),
+            }
+          : {}),
         ...(settings.impactDepth === undefined ? {} : { impactDepth: settings.impactDepth }),
       },
       client,
@@ -253,7 +252,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       const saying = { pruning: settings.prune, keptForOthers: outcome.keptForOthers };
       const deleted =
         settings.command === 'plan' && pr !== null
-          ? await deletedInPullRequest(pr, plan, saying)
+          ? deletedInPullRequest(deletedFiles, plan, saying)
           : [];
       // The version gate of a pull request, against its base.
       const gate =
@@ -315,23 +314,4 @@ export function assertCatalogSettings(settings: ActionSettings): void {
     );
   if (settings.catalogToken === undefined)
     throw new ConfigError('input catalog-token (or CATALOG_TOKEN) is required for this command');
-}
-
-/**
- * What prune may delete: with changed-only on a pull request, the contracts of the files it
- * deleted or changed; else every managed contract whose file is gone.
- */
-function pruneWithin(
-  only: ReadonlySet<string> | undefined,
-  deleted: readonly DeletedContractFile[] | undefined,
-  workspace: string,
-): NonNullable<PlanRequest['prune']> {
-  if (only === undefined) return {};
-  return {
-    within: new Set([
-      ...only,
-      ...(deleted ?? []).map((file) => path.resolve(workspace, file.file)),
-    ]),
-    deletedNames: new Set((deleted ?? []).flatMap((file) => file.fullyQualifiedName ?? [])),
-  };
 }

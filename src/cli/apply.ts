@@ -9,8 +9,9 @@ import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, deletions, type Plan } from '../plan/types.js';
 import { deletionConsent, type DeletionConsent } from './confirm-deletions.js';
-import { pruneScope } from './prune-scope.js';
-import { appliedTargets, verificationFails, verifyTargets } from './verify.js';
+import { pruneWithin } from '../prune/scope.js';
+import { verificationFails, verifyTargets } from './verify.js';
+import { appliedTargets } from '../verify/verify-contracts.js';
 import { renderVerificationHuman } from '../verify/render-verify.js';
 import type { VerifyReport } from '../verify/verify-contracts.js';
 import type { CatalogClient } from '../catalog/client.js';
@@ -18,7 +19,7 @@ import type { Profile } from '../profile/profile.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
 import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
-import { filesChangedSince } from '../pipeline/git.js';
+import { deletedContractFiles, filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
 import type { PolicyCheck } from '../policy/policies.js';
@@ -210,7 +211,22 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         profile,
         connections,
         ...(options.policies === undefined ? {} : { policies: options.policies }),
-        ...(options.prune === true ? { prune: await pruneScope(options, io, only) } : {}),
+        ...(options.prune === true
+          ? {
+              prune: pruneWithin(
+                only,
+                options.changedSince === undefined
+                  ? undefined
+                  : await deletedContractFiles(
+                      io.cwd,
+                      options.changedSince,
+                      undefined,
+                      options.args.length > 0 ? options.args : ['contracts'],
+                    ),
+                io.cwd,
+              ),
+            }
+          : {}),
         impactDepth: options.impactDepth,
       },
       io,
@@ -300,8 +316,7 @@ async function verifyApplied(
   options: ApplyCliOptions,
 ): Promise<VerifyReport | undefined> {
   if (options.verify !== true || report.interrupted === true) return undefined;
-  const ids = new Map(plan.changes.map((change) => [change.fullyQualifiedName, change.id]));
-  return verifyTargets(appliedTargets(report, ids), client, profile, options.verifyTimeout);
+  return verifyTargets(appliedTargets(report, plan), client, profile, options.verifyTimeout);
 }
 
 /** The deletions agreed to (confirm-deletions.ts), or `cancelled` at the prompt (said). */

@@ -3,7 +3,7 @@ import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { deletedContractFiles, fileAtRef, filesChangedSince } from '../pipeline/git.js';
 import { deletedFilesText, leftUnmanaged } from '../plan/deleted-files.js';
 import { planFilesForCommand } from './plan-files.js';
-import { pruneScope } from './prune-scope.js';
+import { pruneWithin } from '../prune/scope.js';
 import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
 import { planOutputTarget, writePlanFile } from '../plan/plan-file.js';
@@ -78,6 +78,12 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
       : await filesChangedSince(options.changedSince, io.cwd);
   // A place the plan cannot be saved is refused before anything is read from the catalog.
   if (options.out !== undefined) await planOutputTarget(path.resolve(io.cwd, options.out));
+  // The contract files deleted since the ref, read once: for --prune, and for the note under the
+  // plan.
+  const deletedSince =
+    options.changedSince === undefined
+      ? undefined
+      : await deletedContractFiles(io.cwd, options.changedSince, undefined, options.paths);
   const { client, catalogUrl, profile, connections } = connect(options, io.env);
   try {
     const outcome = await planFilesForCommand(
@@ -92,7 +98,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
         keepLive: false,
         profile,
         connections,
-        ...(options.prune === true ? { prune: await pruneScope(options, io, only) } : {}),
+        ...(options.prune === true ? { prune: pruneWithin(only, deletedSince, io.cwd) } : {}),
         impactDepth: options.impactDepth,
       },
       io,
@@ -103,14 +109,7 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
     const { plan } = outcome;
     // With --changed-since, the contract files deleted since the ref whose contracts the plan does
     // not delete (none without --prune).
-    const deleted =
-      options.changedSince === undefined
-        ? []
-        : leftUnmanaged(
-            (await deletedContractFiles(io.cwd, options.changedSince, undefined, options.paths)) ??
-              [],
-            plan,
-          );
+    const deleted = leftUnmanaged(deletedSince ?? [], plan);
     const where = `since ${String(options.changedSince)}`;
     const deletedNote = deletedFilesText(deleted, where, undefined, {
       pruning: options.prune === true,

@@ -1,6 +1,5 @@
 // `contracts verify [PATH...]`: run each file's live contract on its data in the catalog and say
 // whether it holds; and the same after `apply --verify`, for the contracts apply stored.
-import type { ApplyReport } from '../apply/results.js';
 import type { CatalogClient } from '../catalog/client.js';
 import { loadContracts } from '../contract/load.js';
 import { ConfigError, NotFoundError } from '../errors.js';
@@ -30,19 +29,6 @@ export interface VerifyCliOptions extends ConnectionFlags {
 /** Whether a verification report fails the command (exit 1). */
 export function verificationFails(report: VerifyReport): boolean {
   return report.results.some(failedVerification);
-}
-
-/** The contracts an apply stored (created or changed), with their ids, to verify. */
-export function appliedTargets(report: ApplyReport, ids: ReadonlyMap<string, string | null>) {
-  const targets: VerifyTarget[] = [];
-  for (const result of report.results)
-    if (result.status === 'applied' && result.deleted === undefined)
-      targets.push({
-        file: result.file,
-        fullyQualifiedName: result.fullyQualifiedName,
-        id: result.createdId ?? ids.get(result.fullyQualifiedName) ?? null,
-      });
-  return targets;
 }
 
 /** Verifies `targets` against `client`, waiting `timeoutSeconds` at most for a running result. */

@@ -115,17 +115,17 @@ export async function consumerImpact(
     const nodes = new Map((graph.nodes ?? []).map((node) => [node.id, node]));
     const edges = graph.downstreamEdges ?? [];
     const reached = new Set<string>();
-    let frontier = [graph.entity.id];
-    while (frontier.length > 0) {
-      const next: string[] = [];
+    let frontier = new Set([graph.entity.id]);
+    while (frontier.size > 0) {
+      const next = new Set<string>();
       for (const edge of edges)
         if (
-          frontier.includes(edge.fromEntity) &&
+          frontier.has(edge.fromEntity) &&
           !reached.has(edge.toEntity) &&
           edge.toEntity !== graph.entity.id
         ) {
           reached.add(edge.toEntity);
-          next.push(edge.toEntity);
+          next.add(edge.toEntity);
         }
       frontier = next;
     }

@@ -21,6 +21,7 @@ import { markingFor } from '../prune/marker.js';
 import { planDeletions } from '../prune/plan-deletions.js';
 import { consumerImpact, DEFAULT_IMPACT_DEPTH } from '../impact/consumers.js';
 import type { Repository } from '../prune/repository.js';
+import type { PruneWithin } from '../prune/scope.js';
 
 export interface PlanRequest {
   paths: readonly string[];
@@ -49,7 +50,7 @@ export interface PlanRequest {
    * `--prune`: also plan the deletion of the contracts this repository manages whose files are
    * gone; `within`, the files a change deleted or changed (absolute), limits it to theirs.
    */
-  prune?: { within?: ReadonlySet<string>; deletedNames?: ReadonlySet<string> };
+  prune?: PruneWithin;
   /** How many levels of lineage name the consumers of a breaking change (default 2). */
   impactDepth?: number;
   /** Look the consumers of breaking changes up (default true; a saved plan's check need not). */

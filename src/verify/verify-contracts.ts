@@ -3,7 +3,9 @@
 // (its quality tests run in a pipeline) is read again, with a bounded poll, until it is done. A
 // catalog that cannot run contracts (the spec profile, a release without the route) is said once,
 // and fails nothing.
+import type { ApplyReport } from '../apply/results.js';
 import type { ContractRun } from '../catalog/types.js';
+import type { Plan } from '../plan/types.js';
 import { AuthError, CatalogError, NetworkError } from '../errors.js';
 import type { Profile } from '../profile/profile.js';
 
@@ -55,6 +57,22 @@ export interface VerifyOptions {
 }
 
 const UNFINISHED = new Set(['Running', 'Queued']);
+
+/** The contracts an apply of `plan` stored (created or changed), with their ids, to verify. */
+export function appliedTargets(report: ApplyReport, plan: Plan): VerifyTarget[] {
+  const ids = new Map(plan.changes.map((change) => [change.fullyQualifiedName, change.id]));
+  return report.results.flatMap((result) =>
+    result.status === 'applied' && result.deleted === undefined
+      ? [
+          {
+            file: result.file,
+            fullyQualifiedName: result.fullyQualifiedName,
+            id: result.createdId ?? ids.get(result.fullyQualifiedName) ?? null,
+          },
+        ]
+      : [],
+  );
+}
 
 /** Whether a verification fails a command: anything but Success (PartialSuccess included). */
 export function failedVerification(verification: Verification): boolean {
