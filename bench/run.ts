@@ -4,7 +4,7 @@
 // writes .bench/results.json.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { planChecksum } from '../src/plan/create-plan.js';
@@ -35,6 +35,11 @@ const LATENCIES_MS = quick ? [0, 5] : [0, 5, 20];
 const PLAN_TARGETS: Record<number, number> = { 5: 1.2, 20: 1.08 };
 /** The most plan's CPU per contract may be, against the minimal client's (issue #50). */
 const CPU_TARGET = 2.5;
+/**
+ * Node's young generation capped at 4 MiB a semi-space (the default grows to 16): V8 takes it only
+ * as the process starts, so a user with a memory limit sets it in NODE_OPTIONS (docs/performance.md).
+ */
+const SMALL_YOUNG = { NODE_OPTIONS: '--max-semi-space-size=4' };
 const MINIMAL_CLIENT = path.join(root, 'bench', 'minimal-client.mjs');
 
 interface Sandbox {
@@ -227,11 +232,18 @@ const results: Record<string, unknown> = {
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model,
   memoryGiB: Math.round(totalmem() / 2 ** 30),
+  // The machine's load (1-minute average) as the bench starts: what else ran on it. The bench's own
+  // processes keep it near the core count while it runs (sampled below).
+  loadAtStart: loadavg()[0],
   quick,
   runs: RUNS,
   concurrency: CONCURRENCY,
 };
 const rows: [string, string, string, string][] = [];
+// The 1-minute load, every 10 s while the bench runs.
+const loadSamples: number[] = [];
+const sampling = setInterval(() => loadSamples.push(loadavg()[0]!), 10_000);
+sampling.unref();
 
 /**
  * A measured time and its ratio to the floor its target uses, then one indented row for each
@@ -271,8 +283,37 @@ const planWorkspaces = new Map<
     /** Every GET plan sends, as the sandbox logged them: what the minimal client sends. */
     planRequests: FloorRequest[];
     validateMs: number;
+    /** The plain loop over the same files (bench/plain-validate.mjs), RUNS times: time and CPU. */
+    plain: { ms: number[]; cpuMs: number[] };
   }
 >();
+
+/**
+ * The plain loop `validate` is judged against (js-yaml and ajv over the workspace's files, in two
+ * threads; bench/plain-validate.mjs), RUNS times, each a process of its own: its time and the CPU
+ * its threads used. Its CPU is also the least any plan can spend validating those files.
+ */
+function timePlainValidate(dir: string): { ms: number[]; cpuMs: number[] } {
+  const ms: number[] = [];
+  const cpuMs: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const usage = path.join(dir, `.plain-${process.pid}-${run}.usage`);
+    const started = performance.now();
+    const plain = spawnSync(
+      process.execPath,
+      [path.join(root, 'bench', 'plain-validate.mjs'), path.join(dir, 'contracts')],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, CONTRACTS_BENCH_RSS_FILE: usage },
+      },
+    );
+    if (plain.status !== 0) throw new Error('the plain validate loop failed');
+    ms.push(performance.now() - started);
+    cpuMs.push(Number(readFileSync(usage, 'utf8').split(' ')[1]) / 1000);
+    rmSync(usage, { force: true });
+  }
+  return { ms, cpuMs };
+}
 
 /** `contracts validate` over the workspace's contracts, RUNS times; they must be valid. */
 async function timeValidate(dir: string): Promise<number> {
@@ -318,7 +359,13 @@ try {
       }
     }
     await sandbox.stop();
-    planWorkspaces.set(n, { workspace, gets, planRequests, validateMs: await timeValidate(dir) });
+    planWorkspaces.set(n, {
+      workspace,
+      gets,
+      planRequests,
+      validateMs: await timeValidate(dir),
+      plain: timePlainValidate(dir),
+    });
     const ratio = median(planMs) / median(floorMs);
     const processRatio = median(planMs) / median(processFloorMs);
     const ownRatio = median(planMs) / median(ownFloorMs);
@@ -362,7 +409,8 @@ try {
   // memory.
   for (const latency of LATENCIES_MS) {
     for (const n of PLAN_SIZES) {
-      const { workspace, gets, planRequests, validateMs } = planWorkspaces.get(n)!;
+      const { workspace, gets, planRequests, validateMs, plain } = planWorkspaces.get(n)!;
+      const largest = n === PLAN_SIZES[PLAN_SIZES.length - 1];
       const sandbox = await startSandbox(
         workspace.seedFile,
         latency === 0 ? [] : ['--faults', `latency=${latency}`],
@@ -374,7 +422,9 @@ try {
       const rss: number[] = [];
       const minimalMs: number[] = [];
       const minimalCpuMs: number[] = [];
-      // Alternately, in each run: the floor, the minimal client sending plan's own requests, plan.
+      const smallYoung: { cpuMs: number; rssKiB: number }[] = [];
+      // Alternately, in each run: the floor, the minimal client sending plan's own requests, plan
+      // (and at the largest size, plan again with a smaller young generation: SMALL_YOUNG).
       for (let run = 0; run < RUNS; run++) {
         floorMs.push(await floor(sandbox.url, token, gets));
         const minimal = await timeMinimalClient(sandbox.url, planRequests, workspace.dir);
@@ -384,9 +434,15 @@ try {
         planMs.push(plan.ms);
         cpuMs.push(plan.cpuMs);
         rss.push(plan.rssKiB);
+        if (largest) smallYoung.push(await timePlan(workspace.dir, { ...env, ...SMALL_YOUNG }));
       }
       await sandbox.stop();
       const cpuRatios = cpuMs.map((ms, run) => ms / minimalCpuMs[run]!);
+      // The least CPU any plan of these files spends, whatever it is built on: the plain loop's
+      // validation of every file (js-yaml and ajv, nothing else) and the minimal client's requests
+      // (undici and JSON.parse, nothing else), each run's ÷ that run's minimal client.
+      const plainCpuMs = median(plain.cpuMs);
+      const leastCpuRatios = minimalCpuMs.map((ms) => (plainCpuMs + ms) / ms);
       const floorMedian = median(floorMs);
       const planMedian = median(planMs);
       const cpuPerContractMs = median(cpuMs) / n;
@@ -416,6 +472,17 @@ try {
         minimalClientCpuMsPerContract: median(minimalCpuMs) / n,
         cpuRatios,
         cpuTarget: CPU_TARGET,
+        plainValidateCpuMsPerContract: plainCpuMs / n,
+        leastCpuRatios,
+        ...(largest
+          ? {
+              smallYoungGeneration: {
+                nodeOptions: SMALL_YOUNG.NODE_OPTIONS,
+                peakRssMiB: median(smallYoung.map((r) => r.rssKiB)) / 1024,
+                cpuMsPerContract: median(smallYoung.map((r) => r.cpuMs)) / n,
+              },
+            }
+          : {}),
       };
       rows.push([
         `plan, N = ${n.toLocaleString('en')}, catalog +${latency} ms a request`,
@@ -453,6 +520,19 @@ try {
         '',
         `≤ ${CPU_TARGET}× ${median(cpuRatios) <= CPU_TARGET ? '✓' : '✗'}`,
       ]);
+      rows.push([
+        `  the least: validate's plain loop (${((plainCpuMs / n) * 1000).toFixed(0)} µs) + the minimal client, ÷ the minimal client`,
+        spread(leastCpuRatios, 2, '×'),
+        '',
+        '',
+      ]);
+      if (largest)
+        rows.push([
+          `  peak memory and CPU per contract with ${SMALL_YOUNG.NODE_OPTIONS}`,
+          `${(median(smallYoung.map((r) => r.rssKiB)) / 1024).toFixed(0)} MiB`,
+          `${((median(smallYoung.map((r) => r.cpuMs)) / n) * 1000).toFixed(0)} µs`,
+          '',
+        ]);
       rows.push([`  plan ÷ the floor, min / median / max`, spread(runRatios, 2, '×'), '', '']);
     }
   }
@@ -602,19 +682,9 @@ try {
   // loop: js-yaml and ajv over the same files in as many threads (bench/plain-validate.mjs).
   {
     const n = PLAN_SIZES[PLAN_SIZES.length - 1]!;
-    const { validateMs, workspace } = planWorkspaces.get(n)!;
+    const { validateMs, plain } = planWorkspaces.get(n)!;
     const perSecond = n / (validateMs / 1000);
-    const plainMs: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const started = performance.now();
-      const plain = spawnSync(
-        process.execPath,
-        [path.join(root, 'bench', 'plain-validate.mjs'), path.join(workspace.dir, 'contracts')],
-        { stdio: ['ignore', 'ignore', 'inherit'] },
-      );
-      if (plain.status !== 0) throw new Error('the plain validate loop failed');
-      plainMs.push(performance.now() - started);
-    }
+    const plainMs = plain.ms;
     const plainPerSecond = n / (median(plainMs) / 1000);
     const share = perSecond / plainPerSecond;
     results.validate = {
@@ -747,9 +817,15 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
+clearInterval(sampling);
+results.loadWhileRunning = {
+  median: loadSamples.length === 0 ? null : median(loadSamples),
+  max: loadSamples.length === 0 ? null : Math.max(...loadSamples),
+};
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+const loadText = `load ${(results.loadAtStart as number).toFixed(2)} at the start${loadSamples.length === 0 ? '' : `, ${median(loadSamples).toFixed(2)} (median) and ${Math.max(...loadSamples).toFixed(2)} (max) while it ran`}`;
 console.log(
-  `\ncontracts-gitops benchmark (${quick ? 'quick' : 'full'}; medians of ${RUNS} run${RUNS === 1 ? '' : 's'}; concurrency ${CONCURRENCY}; Node ${process.version}; ${cpus().length} cores)\n`,
+  `\ncontracts-gitops benchmark (${quick ? 'quick' : 'full'}; medians of ${RUNS} run${RUNS === 1 ? '' : 's'}; concurrency ${CONCURRENCY}; Node ${process.version}; ${cpus().length} cores; ${loadText})\n`,
 );
 for (const row of rows)
   console.log(`  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('   ')}`);
