@@ -20,7 +20,7 @@ export function problemsMarkdown(problems: readonly Problem[]): string {
   return [
     '### Data contracts: invalid files',
     '',
-    `${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent to the catalog.`,
+    `${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written to the catalog.`,
     '',
     '| Where | Problem |',
     '|---|---|',

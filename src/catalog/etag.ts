@@ -7,6 +7,12 @@ import { javaVersion } from './patch-text.js';
 /** Where a contract read through the client keeps the ETag the catalog sent with it, if any. */
 export const RESPONSE_ETAG: unique symbol = Symbol('contracts-gitops.responseEtag');
 
+/** `contract`, keeping `etag` as the one it was read with (never shown in its JSON). */
+export function withEtag<T extends object>(contract: T, etag: string | undefined): T {
+  if (etag !== undefined) Object.defineProperty(contract, RESPONSE_ETAG, { value: etag });
+  return contract;
+}
+
 /** The ETag a contract was read with. */
 export function etagOf(contract: unknown): string | undefined {
   if (contract === null || typeof contract !== 'object') return undefined;

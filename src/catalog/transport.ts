@@ -7,7 +7,7 @@ import { NetworkError } from '../errors.js';
 import { networkError } from './network-error.js';
 import { USER_AGENT } from '../version.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
-import { RESPONSE_ETAG } from './etag.js';
+import { withEtag } from './etag.js';
 import { Connections } from './connections.js';
 import type { AnswerShape, CatalogClientOptions } from './types.js';
 import { followRedirects } from './redirects.js';
@@ -147,7 +147,7 @@ export class CatalogTransport {
         // A contract keeps the ETag it was read with (a symbol: never in its JSON).
         const etag = response!.headers.etag;
         if (keepEtag && typeof etag === 'string' && etag !== '' && value !== null)
-          Object.defineProperty(value, RESPONSE_ETAG, { value: etag });
+          withEtag(value as object, etag);
         return value;
       }
       await this.sleep(this.backoffMs(attempt, response));

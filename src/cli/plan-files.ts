@@ -1,5 +1,6 @@
 // The planning step `plan` and `apply` share: read the files (reporting every problem, and then
-// sending nothing), read the live contracts with a progress line on a terminal, make the plan.
+// writing nothing), read the live contracts with a progress line on a terminal (from the first
+// file found valid, while the rest load), make the plan.
 import type { CatalogClient } from '../catalog/client.js';
 import { currentCommit } from '../pipeline/git.js';
 import { planFromFiles, type PlanOutcome, type PlanRequest } from '../pipeline/plan-pipeline.js';
@@ -35,7 +36,7 @@ export interface PlanFilesOptions {
   impactDepth?: number | undefined;
 }
 
-/** The plan, or null when files are invalid (problems already reported, nothing sent). */
+/** The plan, or null when files are invalid (problems already reported, nothing written). */
 export async function planFilesForCommand(
   options: PlanFilesOptions,
   io: Io,
@@ -76,7 +77,7 @@ export async function planFilesForCommand(
   else
     io.stdout.write(renderProblems(outcome.problems, options.github === true ? 'github' : 'human'));
   io.stderr.write(
-    `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was sent to the catalog.\n`,
+    `Error: ${outcome.problems.length} problem${outcome.problems.length === 1 ? '' : 's'} in contract files; nothing was written to the catalog.\n`,
   );
   return null;
 }

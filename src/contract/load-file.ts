@@ -221,11 +221,16 @@ export function chunkCount(work: LoadWork): number {
   return Math.ceil(work.absolute.length / CHUNK_SIZE);
 }
 
+/** The index (among all the files of the load) of the first file of `chunk`. */
+export function chunkStart(chunk: number): number {
+  return chunk * CHUNK_SIZE;
+}
+
 /** Loads the files of one chunk, in order. */
 export function loadChunk(work: LoadWork, chunk: number): FileLoad[] {
   const end = Math.min(work.absolute.length, (chunk + 1) * CHUNK_SIZE);
   const results: FileLoad[] = [];
-  for (let i = chunk * CHUNK_SIZE; i < end; i++)
+  for (let i = chunkStart(chunk); i < end; i++)
     results.push(loadFile(work.absolute[i]!, work.shown[i]!, work.profiles));
   return results;
 }
@@ -239,4 +244,20 @@ export function loadChunks(
   const chunks = chunkCount(work);
   for (let chunk = Atomics.add(next, 0, 1); chunk < chunks; chunk = Atomics.add(next, 0, 1))
     done(chunk, loadChunk(work, chunk));
+}
+
+/**
+ * loadChunks, letting the thread's other work run after each chunk: what the files loaded so far
+ * set going (their live contracts read, the answers planned) goes on while the rest load.
+ */
+export async function loadChunksYielding(
+  work: LoadWork,
+  done: (chunk: number, results: FileLoad[]) => void,
+): Promise<void> {
+  const next = new Int32Array(work.next);
+  const chunks = chunkCount(work);
+  for (let chunk = Atomics.add(next, 0, 1); chunk < chunks; chunk = Atomics.add(next, 0, 1)) {
+    done(chunk, loadChunk(work, chunk));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }

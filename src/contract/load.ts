@@ -8,8 +8,10 @@ import type { Profile } from '../profile/profile.js';
 import { startThread } from '../threads.js';
 import {
   chunkCount,
+  chunkStart,
   loadChunk,
   loadChunks,
+  loadChunksYielding,
   StoredContractFile,
   type FileLoad,
   type LoadWork,
@@ -126,6 +128,13 @@ export interface LoadOptions {
    * store it: what would otherwise read every file again.
    */
   unstorableIn?: readonly Profile[];
+  /**
+   * Told of each file as soon as it is found valid (in the order the files are loaded, with its
+   * index in path order), while the rest still load: this thread then lets other work run between
+   * the chunks it loads. A file told of may still turn out to clash with another (the same
+   * contract twice): the result's problems are what counts.
+   */
+  onValid?: (file: ContractFile, place: number) => void;
 }
 
 /**
@@ -140,34 +149,44 @@ const SECOND_THREAD_FROM = 1000;
  * done (it was still starting) is stopped, not waited for. Chunks it took but never handed back
  * (it could not start, or stopped) are loaded here, so its failing costs time, never a file.
  */
-async function loadAll(work: LoadWork): Promise<{ loads: FileLoad[]; bySecondThread: number }> {
+async function loadAll(
+  work: LoadWork,
+  loaded: (chunk: number, results: FileLoad[]) => void,
+  yielding: boolean,
+): Promise<{ loads: FileLoad[]; bySecondThread: number }> {
   const results = new Array<FileLoad[] | undefined>(chunkCount(work));
   let bySecondThread = 0;
+  const take = (chunk: number, loads: FileLoad[]): void => {
+    results[chunk] = loads;
+    loaded(chunk, loads);
+  };
   const thread =
     work.absolute.length >= SECOND_THREAD_FROM
       ? startThread(import.meta.url, 'load-thread.ts', { workerData: work })
       : undefined;
   const helped = new Promise<void>((resolve) => {
     if (thread === undefined) return resolve();
-    thread.on('message', ({ chunk, results: loaded }: { chunk: number; results: FileLoad[] }) => {
-      results[chunk] = loaded;
-      bySecondThread += loaded.length;
+    thread.on('message', ({ chunk, results: loads }: { chunk: number; results: FileLoad[] }) => {
+      take(chunk, loads);
+      bySecondThread += loads.length;
     });
     thread.once('exit', () => resolve());
     // An error ends the thread too ('exit' follows); its chunks are loaded below.
     thread.on('error', () => undefined);
   });
   let here = 0;
-  loadChunks(work, (chunk, loaded) => {
-    results[chunk] = loaded;
+  const done = (chunk: number, loads: FileLoad[]): void => {
+    take(chunk, loads);
     here += 1;
-  });
+  };
+  if (yielding) await loadChunksYielding(work, done);
+  else loadChunks(work, done);
   if (here === results.length) void thread?.terminate();
   else await helped;
-  return {
-    loads: results.flatMap((loaded, chunk) => loaded ?? loadChunk(work, chunk)),
-    bySecondThread,
-  };
+  // The chunks a thread took and never handed back are loaded here.
+  for (let chunk = 0; chunk < results.length; chunk++)
+    if (results[chunk] === undefined) take(chunk, loadChunk(work, chunk));
+  return { loads: results.flat() as FileLoad[], bySecondThread };
 }
 
 /** Problems that involve two files: a repeated contract FQN, or two contracts for one asset. */
@@ -220,12 +239,27 @@ export async function loadContracts(
   const absolute = await findContractFiles(paths, cwd);
   const profiles = options.unstorableIn ?? [];
   const shown = displayPaths(cwd, absolute);
-  const { loads, bySecondThread } = await loadAll({
-    absolute,
-    shown,
-    profiles,
-    next: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT),
-  });
+  // Each valid file as kept, made once as its chunk comes in (and told of, when asked).
+  const stored = new Array<ContractFile | undefined>(absolute.length);
+  const { loads, bySecondThread } = await loadAll(
+    {
+      absolute,
+      shown,
+      profiles,
+      next: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT),
+    },
+    (chunk, loads) => {
+      const start = chunkStart(chunk);
+      loads.forEach((loaded, offset) => {
+        if (!loaded.ok) return;
+        const i = start + offset;
+        const file = new StoredContractFile(shown[i]!, absolute[i]!, loaded);
+        stored[i] = file;
+        options.onValid?.(file, i);
+      });
+    },
+    options.onValid !== undefined,
+  );
   const files: ContractFile[] = [];
   const problems: Problem[] = [];
   const unstorable = new Map(profiles.map((profile) => [profile, new Set<string>()]));
@@ -234,7 +268,7 @@ export async function loadContracts(
       for (const problem of loaded.problems) problems.push(problem);
       return;
     }
-    const file = new StoredContractFile(shown[i]!, absolute[i]!, loaded);
+    const file = stored[i]!;
     files.push(file);
     for (const profile of loaded.unstorableIn) unstorable.get(profile)?.add(file.file);
   });

@@ -12,6 +12,7 @@ import type { AssetRules } from '../plan/asset-rules.js';
 import type { Plan } from '../plan/types.js';
 import { codecFor, type Codec } from '../profile/codec.js';
 import { PROFILES, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
+import { FileFeed } from '../plan/file-feed.js';
 import type { ProgressHooks } from '../progress.js';
 import type { PolicyCheck } from '../policy/policies.js';
 import { storageProblemsIn } from './storage-problems.js';
@@ -82,43 +83,83 @@ export async function planFromFiles(
   // file's contract is in memory; once every file is valid, the catalog's answer picks a profile,
   // and only its files are read again to say what and where.
   const setting = request.profile ?? 'auto';
-  const loaded = await loadContracts(request.paths, request.cwd, {
-    unstorableIn: setting === 'auto' ? PROFILES : [setting],
-  });
-  if (loaded.problems.length > 0)
-    return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
+  // The catalog is asked what it is while the files load, and each file's live contract is read
+  // as soon as the file is found valid: reads only. The plan is made, and anything written, only
+  // once every file is valid; an invalid file ends the run with the files' problems alone, and
+  // stops the reads (test/overlap.test.ts).
+  const connected = resolveCatalog(setting, reader);
+  connected.catch(() => undefined);
+  // The preflight and the profile's question go out together; the preflight's verdict (a wrong
+  // address, a refused token) is the one said.
+  const connecting = (async () => {
+    await reader.preflight?.();
+    return await connected;
+  })();
+  connecting.catch(() => undefined);
   const only = request.only;
+  const feed = new FileFeed();
+  const planning = (async () => {
+    const { profile, release } = await connecting;
+    const repository = await request.repository;
+    const marking =
+      repository === undefined ? undefined : markingFor(repository, request.cwd, profile, reader);
+    const planned = await planContracts(feed, reader, {
+      codec: codecFor(profile, release),
+      ...(request.progress === undefined ? {} : { progress: request.progress }),
+      strict: request.strict === true,
+      keepLive: request.keepLive === true,
+      ...(request.policies === undefined ? {} : { policies: request.policies }),
+      ...(marking === undefined ? {} : { marking }),
+    });
+    return { ...planned, marking };
+  })();
+  planning.catch(() => undefined);
+  let loaded;
+  try {
+    loaded = await loadContracts(request.paths, request.cwd, {
+      unstorableIn: setting === 'auto' ? PROFILES : [setting],
+      onValid: (file, place) => {
+        if (only === undefined || only.has(path.resolve(request.cwd, file.file)))
+          feed.push(file, place);
+      },
+    });
+  } catch (error) {
+    feed.abort();
+    throw error;
+  }
+  if (loaded.problems.length > 0) {
+    feed.abort();
+    return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
+  }
   const files =
     only === undefined
       ? loaded.files
       : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
-  // Only now, with every file valid, does anything go to the catalog.
-  // The preflight and the profile's question go out together; the preflight's verdict (a wrong
-  // address, a refused token) is the one said.
-  const connected = resolveCatalog(setting, reader);
-  connected.catch(() => undefined);
-  await reader.preflight?.();
-  // What the connected catalog cannot store is a problem of the file, before any contract is read.
-  const { profile, release } = await connected;
+  // What the connected catalog cannot store is a problem of the file, before any plan is made.
+  let profile: Awaited<typeof connected>['profile'];
+  let release: Awaited<typeof connected>['release'];
+  try {
+    ({ profile, release } = await connecting);
+  } catch (error) {
+    feed.abort();
+    throw error;
+  }
   const codec = codecFor(profile, release);
   const problems = storageProblemsIn(loaded, codec.profile);
-  if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
+  if (problems.length > 0) {
+    feed.abort();
+    return { ok: false, problems, fileCount: loaded.fileCount };
+  }
   const repository = await request.repository;
-  if (request.prune !== undefined && repository === undefined)
+  if (request.prune !== undefined && repository === undefined) {
+    feed.abort();
     throw new ConfigError(
       '--prune needs to know which repository manages the contracts, and this directory is in no git checkout with an origin remote: run it in a clone of the repository (or in GitHub Actions); nothing was planned',
     );
-  const marking =
-    repository === undefined ? undefined : markingFor(repository, request.cwd, profile, reader);
+  }
   request.progress?.total?.(files.length);
-  const { changes, liveForUpdates, desired, assetRules } = await planContracts(files, reader, {
-    codec,
-    ...(request.progress === undefined ? {} : { progress: request.progress }),
-    strict: request.strict === true,
-    keepLive: request.keepLive === true,
-    ...(request.policies === undefined ? {} : { policies: request.policies }),
-    ...(marking === undefined ? {} : { marking }),
-  });
+  feed.close();
+  const { changes, liveForUpdates, desired, assetRules, marking } = await planning;
   let keptForOthers: string[] = [];
   const assets = new Map(
     loaded.files.map((file) => [file.identity.fullyQualifiedName, file.identity.entity]),

@@ -36,6 +36,9 @@ import {
 } from './asset-columns.js';
 
 import type { CatalogReader } from './catalog-reader.js';
+import { inheritanceNotes } from './inheritance-notes.js';
+import { FileFeed } from './file-feed.js';
+import { etagOf, withEtag } from '../catalog/etag.js';
 
 export type { CatalogReader };
 
@@ -55,69 +58,6 @@ export interface ReadOptions {
 }
 
 type Found = LiveContract;
-
-const INHERITABLE = ['termsOfUse', 'security', 'sla'] as const;
-
-/** Which fields of an asset's effective contract come from its data product, said for reviewers. */
-function inheritanceNotes(
-  file: ContractFile,
-  own: Found | null,
-  effective: LiveContract,
-  product: string,
-): string[] {
-  const { type, fullyQualifiedName } = file.identity.entity;
-  if (own === null) {
-    return effective.inherited === true
-      ? [
-          `${type} ${fullyQualifiedName} currently inherits contract ${effective.fullyQualifiedName} from data product ${product}; creating its own contract will override the inherited one`,
-        ]
-      : [];
-  }
-  const inherited: string[] = INHERITABLE.filter(
-    (field) => own[field] === undefined && effective[field] !== undefined,
-  );
-  const ownRules = new Set(
-    Array.isArray(own.semantics)
-      ? (own.semantics as { name?: unknown }[]).map((rule) => rule.name)
-      : [],
-  );
-  const rules = (
-    Array.isArray(effective.semantics)
-      ? (effective.semantics as { name?: unknown; inherited?: unknown }[])
-      : []
-  )
-    .filter((rule) => rule.inherited === true || !ownRules.has(rule.name))
-    .map((rule) => String(rule.name));
-  const notes: string[] = [];
-  const managedHere: string[] = inherited.filter(
-    (field) => file.contract[field] !== undefined && file.contract[field] !== null,
-  );
-  const notManaged = inherited.filter((field) => !managedHere.includes(field));
-  // A rule the file itself names is the contract's own once applied, not one to edit elsewhere.
-  const fileRules = new Set(
-    Array.isArray(file.contract.semantics)
-      ? (file.contract.semantics as { name?: unknown }[]).map((rule) => rule.name)
-      : [],
-  );
-  managedHere.push(
-    ...rules.filter((rule) => fileRules.has(rule)).map((rule) => `semantics rule ${rule}`),
-  );
-  const described = [
-    ...notManaged,
-    ...rules.filter((rule) => !fileRules.has(rule)).map((rule) => `semantics rule ${rule}`),
-  ];
-  if (described.length > 0) {
-    notes.push(
-      `inherited from data product ${product}: ${described.join(', ')}; change ${described.length === 1 ? 'it' : 'them'} in the product's contract, not here`,
-    );
-  }
-  if (managedHere.length > 0) {
-    notes.push(
-      `${managedHere.join(', ')} ${managedHere.length === 1 ? 'is' : 'are'} now inherited from data product ${product}; this file gives the contract its own value instead`,
-    );
-  }
-  return notes;
-}
 
 /**
  * What planning needs of a found asset, kept until its contract is read and planned: search
@@ -298,6 +238,30 @@ async function planInput(
   };
 }
 
+/**
+ * A live contract parked until the lookups are in: as its JSON text and the ETag it was read with,
+ * a few kilobytes of one string rather than the objects an answer parses into (several times
+ * larger), while hundreds wait.
+ */
+type Parked =
+  Exclude<LiveResult, { kind: 'found' }> | { kind: 'text'; text: string; etag?: string };
+
+function parkedAs(live: LiveResult): Parked {
+  if (live.kind !== 'found') return live;
+  const etag = etagOf(live.contract);
+  return {
+    kind: 'text',
+    text: JSON.stringify(live.contract),
+    ...(etag === undefined ? {} : { etag }),
+  };
+}
+
+function unparked(parked: Parked): LiveResult {
+  if (parked.kind !== 'text') return parked;
+  const contract = JSON.parse(parked.text) as LiveContract;
+  return { kind: 'found', contract: withEtag(contract, parked.etag) };
+}
+
 /** Contracts read at once: enough to keep the reader's connections busy, few enough to stay small. */
 const IN_FLIGHT = 64;
 /**
@@ -324,16 +288,23 @@ export interface PlannedContracts {
  * Reads and plans every file, each as soon as its live contract arrives (or, while the asset
  * lookups are out, as soon as they are in); neither a live contract nor a file's contract is kept
  * beyond its own change (except those apply will patch), so memory stays bounded by what is in
- * flight, not by the number of files.
+ * flight, not by the number of files. The files may be a feed that is still being loaded: reads
+ * start as files arrive, the asset lookups once the feed closes (until then the contracts read
+ * are parked), and a feed aborted stops the reads (what was planned is then thrown away).
  */
 export async function planContracts(
-  files: readonly ContractFile[],
+  files: readonly ContractFile[] | FileFeed,
   reader: CatalogReader,
   options: ReadOptions & PlanOptions & { keepLive?: boolean } = {},
 ): Promise<PlannedContracts> {
+  const feed = files instanceof FileFeed ? files : FileFeed.of(files);
   const assetsReady =
     (options.checkAssets ?? true)
-      ? checkAssets(files, reader, (options.codec ?? specCodec).profile)
+      ? feed.complete.then((all) =>
+          feed.aborted
+            ? new Map<string, AssetLookup<CheckedAsset>>()
+            : checkAssets(all, reader, (options.codec ?? specCodec).profile),
+        )
       : Promise.resolve(new Map<string, AssetLookup<CheckedAsset>>());
   let assets: Map<string, AssetLookup<CheckedAsset>> | undefined;
   let failed: { error: unknown } | undefined;
@@ -354,14 +325,15 @@ export async function planContracts(
   let assetRules: AssetRules | undefined;
   // A bounded pool rather than one promise per file: what is in flight (answers, live contracts)
   // stays a few dozen contracts, and at most PARKED_AT_MOST more while the lookups are out.
-  const changes = new Array<PlannedChange>(files.length);
+  // One change per file, by its index in the feed (the order of arrival).
+  const changes: PlannedChange[] = [];
   const planOne = async (
     index: number,
     live: LiveResult,
     found: Map<string, AssetLookup<CheckedAsset>>,
   ): Promise<void> => {
     const input = await planInput(
-      files[index]!,
+      feed.files[index]!,
       live,
       found,
       reader,
@@ -380,23 +352,33 @@ export async function planContracts(
         liveForUpdates.set(fqn, live.contract as LiveContract);
     }
   };
-  const parked: { index: number; live: LiveResult }[] = [];
+  const parked: { index: number; live: Parked }[] = [];
   const planParked = async (found: Map<string, AssetLookup<CheckedAsset>>): Promise<void> => {
     // Another worker may have taken the last one while this one waited for the lookups.
     const item = parked.pop();
-    if (item !== undefined) await planOne(item.index, item.live, found);
+    if (item !== undefined) await planOne(item.index, unparked(item.live), found);
   };
   let next = 0;
+  // Once one worker has failed (and so the plan), the others read no more.
+  let stopped = false;
   const worker = async (): Promise<void> => {
     for (;;) {
       if (failed !== undefined) throw failed.error;
-      if (next >= files.length) {
+      if (feed.aborted || stopped) return;
+      if (next >= feed.files.length) {
+        // More files are on their way: wait for them (what is parked waits for the lookups).
+        if (!feed.closed) {
+          await feed.more();
+          continue;
+        }
         if (parked.length === 0) return;
-        await planParked(assets ?? (await assetsReady));
+        const found = assets ?? (await assetsReady);
+        if (feed.aborted) return;
+        await planParked(found);
         continue;
       }
       const index = next++;
-      const reading = readLive(files[index]!, reader, options.progress);
+      const reading = readLive(feed.files[index]!, reader, options.progress);
       // Once the lookups are in, each read that goes out plans one parked contract while it is
       // out: the parked ones are worked off without the reads pausing for them.
       if (assets !== undefined && parked.length > 0) {
@@ -404,12 +386,29 @@ export async function planContracts(
         await planParked(assets);
       }
       const live = await reading;
+      if (feed.aborted) return;
       // Kept while the lookups are out, so that the reads go on; planned at once after.
-      if (assets === undefined && failed === undefined && parked.length < PARKED_AT_MOST)
-        parked.push({ index, live });
-      else await planOne(index, live, assets ?? (await assetsReady));
+      if (assets === undefined && failed === undefined && parked.length < PARKED_AT_MOST) {
+        parked.push({ index, live: parkedAs(live) });
+        continue;
+      }
+      const found = assets ?? (await assetsReady);
+      if (feed.aborted) return;
+      await planOne(index, live, found);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, files.length) }, worker));
-  return { changes, liveForUpdates, desired, ...(assetRules === undefined ? {} : { assetRules }) };
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, () =>
+      worker().catch((error: unknown) => {
+        stopped = true;
+        throw error;
+      }),
+    ),
+  );
+  return {
+    changes: feed.aborted ? [] : feed.inPathOrder(changes),
+    liveForUpdates,
+    desired,
+    ...(assetRules === undefined ? {} : { assetRules }),
+  };
 }

@@ -137,3 +137,11 @@ export async function sandboxWithFolder(
     env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
   };
 }
+
+/**
+ * The requests of `requests` that could write: all but reads. While files load, plan reads the
+ * live contracts of those found valid; a run with an invalid file writes nothing.
+ */
+export function writesAmong<T extends { method: string }>(requests: readonly T[]): T[] {
+  return requests.filter((request) => request.method !== 'GET');
+}

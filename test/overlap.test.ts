@@ -1,0 +1,149 @@
+// Plan reads live contracts while the files still load: each file's contract is read as soon as
+// the file is found valid, the plan lists its changes in path order all the same, and a run with
+// an invalid file ends with the files' problems alone, having written nothing.
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CatalogClient } from '../src/catalog/client.js';
+import { loadContracts } from '../src/contract/load.js';
+import { FileFeed } from '../src/plan/file-feed.js';
+import { planContracts } from '../src/plan/read-plan-inputs.js';
+import type { Sandbox } from '../src/sandbox/server.js';
+import { cli } from './helpers/cli.js';
+import { openSandbox, writesAmong } from './helpers/sandbox.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** A folder holding the example contracts (and `extra` files), removed after the test. */
+async function workspace(extra: Record<string, string> = {}): Promise<string> {
+  const dir = await tempDir(extra);
+  cleanups.push(() => dir.remove());
+  await cp(path.join(root, 'contracts'), path.join(dir.dir, 'contracts'), { recursive: true });
+  return dir.dir;
+}
+
+async function demoCatalog(): Promise<{ sandbox: Sandbox; client: CatalogClient; token: string }> {
+  const opened = await openSandbox();
+  cleanups.push(() => opened.sandbox.close());
+  const token = await opened.token('alice');
+  const client = new CatalogClient({ baseUrl: opened.sandbox.url, token });
+  cleanups.push(() => client.close());
+  return { sandbox: opened.sandbox, client, token };
+}
+
+/** The contract names the sandbox was asked for by name, in the order asked. */
+function contractReads(sandbox: Sandbox): string[] {
+  const prefix = '/dataContracts/name/';
+  return sandbox
+    .requests()
+    .filter((r) => r.method === 'GET' && r.path.includes(prefix))
+    .map((r) => decodeURIComponent(r.path.slice(r.path.indexOf(prefix) + prefix.length)));
+}
+
+/** Resolves once `done()` holds, checking every few milliseconds for at most five seconds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 5) {
+    if (waited > 5000) throw new Error('waited five seconds in vain');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('reads while the files load', () => {
+  it('reads a file’s live contract as soon as it is handed over, and lists the changes in path order', async () => {
+    const { sandbox, client } = await demoCatalog();
+    const cwd = await workspace();
+    const { files } = await loadContracts(['contracts'], cwd);
+    expect(files.length).toBeGreaterThan(3);
+    const whole = await planContracts(files, client);
+    sandbox.clearRequests();
+
+    const feed = new FileFeed();
+    const planning = planContracts(feed, client);
+    // Handed over last file first, each with its place in path order.
+    const last = files.length - 1;
+    feed.push(files[last]!, last);
+    await until(() => contractReads(sandbox).length === 1);
+    expect(feed.closed).toBe(false);
+    expect(contractReads(sandbox)).toEqual([files[last]!.identity.fullyQualifiedName]);
+    for (let place = last - 1; place >= 0; place--) feed.push(files[place]!, place);
+    feed.close();
+    const { changes } = await planning;
+    expect(changes.map((change) => change.file)).toEqual(files.map((file) => file.file));
+    expect(changes).toEqual(whole.changes);
+  });
+
+  it('an aborted feed reads nothing more, looks no asset up, and plans nothing', async () => {
+    const { sandbox, client } = await demoCatalog();
+    const cwd = await workspace();
+    const { files } = await loadContracts(['contracts'], cwd);
+    sandbox.clearRequests();
+    const feed = new FileFeed();
+    const planning = planContracts(feed, client);
+    feed.push(files[0]!, 0);
+    await until(() => contractReads(sandbox).length === 1);
+    feed.abort();
+    expect(() => feed.push(files[1]!, 1)).toThrow('not open');
+    expect((await planning).changes).toEqual([]);
+    const asked = sandbox.requests().length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sandbox.requests()).toHaveLength(asked);
+    expect(sandbox.requests().map((r) => r.path)).toEqual([
+      expect.stringContaining(`/dataContracts/name/`),
+    ]);
+  });
+});
+
+describe('an invalid file among files being read', () => {
+  const bad = {
+    'contracts/zz-bad.yaml':
+      'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Live\n',
+  };
+  const said = 'Error: 1 problem in contract files; nothing was written to the catalog.\n';
+  const problem =
+    "contracts/zz-bad.yaml:4:15 entityStatus must be one of Draft, Active, Deprecated, In Review, Approved, Archived, Rejected or Unprocessed, got 'Live'";
+
+  it('ends plan and apply with its problem alone, having written nothing', async () => {
+    const { sandbox, token } = await demoCatalog();
+    const cwd = await workspace(bad);
+    for (const args of [['plan'], ['apply', '--auto-approve'], ['plan', '--json']]) {
+      const run = await cli(args, {
+        cwd,
+        env: { CATALOG_URL: sandbox.url, CATALOG_TOKEN: token },
+      });
+      expect(run.code).toBe(1);
+      if (args.includes('--json'))
+        expect(JSON.parse(run.out)).toMatchObject({
+          valid: false,
+          problems: [{ file: 'contracts/zz-bad.yaml', line: 4, column: 15 }],
+        });
+      else expect(run.out).toBe(`${problem}\n`);
+      expect(run.err).toBe(said);
+    }
+    expect(writesAmong(sandbox.requests())).toEqual([]);
+  });
+
+  it('says its problem, not the catalog’s refusal of the token or its absence', async () => {
+    const { sandbox } = await demoCatalog();
+    const cwd = await workspace(bad);
+    const refused = await cli(['plan'], {
+      cwd,
+      env: { CATALOG_URL: sandbox.url, CATALOG_TOKEN: 'not-a-token' },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.out).toBe(`${problem}\n`);
+    expect(refused.err).toBe(said);
+    // Port 9 (discard): nothing listens there.
+    const unreachable = await cli(['plan'], {
+      cwd,
+      env: { CATALOG_URL: 'http://127.0.0.1:9', CATALOG_TOKEN: 'not-a-token' },
+    });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.out).toBe(`${problem}\n`);
+    expect(unreachable.err).toBe(said);
+  });
+});
