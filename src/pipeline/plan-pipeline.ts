@@ -114,103 +114,89 @@ export async function planFromFiles(
     return { ...planned, marking };
   })();
   planning.catch(() => undefined);
-  let loaded;
+  // Whatever ends the run before every file is found valid and storable stops the reads (abort
+  // is a no-op once the feed is closed).
   try {
-    loaded = await loadContracts(request.paths, request.cwd, {
+    const loaded = await loadContracts(request.paths, request.cwd, {
       unstorableIn: setting === 'auto' ? PROFILES : [setting],
       onValid: (file, place) => {
         if (only === undefined || only.has(path.resolve(request.cwd, file.file)))
           feed.push(file, place);
       },
     });
-  } catch (error) {
-    feed.abort();
-    throw error;
-  }
-  if (loaded.problems.length > 0) {
-    feed.abort();
-    return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
-  }
-  const files =
-    only === undefined
-      ? loaded.files
-      : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
-  // What the connected catalog cannot store is a problem of the file, before any plan is made.
-  let profile: Awaited<typeof connected>['profile'];
-  let release: Awaited<typeof connected>['release'];
-  try {
-    ({ profile, release } = await connecting);
-  } catch (error) {
-    feed.abort();
-    throw error;
-  }
-  const codec = codecFor(profile, release);
-  const problems = storageProblemsIn(loaded, codec.profile);
-  if (problems.length > 0) {
-    feed.abort();
-    return { ok: false, problems, fileCount: loaded.fileCount };
-  }
-  const repository = await request.repository;
-  if (request.prune !== undefined && repository === undefined) {
-    feed.abort();
-    throw new ConfigError(
-      '--prune needs to know which repository manages the contracts, and this directory is in no git checkout with an origin remote: run it in a clone of the repository (or in GitHub Actions); nothing was planned',
-    );
-  }
-  request.progress?.total?.(files.length);
-  feed.close();
-  const { changes, liveForUpdates, desired, assetRules, marking } = await planning;
-  let keptForOthers: string[] = [];
-  const assets = new Map(
-    loaded.files.map((file) => [file.identity.fullyQualifiedName, file.identity.entity]),
-  );
-  if (request.prune !== undefined && repository !== undefined && marking !== undefined) {
-    const unavailable = await marking.unavailable(
-      profile === 'openmetadata' ? customPropertyLookup(reader) : undefined,
-    );
-    if (unavailable !== undefined)
+    if (loaded.problems.length > 0)
+      return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
+    const files =
+      only === undefined
+        ? loaded.files
+        : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
+    // What the connected catalog cannot store is a problem of the file, before any plan is made.
+    const { profile, release } = await connecting;
+    const codec = codecFor(profile, release);
+    const problems = storageProblemsIn(loaded, codec.profile);
+    if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
+    const repository = await request.repository;
+    if (request.prune !== undefined && repository === undefined)
       throw new ConfigError(
-        `--prune cannot tell which contracts this repository manages: ${unavailable}; nothing was planned`,
+        '--prune needs to know which repository manages the contracts, and this directory is in no git checkout with an origin remote: run it in a clone of the repository (or in GitHub Actions); nothing was planned',
       );
-    const pruned = await planDeletions(
-      reader,
-      {
-        repository,
-        cwd: request.cwd,
-        roots: request.paths.map((given) => path.resolve(request.cwd, given)),
-        declared: new Set(loaded.files.map((file) => file.identity.fullyQualifiedName)),
-        ...(request.prune.within === undefined ? {} : { within: request.prune.within }),
-      },
-      request.prune.deletedNames,
+    request.progress?.total?.(files.length);
+    feed.close();
+    const { changes, liveForUpdates, desired, assetRules, marking } = await planning;
+    let keptForOthers: string[] = [];
+    const assets = new Map(
+      loaded.files.map((file) => [file.identity.fullyQualifiedName, file.identity.entity]),
     );
-    changes.push(...pruned.changes);
-    for (const [fqn, asset] of pruned.assets) assets.set(fqn, asset);
-    keptForOthers = pruned.keptForOthers;
+    if (request.prune !== undefined && repository !== undefined && marking !== undefined) {
+      const unavailable = await marking.unavailable(
+        profile === 'openmetadata' ? customPropertyLookup(reader) : undefined,
+      );
+      if (unavailable !== undefined)
+        throw new ConfigError(
+          `--prune cannot tell which contracts this repository manages: ${unavailable}; nothing was planned`,
+        );
+      const pruned = await planDeletions(
+        reader,
+        {
+          repository,
+          cwd: request.cwd,
+          roots: request.paths.map((given) => path.resolve(request.cwd, given)),
+          declared: new Set(loaded.files.map((file) => file.identity.fullyQualifiedName)),
+          ...(request.prune.within === undefined ? {} : { within: request.prune.within }),
+        },
+        request.prune.deletedNames,
+      );
+      changes.push(...pruned.changes);
+      for (const [fqn, asset] of pruned.assets) assets.set(fqn, asset);
+      keptForOthers = pruned.keptForOthers;
+    }
+    // Who each breaking change reaches, by the catalog's lineage (asked only when there is one).
+    const impact =
+      request.consumers === false
+        ? undefined
+        : await consumerImpact(changes, reader, {
+            profile,
+            depth: request.impactDepth ?? DEFAULT_IMPACT_DEPTH,
+            assetOf: (fqn) => assets.get(fqn),
+          });
+    const plan = assemblePlan(changes, {
+      catalogUrl: request.catalogUrl,
+      catalogProfile: codec.profile,
+      gitCommit: await request.gitCommit,
+      createdAt: (request.now?.() ?? new Date()).toISOString(),
+      ...(impact === undefined ? {} : { impact }),
+    });
+    return {
+      ok: true,
+      plan,
+      files,
+      liveContracts: liveForUpdates,
+      desired,
+      codec,
+      ...(assetRules === undefined ? {} : { assetRules }),
+      keptForOthers,
+    };
+  } finally {
+    feed.abort();
   }
-  // Who each breaking change reaches, by the catalog's lineage (asked only when there is one).
-  const impact =
-    request.consumers === false
-      ? undefined
-      : await consumerImpact(changes, reader, {
-          profile,
-          depth: request.impactDepth ?? DEFAULT_IMPACT_DEPTH,
-          assetOf: (fqn) => assets.get(fqn),
-        });
-  const plan = assemblePlan(changes, {
-    catalogUrl: request.catalogUrl,
-    catalogProfile: codec.profile,
-    gitCommit: await request.gitCommit,
-    createdAt: (request.now?.() ?? new Date()).toISOString(),
-    ...(impact === undefined ? {} : { impact }),
-  });
-  return {
-    ok: true,
-    plan,
-    files,
-    liveContracts: liveForUpdates,
-    desired,
-    codec,
-    ...(assetRules === undefined ? {} : { assetRules }),
-    keptForOthers,
-  };
 }
