@@ -2,17 +2,13 @@
 // order and at the same concurrency (FLOOR_CONCURRENCY), through one undici Pool, each answer
 // parsed with JSON.parse and nothing more. What a command must at least spend to read what plan
 // reads; the benchmark sets plan's CPU beside it. At exit it writes its peak memory (KiB) and the
-// CPU it used (microseconds) to CONTRACTS_BENCH_RSS_FILE, as bench/rss-wrapper.mjs does for plan.
-import { readFileSync, writeFileSync } from 'node:fs';
+// CPU it used (bench/usage.mjs), as bench/rss-wrapper.mjs does for plan.
+import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { sendAll } from './send-all.mjs';
+import { writeUsageAtExit } from './usage.mjs';
 
-const out = process.env.CONTRACTS_BENCH_RSS_FILE;
-process.on('exit', () => {
-  if (out === undefined) return;
-  const usage = process.resourceUsage();
-  writeFileSync(out, `${usage.maxRSS} ${usage.userCPUTime + usage.systemCPUTime}`);
-});
+writeUsageAtExit();
 const requests = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const concurrency = Number(process.env.FLOOR_CONCURRENCY);
 const pool = new Pool(new URL(process.env.CATALOG_URL).origin, { connections: concurrency });

@@ -2,13 +2,13 @@
 // its argument read, parsed with js-yaml and checked with ajv against the contract schema (compiled
 // once in each thread), in two threads as the tool loads many files; exits 1 if any is invalid.
 // A process of its own, timed from spawn to exit as the tool is; at exit it writes its peak memory
-// (KiB) and the CPU its threads used (microseconds) to CONTRACTS_BENCH_RSS_FILE, as
-// bench/rss-wrapper.mjs does for plan.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// and the CPU its threads used (bench/usage.mjs), as bench/rss-wrapper.mjs does for plan.
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Ajv } from 'ajv';
 import { load } from 'js-yaml';
+import { writeUsageAtExit } from './usage.mjs';
 
 function check(files, schemaFile) {
   const ajv = new Ajv({ allErrors: true, strict: false });
@@ -19,12 +19,7 @@ function check(files, schemaFile) {
 }
 
 if (isMainThread) {
-  const out = process.env.CONTRACTS_BENCH_RSS_FILE;
-  process.on('exit', () => {
-    if (out === undefined) return;
-    const usage = process.resourceUsage();
-    writeFileSync(out, `${usage.maxRSS} ${usage.userCPUTime + usage.systemCPUTime}`);
-  });
+  writeUsageAtExit();
   const dir = process.argv[2];
   const schemaFile = new URL('../schemas/data-contract.schema.json', import.meta.url);
   const files = readdirSync(dir)

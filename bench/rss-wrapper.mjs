@@ -1,14 +1,8 @@
-// Runs the CLI in this process and, at exit, writes its peak resident memory (KiB) and the CPU
-// time it used (user + system, microseconds) as `RSS CPU` to the file named by
-// CONTRACTS_BENCH_RSS_FILE. Used by the benchmark; needs no external tools.
-import { writeFileSync } from 'node:fs';
+// Runs the CLI in this process and, at exit, writes its peak memory and CPU (bench/usage.mjs).
+// Used by the benchmark; needs no external tools.
+import { writeUsageAtExit } from './usage.mjs';
 
-const out = process.env.CONTRACTS_BENCH_RSS_FILE;
-process.on('exit', () => {
-  if (out === undefined) return;
-  const usage = process.resourceUsage();
-  writeFileSync(out, `${usage.maxRSS} ${usage.userCPUTime + usage.systemCPUTime}`);
-});
+writeUsageAtExit();
 process.argv = [
   process.argv[0],
   new URL('../dist/cli.js', import.meta.url).pathname,

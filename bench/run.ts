@@ -61,6 +61,13 @@ async function startSandbox(seedFile: string, extra: string[] = []): Promise<San
   };
 }
 
+/** What a timed process wrote at exit (bench/usage.mjs), read back; the file is removed. */
+function readUsage(file: string): { rssKiB: number; cpuMs: number } {
+  const [rssKiB, cpuMicros] = readFileSync(file, 'utf8').split(' ').map(Number) as [number, number];
+  rmSync(file, { force: true });
+  return { rssKiB, cpuMs: cpuMicros / 1000 };
+}
+
 async function timeCommand(
   args: string[],
   cwd: string,
@@ -77,12 +84,7 @@ async function timeCommand(
     child.on('exit', (c) => resolve(c ?? 1));
   });
   const ms = performance.now() - started;
-  const [rssKiB, cpuMicros] = readFileSync(rssFile, 'utf8').split(' ').map(Number) as [
-    number,
-    number,
-  ];
-  rmSync(rssFile, { force: true });
-  return { ms, code, rssKiB, cpuMs: cpuMicros / 1000 };
+  return { ms, code, ...readUsage(rssFile) };
 }
 
 /**
@@ -115,11 +117,10 @@ async function timeMinimalClient(
     child.on('exit', (c) => resolve(c ?? 1));
   });
   const ms = performance.now() - started;
-  const cpuMicros = Number(readFileSync(usage, 'utf8').split(' ')[1]);
+  const { cpuMs } = readUsage(usage);
   rmSync(list, { force: true });
-  rmSync(usage, { force: true });
   if (code !== 0) throw new Error(`the minimal client exited ${code}`);
-  return { ms, cpuMs: cpuMicros / 1000 };
+  return { ms, cpuMs };
 }
 
 /** `min / median / max` of `values`, each with `digits` decimals and `unit`. */
@@ -309,8 +310,7 @@ function timePlainValidate(dir: string): { ms: number[]; cpuMs: number[] } {
     );
     if (plain.status !== 0) throw new Error('the plain validate loop failed');
     ms.push(performance.now() - started);
-    cpuMs.push(Number(readFileSync(usage, 'utf8').split(' ')[1]) / 1000);
-    rmSync(usage, { force: true });
+    cpuMs.push(readUsage(usage).cpuMs);
   }
   return { ms, cpuMs };
 }

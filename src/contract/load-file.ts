@@ -235,29 +235,21 @@ export function loadChunk(work: LoadWork, chunk: number): FileLoad[] {
   return results;
 }
 
-/** Takes chunks until none is left, handing each one's results to `done` as it is loaded. */
-export function loadChunks(
-  work: LoadWork,
-  done: (chunk: number, results: FileLoad[]) => void,
-): void {
-  const next = new Int32Array(work.next);
-  const chunks = chunkCount(work);
-  for (let chunk = Atomics.add(next, 0, 1); chunk < chunks; chunk = Atomics.add(next, 0, 1))
-    done(chunk, loadChunk(work, chunk));
-}
-
 /**
- * loadChunks, letting the thread's other work run after each chunk: what the files loaded so far
- * set going (their live contracts read, the answers planned) goes on while the rest load.
+ * Takes chunks until none is left, handing each one's results to `done` as it is loaded. With
+ * `pause`, awaited after each chunk, the thread's other work runs between chunks (what the files
+ * loaded so far set going: their live contracts read, the answers planned); without, the loop
+ * runs to its end at once.
  */
-export async function loadChunksYielding(
+export async function loadChunks(
   work: LoadWork,
   done: (chunk: number, results: FileLoad[]) => void,
+  pause?: () => Promise<void>,
 ): Promise<void> {
   const next = new Int32Array(work.next);
   const chunks = chunkCount(work);
   for (let chunk = Atomics.add(next, 0, 1); chunk < chunks; chunk = Atomics.add(next, 0, 1)) {
     done(chunk, loadChunk(work, chunk));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (pause !== undefined) await pause();
   }
 }

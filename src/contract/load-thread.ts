@@ -4,4 +4,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadChunks, type LoadWork } from './load-file.js';
 
-loadChunks(workerData as LoadWork, (chunk, results) => parentPort!.postMessage({ chunk, results }));
+await loadChunks(workerData as LoadWork, (chunk, results) =>
+  parentPort!.postMessage({ chunk, results }),
+);

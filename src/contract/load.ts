@@ -11,7 +11,6 @@ import {
   chunkStart,
   loadChunk,
   loadChunks,
-  loadChunksYielding,
   StoredContractFile,
   type FileLoad,
   type LoadWork,
@@ -132,9 +131,10 @@ export interface LoadOptions {
    * Told of each file as soon as it is found valid (in the order the files are loaded, with its
    * index in path order), while the rest still load: this thread then lets other work run between
    * the chunks it loads. A file told of may still turn out to clash with another (the same
-   * contract twice): the result's problems are what counts.
+   * contract twice): the result's problems are what counts. `unstorableIn`: the profiles asked
+   * about (unstorableIn above) that cannot store its contract.
    */
-  onValid?: (file: ContractFile, place: number) => void;
+  onValid?: (file: ContractFile, place: number, unstorableIn: readonly Profile[]) => void;
 }
 
 /**
@@ -179,8 +179,11 @@ async function loadAll(
     take(chunk, loads);
     here += 1;
   };
-  if (yielding) await loadChunksYielding(work, done);
-  else loadChunks(work, done);
+  await loadChunks(
+    work,
+    done,
+    yielding ? () => new Promise<void>((resolve) => setImmediate(resolve)) : undefined,
+  );
   if (here === results.length) void thread?.terminate();
   else await helped;
   // The chunks a thread took and never handed back are loaded here.
@@ -255,7 +258,7 @@ export async function loadContracts(
         const i = start + offset;
         const file = new StoredContractFile(shown[i]!, absolute[i]!, loaded);
         stored[i] = file;
-        options.onValid?.(file, i);
+        options.onValid?.(file, i, loaded.unstorableIn);
       });
     },
     options.onValid !== undefined,
