@@ -10,7 +10,7 @@ import { FileFeed } from '../src/plan/file-feed.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { cli } from './helpers/cli.js';
-import { openSandbox, writesAmong } from './helpers/sandbox.js';
+import { interfacePath, openSandbox, writesAmong } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -145,5 +145,36 @@ describe('an invalid file among files being read', () => {
     expect(unreachable.code).toBe(1);
     expect(unreachable.out).toBe(`${problem}\n`);
     expect(unreachable.err).toBe(said);
+  });
+});
+
+describe('a file the connected catalog cannot store', () => {
+  it('is never read, whether it is found before or after the catalog names its profile', async () => {
+    const opened = await openSandbox({ profile: 'openmetadata' });
+    cleanups.push(() => opened.sandbox.close());
+    const file = (name: string, status: string) =>
+      `name: ${name}\nfullyQualifiedName: db.s.${name}.dataContract_${name}\nentity: {type: table, fullyQualifiedName: db.s.${name}}\nentityStatus: ${status}\n`;
+    // Enough files for several of the loader's chunks: the last is found long after the first.
+    const files: Record<string, string> = {
+      'contracts/a-active.yaml': file('a_active', 'Active'),
+      'contracts/zz-active.yaml': file('zz_active', 'Active'),
+    };
+    for (let i = 0; i < 300; i++)
+      files[`contracts/m${String(i).padStart(3, '0')}.yaml`] = file(`m${i}`, 'Draft');
+    const dir = await tempDir(files);
+    cleanups.push(() => dir.remove());
+    const run = await cli(['plan'], {
+      cwd: dir.dir,
+      env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token('alice') },
+    });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('contracts/a-active.yaml:4:15 entityStatus Active is not a status');
+    expect(run.out).toContain('contracts/zz-active.yaml:4:15 entityStatus Active is not a status');
+    const read = opened.sandbox
+      .requests()
+      .map((r) => interfacePath(r.path))
+      .filter((p) => p.startsWith('/v1/dataContracts'));
+    expect(read.filter((p) => p.includes('_active'))).toEqual([]);
+    expect(writesAmong(opened.sandbox.requests())).toEqual([]);
   });
 });

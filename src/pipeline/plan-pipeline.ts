@@ -2,7 +2,7 @@
 // invalid), read the live contracts, make the plan. Shared by the CLI and the GitHub Action.
 import path from 'node:path';
 import type { LiveContract } from '../catalog/client.js';
-import { loadContracts } from '../contract/load.js';
+import { loadContracts, type LoadOptions } from '../contract/load.js';
 import type { DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
@@ -11,7 +11,7 @@ import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
 import type { AssetRules } from '../plan/asset-rules.js';
 import type { Plan } from '../plan/types.js';
 import { codecFor, type Codec } from '../profile/codec.js';
-import { PROFILES, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
+import { PROFILES, resolveCatalog, type Profile, type ProfileSetting } from '../profile/profile.js';
 import { FileFeed } from '../plan/file-feed.js';
 import type { ProgressHooks } from '../progress.js';
 import type { PolicyCheck } from '../policy/policies.js';
@@ -75,6 +75,36 @@ export type PlanOutcome =
       keptForOthers: string[];
     };
 
+/**
+ * The loader's `onValid` for a plan: each file found valid is handed to `feed`, unless `keep`
+ * leaves it out or the connected catalog's profile cannot store it (such a file ends the run with
+ * its problems, and its contract is never read). Files found before the catalog has named its
+ * profile wait until it has.
+ */
+function feeding(
+  feed: FileFeed,
+  connecting: Promise<{ profile: Profile }>,
+  keep: (file: ContractFile) => boolean,
+): NonNullable<LoadOptions['onValid']> {
+  let profile: Profile | undefined;
+  const waiting: [ContractFile, number, readonly Profile[]][] = [];
+  const hand = (file: ContractFile, place: number, unstorableIn: readonly Profile[]): void => {
+    if (!feed.closed && !unstorableIn.includes(profile!)) feed.push(file, place);
+  };
+  connecting.then(
+    (connected) => {
+      profile = connected.profile;
+      for (const item of waiting.splice(0)) hand(...item);
+    },
+    () => undefined,
+  );
+  return (file, place, unstorableIn) => {
+    if (!keep(file)) return;
+    if (profile === undefined) waiting.push([file, place, unstorableIn]);
+    else hand(file, place, unstorableIn);
+  };
+}
+
 export async function planFromFiles(
   request: PlanRequest,
   reader: CatalogReader,
@@ -98,6 +128,13 @@ export async function planFromFiles(
   connecting.catch(() => undefined);
   const only = request.only;
   const feed = new FileFeed();
+  // Made before planning starts: the files found before the catalog names its profile are handed
+  // over as soon as it does, before any is read.
+  const onValid = feeding(
+    feed,
+    connecting,
+    (file) => only === undefined || only.has(path.resolve(request.cwd, file.file)),
+  );
   const planning = (async () => {
     const { profile, release } = await connecting;
     const repository = await request.repository;
@@ -119,10 +156,7 @@ export async function planFromFiles(
   try {
     const loaded = await loadContracts(request.paths, request.cwd, {
       unstorableIn: setting === 'auto' ? PROFILES : [setting],
-      onValid: (file, place) => {
-        if (only === undefined || only.has(path.resolve(request.cwd, file.file)))
-          feed.push(file, place);
-      },
+      onValid,
     });
     if (loaded.problems.length > 0)
       return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
