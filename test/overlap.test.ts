@@ -148,8 +148,8 @@ describe('an invalid file among files being read', () => {
   });
 });
 
-describe('a file the connected catalog cannot store', () => {
-  it('is never read, whether it is found before or after the catalog names its profile', async () => {
+describe('a file that cannot be planned', () => {
+  it('the connected catalog cannot store: is never read, whether it is found before or after the catalog names its profile', async () => {
     const opened = await openSandbox({ profile: 'openmetadata' });
     cleanups.push(() => opened.sandbox.close());
     const file = (name: string, status: string) =>
@@ -175,6 +175,34 @@ describe('a file the connected catalog cannot store', () => {
       .map((r) => interfacePath(r.path))
       .filter((p) => p.startsWith('/v1/dataContracts'));
     expect(read.filter((p) => p.includes('_active'))).toEqual([]);
+    expect(writesAmong(opened.sandbox.requests())).toEqual([]);
+  });
+  it('an ODCS file that names no catalog asset: is never read either, first or last among many', async () => {
+    const opened = await openSandbox({});
+    cleanups.push(() => opened.sandbox.close());
+    const unnamed = (name: string) =>
+      `apiVersion: v3.1.0\nkind: DataContract\nid: ${name}\nversion: 1.0.0\nname: ${name}\nstatus: active\nschema:\n  - name: ${name}\n    properties:\n      - name: id\n        logicalType: integer\n`;
+    const files: Record<string, string> = {
+      'contracts/a.odcs.yaml': unnamed('a_first'),
+      'contracts/zz.odcs.yaml': unnamed('zz_last'),
+    };
+    for (let i = 0; i < 300; i++)
+      files[`contracts/m${String(i).padStart(3, '0')}.yaml`] =
+        `name: m${i}\nfullyQualifiedName: db.s.m${i}.dataContract_m${i}\nentity: {type: table, fullyQualifiedName: db.s.m${i}}\n`;
+    const dir = await tempDir(files);
+    cleanups.push(() => dir.remove());
+    const run = await cli(['plan'], {
+      cwd: dir.dir,
+      env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token('alice') },
+    });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('contracts/a.odcs.yaml:1:1 the document names no catalog asset');
+    expect(run.out).toContain('contracts/zz.odcs.yaml:1:1 the document names no catalog asset');
+    const read = opened.sandbox
+      .requests()
+      .map((r) => interfacePath(r.path))
+      .filter((p) => p.startsWith('/v1/dataContracts'));
+    expect(read.filter((p) => !/dataContract_m\d+$/.test(p))).toEqual([]);
     expect(writesAmong(opened.sandbox.requests())).toEqual([]);
   });
 });

@@ -77,9 +77,9 @@ export type PlanOutcome =
 
 /**
  * The loader's `onValid` for a plan: each file found valid is handed to `feed`, unless `keep`
- * leaves it out or the connected catalog's profile cannot store it (such a file ends the run with
- * its problems, and its contract is never read). Files found before the catalog has named its
- * profile wait until it has.
+ * leaves it out, it is an ODCS file that names no catalog asset, or the connected catalog's
+ * profile cannot store it (such a file ends the run with its problems, and its contract is never
+ * read). Files found before the catalog has named its profile wait until it has.
  */
 function feeding(
   feed: FileFeed,
@@ -99,7 +99,7 @@ function feeding(
     () => undefined,
   );
   return (file, place, unstorableIn) => {
-    if (!keep(file)) return;
+    if (file.unnamed !== undefined || !keep(file)) return;
     if (profile === undefined) waiting.push([file, place, unstorableIn]);
     else hand(file, place, unstorableIn);
   };
