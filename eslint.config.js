@@ -4,7 +4,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'action/dist/**', 'node_modules/**', 'coverage/**', '**/*.mjs', '**/*.js'],
+    ignores: [
+      'dist/**',
+      'action/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '**/*.mjs',
+      '**/*.js',
+      '**/*.cjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

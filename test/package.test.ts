@@ -1,9 +1,9 @@
 // Installing the tool where its users work: the packed tarball (the built CLI, the schemas and the
 // Action's bundle, nothing built on install and nothing else fetched) in an empty folder, then a
-// first contract from nothing: new, plan, apply, and a plan with no changes.
+// first contract from nothing: new, plan, apply, and a plan with no changes; an ODCS file validated.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSandbox } from './helpers/sandbox.js';
@@ -71,6 +71,7 @@ describe('the packed tarball in an empty folder', () => {
       for (const shipped of [
         'dist/cli.js',
         'schemas/data-contract.schema.json',
+        'schemas/odcs/odcs-json-schema-v3.1.0.validator.cjs',
         'action/index.js',
         'docs/commands.md',
       ])
@@ -102,6 +103,15 @@ describe('the packed tarball in an empty folder', () => {
           'warehouse.sales.public.order_items.dataContract_order_items',
         ),
       ).toMatchObject({ version: 0.1, entityStatus: 'Draft' });
+      // An ODCS document is checked with the validator the package ships beside the schema.
+      await cp(
+        path.join(root, 'test/fixtures/odcs-3.1.0/table-column.odcs.yaml'),
+        path.join(work.dir, 'odcs/table-column.odcs.yaml'),
+        { recursive: true },
+      );
+      const odcs = await npx('validate', 'odcs');
+      expect(odcs.status, odcs.stdout + odcs.stderr).toBe(0);
+      expect(odcs.stdout).toContain('1 contract file is valid.');
     } finally {
       await opened.sandbox.close();
       await work.remove();
