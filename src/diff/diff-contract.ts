@@ -8,7 +8,7 @@ import {
   type Shape,
 } from '../contract/model.js';
 import { escapeToken, isPlainObject, type JsonObject } from './json-value.js';
-import { alignKeyedArray, itemKey } from './keyed-array.js';
+import { alignKeyedArray } from './keyed-array.js';
 import type { ChangeOperation as Operation } from './operation.js';
 import {
   hasServerProperties,
@@ -111,10 +111,7 @@ function diffKeyedArray(
     // A renamed item (another key in the same place) is another column, owner or rule. When the
     // server added properties to the old one (a reference's id, a column's fullyQualifiedName),
     // which name the old entity, it is replaced whole by the desired one, keeping none of them.
-    if (
-      itemKey(live[i], keyFields) !== itemKey(desired[j], keyFields) &&
-      hasServerProperties(live[i], shape.items)
-    )
+    if (alignment.renamed.has(j) && hasServerProperties(live[i], shape.items))
       ops.push({ op: 'replace', path: `${path}/${j}`, value: desired[j] });
     else diffValue(live[i], desired[j], shape.items, `${path}/${j}`, ops);
   }

@@ -28,7 +28,8 @@ export function longestIncreasingSubsequence(sequence: ArrayLike<number>): numbe
   let length = 0;
   for (let i = 0; i < n; i++) {
     const value = sequence[i]!;
-    let low = 0;
+    // Most items stand in order: one that extends the longest run so far needs no search.
+    let low = length > 0 && sequence[tails[length - 1]!]! < value ? length : 0;
     let high = length;
     while (low < high) {
       const mid = (low + high) >> 1;
@@ -58,7 +59,11 @@ export interface ArrayAlignment {
   insertions: number[];
   /** For each desired index, the live index of the item it is diffed against, or -1 if inserted. */
   matchedLive: ArrayLike<number>;
+  /** The desired indices diffed against a live item of another key (renames), if any. */
+  renamed: ReadonlySet<number>;
 }
+
+const NO_RENAMES: ReadonlySet<number> = new Set();
 
 const NONE = -1;
 
@@ -90,7 +95,13 @@ export function alignKeyedArray(
     if (same) {
       const identity = new Int32Array(n);
       for (let i = 0; i < n; i++) identity[i] = i;
-      return { removals: [], moves: [], insertions: [], matchedLive: identity };
+      return {
+        removals: [],
+        moves: [],
+        insertions: [],
+        matchedLive: identity,
+        renamed: NO_RENAMES,
+      };
     }
   }
   const limit = Math.min(n, m);
@@ -130,6 +141,10 @@ export function alignKeyedArray(
     moves: window.moves.map(([from, to]): [number, number] => [prefix + from, prefix + to]),
     insertions: window.insertions.map((j) => prefix + j),
     matchedLive,
+    renamed:
+      window.renamed.size === 0 || prefix === 0
+        ? window.renamed
+        : new Set([...window.renamed].map((j) => prefix + j)),
   };
 }
 
@@ -169,8 +184,10 @@ function alignWindow(
   const desiredIndexByKey = new Map<string, number>();
   for (let j = 0; j < m; j++) {
     const key = desiredKeys[j];
-    if (key === undefined || desiredIndexByKey.has(key)) return undefined;
+    if (key === undefined) return undefined;
     desiredIndexByKey.set(key, j);
+    // One lookup, not two: a key seen before leaves the map as large as it was.
+    if (desiredIndexByKey.size === j) return undefined;
   }
   // matchedLive[j] = live index for desired j; liveTarget[i] = desired index for live i.
   const matchedLive = new Int32Array(m).fill(NONE);
@@ -191,6 +208,7 @@ function alignWindow(
   const removedByGap: number[][] = [];
   let gap = 0;
   let anyRemoved = false;
+  let renamed: Set<number> | undefined;
   for (let i = 0; i < n; i++) {
     if (anchored[i] === 1) gap += 1;
     else if (liveTarget[i] === NONE) {
@@ -211,6 +229,7 @@ function alignWindow(
           taken[gap] = taken[gap]! + 1;
           matchedLive[j] = partner;
           liveTarget[partner] = j;
+          (renamed ??= new Set()).add(j);
           // Paired items keep the anchors' order on both sides (same gap, taken in order), so
           // they join the stationary set: any increasing run without them is one of the old
           // ones, so the old longest run plus every pair is still a longest run.
@@ -251,20 +270,23 @@ function alignWindow(
 
   const insertions: number[] = [];
   for (let j = 0; j < m; j++) if (matchedLive[j] === NONE) insertions.push(j);
-  return { removals, moves, insertions, matchedLive };
+  return { removals, moves, insertions, matchedLive, renamed: renamed ?? NO_RENAMES };
 }
 
 /** Flags (by live index) the items that stay in place: a longest run already in desired order. */
 function stationary(liveTarget: Int32Array): Uint8Array {
-  const keptLive: number[] = [];
-  const keptTargets: number[] = [];
+  const keptLive = new Int32Array(liveTarget.length);
+  const keptTargets = new Int32Array(liveTarget.length);
+  let kept = 0;
   for (let i = 0; i < liveTarget.length; i++) {
     if (liveTarget[i] !== NONE) {
-      keptLive.push(i);
-      keptTargets.push(liveTarget[i]!);
+      keptLive[kept] = i;
+      keptTargets[kept] = liveTarget[i]!;
+      kept += 1;
     }
   }
   const flags = new Uint8Array(liveTarget.length);
-  for (const k of longestIncreasingSubsequence(keptTargets)) flags[keptLive[k]!] = 1;
+  for (const k of longestIncreasingSubsequence(keptTargets.subarray(0, kept)))
+    flags[keptLive[k]!] = 1;
   return flags;
 }
