@@ -148,61 +148,70 @@ describe('an invalid file among files being read', () => {
   });
 });
 
+/**
+ * Plans the files `edges` (named to come first and last) with 300 of ours between: several of the
+ * loader's chunks, so that the last is found long after the first. The run, the contract paths it
+ * read, and its writes.
+ */
+async function planAmongMany(
+  profile: 'spec' | 'openmetadata',
+  edges: Record<string, string>,
+  between: (name: string) => string,
+): Promise<{ out: string; code: number; read: string[]; writes: unknown[] }> {
+  const opened = await openSandbox({ profile });
+  cleanups.push(() => opened.sandbox.close());
+  const files = { ...edges };
+  for (let i = 0; i < 300; i++)
+    files[`contracts/m${String(i).padStart(3, '0')}.yaml`] = between(`m${i}`);
+  const dir = await tempDir(files);
+  cleanups.push(() => dir.remove());
+  const run = await cli(['plan'], {
+    cwd: dir.dir,
+    env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token('alice') },
+  });
+  const requests = opened.sandbox.requests();
+  return {
+    out: run.out,
+    code: run.code,
+    read: requests
+      .map((r) => interfacePath(r.path))
+      .filter((p) => p.startsWith('/v1/dataContracts')),
+    writes: writesAmong(requests),
+  };
+}
+
 describe('a file that cannot be planned', () => {
+  const ours = (name: string, status = 'Draft') =>
+    `name: ${name}\nfullyQualifiedName: db.s.${name}.dataContract_${name}\nentity: {type: table, fullyQualifiedName: db.s.${name}}\nentityStatus: ${status}\n`;
+
   it('the connected catalog cannot store: is never read, whether it is found before or after the catalog names its profile', async () => {
-    const opened = await openSandbox({ profile: 'openmetadata' });
-    cleanups.push(() => opened.sandbox.close());
-    const file = (name: string, status: string) =>
-      `name: ${name}\nfullyQualifiedName: db.s.${name}.dataContract_${name}\nentity: {type: table, fullyQualifiedName: db.s.${name}}\nentityStatus: ${status}\n`;
-    // Enough files for several of the loader's chunks: the last is found long after the first.
-    const files: Record<string, string> = {
-      'contracts/a-active.yaml': file('a_active', 'Active'),
-      'contracts/zz-active.yaml': file('zz_active', 'Active'),
-    };
-    for (let i = 0; i < 300; i++)
-      files[`contracts/m${String(i).padStart(3, '0')}.yaml`] = file(`m${i}`, 'Draft');
-    const dir = await tempDir(files);
-    cleanups.push(() => dir.remove());
-    const run = await cli(['plan'], {
-      cwd: dir.dir,
-      env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token('alice') },
-    });
+    const run = await planAmongMany(
+      'openmetadata',
+      {
+        'contracts/a-active.yaml': ours('a_active', 'Active'),
+        'contracts/zz-active.yaml': ours('zz_active', 'Active'),
+      },
+      (name) => ours(name),
+    );
     expect(run.code).toBe(1);
     expect(run.out).toContain('contracts/a-active.yaml:4:15 entityStatus Active is not a status');
     expect(run.out).toContain('contracts/zz-active.yaml:4:15 entityStatus Active is not a status');
-    const read = opened.sandbox
-      .requests()
-      .map((r) => interfacePath(r.path))
-      .filter((p) => p.startsWith('/v1/dataContracts'));
-    expect(read.filter((p) => p.includes('_active'))).toEqual([]);
-    expect(writesAmong(opened.sandbox.requests())).toEqual([]);
+    expect(run.read.filter((p) => p.includes('_active'))).toEqual([]);
+    expect(run.writes).toEqual([]);
   });
+
   it('an ODCS file that names no catalog asset: is never read either, first or last among many', async () => {
-    const opened = await openSandbox({});
-    cleanups.push(() => opened.sandbox.close());
     const unnamed = (name: string) =>
       `apiVersion: v3.1.0\nkind: DataContract\nid: ${name}\nversion: 1.0.0\nname: ${name}\nstatus: active\nschema:\n  - name: ${name}\n    properties:\n      - name: id\n        logicalType: integer\n`;
-    const files: Record<string, string> = {
-      'contracts/a.odcs.yaml': unnamed('a_first'),
-      'contracts/zz.odcs.yaml': unnamed('zz_last'),
-    };
-    for (let i = 0; i < 300; i++)
-      files[`contracts/m${String(i).padStart(3, '0')}.yaml`] =
-        `name: m${i}\nfullyQualifiedName: db.s.m${i}.dataContract_m${i}\nentity: {type: table, fullyQualifiedName: db.s.m${i}}\n`;
-    const dir = await tempDir(files);
-    cleanups.push(() => dir.remove());
-    const run = await cli(['plan'], {
-      cwd: dir.dir,
-      env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token('alice') },
-    });
+    const run = await planAmongMany(
+      'spec',
+      { 'contracts/a.odcs.yaml': unnamed('a_first'), 'contracts/zz.odcs.yaml': unnamed('zz_last') },
+      (name) => ours(name),
+    );
     expect(run.code).toBe(1);
     expect(run.out).toContain('contracts/a.odcs.yaml:1:1 the document names no catalog asset');
     expect(run.out).toContain('contracts/zz.odcs.yaml:1:1 the document names no catalog asset');
-    const read = opened.sandbox
-      .requests()
-      .map((r) => interfacePath(r.path))
-      .filter((p) => p.startsWith('/v1/dataContracts'));
-    expect(read.filter((p) => !/dataContract_m\d+$/.test(p))).toEqual([]);
-    expect(writesAmong(opened.sandbox.requests())).toEqual([]);
+    expect(run.read.filter((p) => !/dataContract_m\d+$/.test(p))).toEqual([]);
+    expect(run.writes).toEqual([]);
   });
 });
