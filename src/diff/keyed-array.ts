@@ -156,17 +156,21 @@ function keyable(
   liveKeys: readonly (string | undefined)[],
   desiredKeys: readonly (string | undefined)[],
 ): boolean {
-  const named = new Set<string>();
-  for (const key of desiredKeys) {
-    if (key === undefined || named.has(key)) return false;
-    named.add(key);
+  const named = new Map<string, number>();
+  for (let j = 0; j < desiredKeys.length; j++) {
+    const key = desiredKeys[j];
+    if (key === undefined) return false;
+    named.set(key, j);
+    // A key seen before leaves the map as large as it was.
+    if (named.size === j) return false;
   }
-  const matched = new Set<string>();
+  const matched = new Uint8Array(desiredKeys.length);
   for (const key of liveKeys) {
     if (key === undefined) return false;
-    if (!named.has(key)) continue;
-    if (matched.has(key)) return false;
-    matched.add(key);
+    const j = named.get(key);
+    if (j === undefined) continue;
+    if (matched[j] === 1) return false;
+    matched[j] = 1;
   }
   return true;
 }
