@@ -148,6 +148,19 @@ export function alignKeyedArray(
   };
 }
 
+/** Each key's index, or undefined when a key is missing or used twice. */
+function indexOfKeys(keys: readonly (string | undefined)[]): Map<string, number> | undefined {
+  const index = new Map<string, number>();
+  for (let j = 0; j < keys.length; j++) {
+    const key = keys[j];
+    if (key === undefined) return undefined;
+    index.set(key, j);
+    // One lookup, not two: a key seen before leaves the map as large as it was.
+    if (index.size === j) return undefined;
+  }
+  return index;
+}
+
 /**
  * Whether every item of both arrays has a key, no key is used twice among the desired items, and
  * none of theirs twice among the live ones: what keyed alignment needs of the whole arrays.
@@ -156,14 +169,8 @@ function keyable(
   liveKeys: readonly (string | undefined)[],
   desiredKeys: readonly (string | undefined)[],
 ): boolean {
-  const named = new Map<string, number>();
-  for (let j = 0; j < desiredKeys.length; j++) {
-    const key = desiredKeys[j];
-    if (key === undefined) return false;
-    named.set(key, j);
-    // A key seen before leaves the map as large as it was.
-    if (named.size === j) return false;
-  }
+  const named = indexOfKeys(desiredKeys);
+  if (named === undefined) return false;
   const matched = new Uint8Array(desiredKeys.length);
   for (const key of liveKeys) {
     if (key === undefined) return false;
@@ -185,14 +192,8 @@ function alignWindow(
 ): ArrayAlignment | undefined {
   const n = liveKeys.length;
   const m = desiredKeys.length;
-  const desiredIndexByKey = new Map<string, number>();
-  for (let j = 0; j < m; j++) {
-    const key = desiredKeys[j];
-    if (key === undefined) return undefined;
-    desiredIndexByKey.set(key, j);
-    // One lookup, not two: a key seen before leaves the map as large as it was.
-    if (desiredIndexByKey.size === j) return undefined;
-  }
+  const desiredIndexByKey = indexOfKeys(desiredKeys);
+  if (desiredIndexByKey === undefined) return undefined;
   // matchedLive[j] = live index for desired j; liveTarget[i] = desired index for live i.
   const matchedLive = new Int32Array(m).fill(NONE);
   const liveTarget = new Int32Array(n).fill(NONE);
