@@ -106,7 +106,10 @@ export type FileLoad =
       digest: string;
       /** Read by the fast path (js-yaml alone), so read again by it (see contractOfValidated). */
       fast: boolean;
-      /** The profiles, of those asked about, that cannot store this contract. */
+      /**
+       * The profiles, of those asked about, that cannot store this contract: all of them for an
+       * ODCS document that names no catalog asset.
+       */
       unstorableIn: Profile[];
       /** An ODCS document (odcs/), and when it names no catalog asset, why, at its place. */
       format?: 'odcs';
@@ -145,7 +148,7 @@ export function loadFile(
             (profile) =>
               codecFor(profile).unstorable(contractForProfile(parsed.value, profile)).length > 0,
           )
-        : [],
+        : [...profiles],
     ...(format === undefined ? {} : { format }),
     ...(unnamed === undefined ? {} : { unnamed }),
     ...(versioned === true || format === 'odcs' ? { versioned: true } : {}),

@@ -77,8 +77,8 @@ export type PlanOutcome =
 
 /**
  * The loader's `onValid` for a plan: each file found valid is handed to `feed`, unless `keep`
- * leaves it out, it is an ODCS file that names no catalog asset, or the connected catalog's
- * profile cannot store it (such a file ends the run with its problems, and its contract is never
+ * leaves it out or the connected catalog's profile cannot store it (such a file, an ODCS file that
+ * names no catalog asset among them, ends the run with its problems, and its contract is never
  * read). Files found before the catalog has named its profile wait until it has.
  */
 function feeding(
@@ -99,7 +99,7 @@ function feeding(
     () => undefined,
   );
   return (file, place, unstorableIn) => {
-    if (file.unnamed !== undefined || !keep(file)) return;
+    if (!keep(file)) return;
     if (profile === undefined) waiting.push([file, place, unstorableIn]);
     else hand(file, place, unstorableIn);
   };
@@ -127,14 +127,12 @@ export async function planFromFiles(
   })();
   connecting.catch(() => undefined);
   const only = request.only;
+  const planned = (file: ContractFile): boolean =>
+    only === undefined || only.has(path.resolve(request.cwd, file.file));
   const feed = new FileFeed();
   // Made before planning starts: the files found before the catalog names its profile are handed
   // over as soon as it does, before any is read.
-  const onValid = feeding(
-    feed,
-    connecting,
-    (file) => only === undefined || only.has(path.resolve(request.cwd, file.file)),
-  );
+  const onValid = feeding(feed, connecting, planned);
   const planning = (async () => {
     const { profile, release } = await connecting;
     const repository = await request.repository;
@@ -160,10 +158,7 @@ export async function planFromFiles(
     });
     if (loaded.problems.length > 0)
       return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };
-    const files =
-      only === undefined
-        ? loaded.files
-        : loaded.files.filter((file) => only.has(path.resolve(request.cwd, file.file)));
+    const files = only === undefined ? loaded.files : loaded.files.filter(planned);
     // What the connected catalog cannot store is a problem of the file, before any plan is made.
     const { profile, release } = await connecting;
     const codec = codecFor(profile, release);

@@ -12,19 +12,14 @@ import { contractForProfile } from '../odcs/odcs-file.js';
 export function storageProblemsIn(loaded: LoadedContracts, profile: Profile): Problem[] {
   const codec = codecFor(profile);
   const unstorable = loaded.unstorable.get(profile) ?? new Set();
-  // An ODCS file that names no catalog asset: with a catalog at hand, nothing can be planned for it.
-  const unnamed = loaded.files.flatMap((file) =>
-    file.unnamed === undefined ? [] : [file.unnamed],
-  );
-  return [
-    ...unnamed,
-    ...loaded.files
-      .filter((file) => unstorable.has(file.file))
-      .flatMap((file) => {
-        const held = withContract(file);
-        return storageProblems(held, codec.unstorable(contractForProfile(held, profile)));
-      }),
-  ];
+  return loaded.files
+    .filter((file) => unstorable.has(file.file))
+    .flatMap((file) => {
+      // An ODCS file that names no catalog asset (no catalog can store it): that is its problem.
+      if (file.unnamed !== undefined) return [file.unnamed];
+      const held = withContract(file);
+      return storageProblems(held, codec.unstorable(contractForProfile(held, profile)));
+    });
 }
 
 /**

@@ -300,15 +300,17 @@ export async function planContracts(
   options: ReadOptions & PlanOptions & { keepLive?: boolean } = {},
 ): Promise<PlannedContracts> {
   const feed = files instanceof FileFeed ? files : FileFeed.of(files);
+  const codec = options.codec ?? specCodec;
   const assetsReady =
     (options.checkAssets ?? true)
       ? feed.complete.then((all) =>
           feed.aborted
             ? new Map<string, AssetLookup<CheckedAsset>>()
-            : checkAssets(all, reader, (options.codec ?? specCodec).profile),
+            : checkAssets(all, reader, codec.profile),
         )
       : Promise.resolve(new Map<string, AssetLookup<CheckedAsset>>());
   let assets: Map<string, AssetLookup<CheckedAsset>> | undefined;
+  // The lookups' failure, or a worker's: the others then read no more.
   let failed: { error: unknown } | undefined;
   assetsReady.then(
     (found) => {
@@ -318,7 +320,6 @@ export async function planContracts(
       failed = { error };
     },
   );
-  const codec = options.codec ?? specCodec;
   const references = codec.referencesById ? referenceLookup(reader) : undefined;
   // What an OpenMetadata catalog holds that a contract must keep to: asked once, when needed.
   const rules = codec.profile === 'openmetadata' ? catalogRules(reader) : undefined;
@@ -361,12 +362,10 @@ export async function planContracts(
     if (item !== undefined) await planOne(item.index, unparked(item.live), found);
   };
   let next = 0;
-  // Once one worker has failed (and so the plan), the others read no more.
-  let stopped = false;
   const worker = async (): Promise<void> => {
     for (;;) {
       if (failed !== undefined) throw failed.error;
-      if (feed.aborted || stopped) return;
+      if (feed.aborted) return;
       if (next >= feed.files.length) {
         // More files are on their way: wait for them (what is parked waits for the lookups).
         if (!feed.closed) {
@@ -402,7 +401,7 @@ export async function planContracts(
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, () =>
       worker().catch((error: unknown) => {
-        stopped = true;
+        failed ??= { error };
         throw error;
       }),
     ),
