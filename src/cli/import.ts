@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { Profile } from '../profile/profile.js';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { shippedSchemaFile } from '../shipped.js';
 import type { CatalogClient, LiveContract } from '../catalog/client.js';
 import { ConfigError, NotFoundError } from '../errors.js';
 import { contractFileText, filePathFor } from '../import/import-contracts.js';
@@ -79,20 +79,8 @@ export function schemaPathFrom(
   schema = 'data-contract.schema.json',
 ): string {
   const inRepo = path.join(cwd, 'schemas', schema);
-  // The package's own copy: schemas/ sits above the built chunk (dist/chunks) or the source file.
-  let shipped = inRepo;
-  for (
-    let dir = path.dirname(fileURLToPath(import.meta.url)), i = 0;
-    i < 5;
-    dir = path.dirname(dir), i++
-  ) {
-    const candidate = path.join(dir, 'schemas', schema);
-    if (existsSync(candidate)) {
-      shipped = candidate;
-      break;
-    }
-  }
-  const target = existsSync(inRepo) ? inRepo : shipped;
+  // The repository's own copy, else the package's.
+  const target = existsSync(inRepo) ? inRepo : (shippedSchemaFile(schema) ?? inRepo);
   return path.relative(directory, target).split(path.sep).join('/');
 }
 

@@ -5,22 +5,19 @@
 // ajv's draft 2019-09 build) into a module shipped beside it, which is read from disk on first
 // use: a repository without ODCS files (and each loading thread) loads none of it, and no run
 // compiles the schema (a third of a second each thread did).
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
+import { shippedSchemaFile } from '../shipped.js';
 
-const VALIDATOR = path.join('schemas', 'odcs', 'odcs-json-schema-v3.1.0.validator.cjs');
+const VALIDATOR = 'odcs/odcs-json-schema-v3.1.0.validator.cjs';
 
-/** The shipped validator's path: schemas/ sits above the built chunk (dist/chunks) or this source file. */
 function validatorFile(): string {
-  for (let dir = path.dirname(fileURLToPath(import.meta.url)), i = 0; i < 5; i++) {
-    const candidate = path.join(dir, VALIDATOR);
-    if (existsSync(candidate)) return candidate;
-    dir = path.dirname(dir);
-  }
-  throw new Error(`the ODCS schema's validator (${VALIDATOR}) is not where the package keeps it`);
+  const file = shippedSchemaFile(VALIDATOR);
+  if (file === undefined)
+    throw new Error(
+      `the ODCS schema's validator (schemas/${VALIDATOR}) is not where the package keeps it`,
+    );
+  return file;
 }
 
 let loaded: ValidateFunction | undefined;
