@@ -3,10 +3,10 @@
 // schemas/settings.schema.json with every problem at its line, like a contract file. A token, a
 // secret or a password in it is an error: it would be committed. Precedence is flag > environment
 // > this file > default, applied where each setting is read.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { SETTINGS_FILE } from './name.js';
+import { findSettingsFile, SETTINGS_FILE } from './name.js';
 import { locate, nodeStart, type Segment } from '../contract/positions.js';
 import { dottedPath, type Problem } from '../contract/problem.js';
 import { schemaProblems } from '../contract/schema.js';
@@ -50,20 +50,13 @@ export type SettingsLoad =
 const SECRET_KEY = /token|secret|password|credential/i;
 
 /**
- * Where the settings file is: the nearest folder from `cwd` up to the repository's root (the
- * first that holds `.git`) that holds one; undefined when none does.
+ * The settings at `cwd` (none when there is no file), or the file's problems, each at its line;
+ * `absolute`, the file, when it was already looked for.
  */
-export function findSettingsFile(cwd: string): string | undefined {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, SETTINGS_FILE);
-    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
-    if (existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir) return undefined;
-  }
-}
-
-/** The settings at `cwd` (none when there is no file), or the file's problems, each at its line. */
-export function loadSettings(cwd: string): SettingsLoad {
-  const absolute = findSettingsFile(cwd);
+export function loadSettings(
+  cwd: string,
+  absolute: string | undefined = findSettingsFile(cwd),
+): SettingsLoad {
   if (absolute === undefined) return { ok: true, settings: {} };
   const shown = path.relative(cwd, absolute).split(path.sep).join('/') || SETTINGS_FILE;
   const at = (line: number, column: number, where: string, message: string): Problem => ({

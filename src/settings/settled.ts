@@ -1,14 +1,15 @@
 // The settings file as the command line applies it: flag > environment > `.contracts.yaml` >
 // default, for the contract paths, the catalog's URL and profile, concurrency and fail-on. The
 // file is read once, before a command's action runs (`load`, whose modules — YAML, ajv, JSON
-// Logic — are imported then, not at start-up); a broken file is an error of the command that
-// uses it (SettingsError), and one of the problems `validate` reports.
+// Logic — are imported then, not at start-up, and only when there is a file, and policies in
+// it); a broken file is an error of the command that uses it (SettingsError), and one of the
+// problems `validate` reports.
 import path from 'node:path';
 import type { PolicyCheck } from '../policy/policies.js';
 import { ConfigError } from '../errors.js';
 import type { Problem } from '../contract/problem.js';
 import type { Acknowledgement, Settings, SettingsLoad } from './settings-file.js';
-import { SETTINGS_FILE } from './name.js';
+import { findSettingsFile, SETTINGS_FILE } from './name.js';
 import type { Mentions } from '../plan/render-impact.js';
 
 /** A settings file with problems: each is said at its line, and the command sends nothing. */
@@ -62,12 +63,19 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
   return {
     /** Reads the settings file, before a command's action runs. */
     async load(): Promise<void> {
-      const [{ loadSettings }, { compilePolicies }] = await Promise.all([
-        import('./settings-file.js'),
-        import('../policy/policies.js'),
-      ]);
-      loaded ??= loadSettings(cwd);
-      compile = (policies) => compilePolicies(policies ?? []);
+      if (loaded !== undefined) return;
+      // No file: nothing to read, and no reader or policy engine to load.
+      const absolute = findSettingsFile(cwd);
+      if (absolute === undefined) {
+        loaded = { ok: true, settings: {} };
+        return;
+      }
+      const { loadSettings } = await import('./settings-file.js');
+      loaded = loadSettings(cwd, absolute);
+      if (loaded.ok && (loaded.settings.policies?.length ?? 0) > 0) {
+        const { compilePolicies } = await import('../policy/policies.js');
+        compile = (policies) => compilePolicies(policies ?? []);
+      }
     },
     /** The file's problems (none when it is valid or absent), for `validate`. */
     problems: (): Problem[] => {
