@@ -1,9 +1,10 @@
 // The repository's settings file, .contracts.yaml: its problems at their lines (a token in it
 // refused), and flag > environment > file > default for what it sets; --fail-on.
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
+import { cliProcess } from './helpers/cli-process.js';
 import { openSandbox, sandboxWithFolder } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -104,6 +105,30 @@ describe('.contracts.yaml', () => {
     // Paths given on the command line beat the file's.
     const given = await cli(['validate', '../contracts/orders.yaml'], { cwd });
     expect(given.out).toContain('✓ 1 contract file is valid.');
+  });
+
+  it('its reader is loaded only when there is a file, and the policy engine only for policies in it', async () => {
+    // The built CLI, as a user runs it; Node's own debug output names every module it loads. The
+    // reader and the policy engine are chunks of their own, named after their modules.
+    const loaded = async (settings: string | undefined): Promise<string[]> => {
+      const dir = await tempDir({
+        ...(settings === undefined ? {} : { '.contracts.yaml': settings }),
+        'contracts/orders.yaml': await readFile(
+          path.join(root, 'contracts', 'orders.yaml'),
+          'utf8',
+        ),
+      });
+      cleanups.push(() => dir.remove());
+      await mkdir(path.join(dir.dir, '.git'));
+      const run = await cliProcess(['validate'], { cwd: dir.dir, env: { NODE_DEBUG: 'esm' } });
+      expect(run.out).toContain('✓ 1 contract file is valid.');
+      return [...new Set(run.err.match(/\b(settings-file|policies)-\w+\.js\b/g) ?? [])]
+        .map((chunk) => chunk.split('-')[0]!)
+        .sort();
+    };
+    expect(await loaded(undefined)).toEqual([]);
+    expect(await loaded('failOn: never\n')).toEqual(['settings']);
+    expect(await loaded('policies:\n  - use: owner-required\n')).toEqual(['policies', 'settings']);
   });
 
   it('without a file, the defaults: contracts/ and never failing on what the plan finds', async () => {
