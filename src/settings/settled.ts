@@ -5,7 +5,7 @@
 // it); a broken file is an error of the command that uses it (SettingsError), and one of the
 // problems `validate` reports.
 import path from 'node:path';
-import type { PolicyCheck } from '../policy/policies.js';
+import type { PolicyCheck, PolicySetting } from '../policy/policies.js';
 import { ConfigError } from '../errors.js';
 import type { Problem } from '../contract/problem.js';
 import type { Acknowledgement, Settings, SettingsLoad } from './settings-file.js';
@@ -38,7 +38,8 @@ export interface SettledConnection {
 /** The settings of one run of the command line, from `cwd` and `env`. */
 export function settingsFor(cwd: string, env: Record<string, string | undefined>) {
   let loaded: SettingsLoad | undefined;
-  let compile: ((settings: Settings['policies']) => PolicyCheck[]) | undefined;
+  // The policy engine's compiler, loaded only for a file that names policies.
+  let compilePolicies: ((settings: readonly PolicySetting[]) => PolicyCheck[]) | undefined;
   const load = (): SettingsLoad => {
     if (loaded === undefined) throw new Error('the settings file was used before it was loaded');
     return loaded;
@@ -73,8 +74,7 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
       const { loadSettings } = await import('./settings-file.js');
       loaded = loadSettings(cwd, absolute);
       if (loaded.ok && (loaded.settings.policies?.length ?? 0) > 0) {
-        const { compilePolicies } = await import('../policy/policies.js');
-        compile = (policies) => compilePolicies(policies ?? []);
+        ({ compilePolicies } = await import('../policy/policies.js'));
       }
     },
     /** The file's problems (none when it is valid or absent), for `validate`. */
@@ -118,7 +118,9 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
     /** The team's policies, compiled: checked on every planned contract. */
     policies: (): PolicyCheck[] => {
       const policies = settings().policies;
-      return compile === undefined ? [] : compile(policies);
+      return policies === undefined || compilePolicies === undefined
+        ? []
+        : compilePolicies(policies);
     },
     /** How many levels of lineage name a breaking change's consumers (the file's, else 2). */
     impactDepth: (): number | undefined => settings().impact?.depth,
