@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { writeValidators } from './generate-validator.mjs';
 import path from 'node:path';
 
@@ -19,22 +20,36 @@ const banner = {
 };
 
 /**
- * The program's own threads, each beside every output file that starts it: the catalog's
- * connection thread (src/catalog/http-thread.mjs, undici bundled in) and the contract loader's
- * second thread (src/contract/load-thread.ts). Each is found beside its starter
- * (`new URL('./NAME.mjs', import.meta.url)`), wherever the bundler put the starter.
+ * The files loaded at run time from beside the code that loads them, each built beside every
+ * output that holds its starter (`new URL('./NAME', import.meta.url)`), wherever the bundler put
+ * the starter: the program's own threads, the catalog's connection thread
+ * (src/catalog/http-thread.mjs, undici bundled in) and the contract loader's second thread
+ * (src/contract/load-thread.ts); and the yaml package, which src/yaml-library.ts requires on first
+ * use (a file that js-yaml reads and that validates never loads it).
  */
-const THREADS = [
+const BESIDE = [
   {
     starter: 'src/catalog/connections.ts',
     entry: 'src/catalog/http-thread.mjs',
-    name: 'http-thread',
+    name: 'http-thread.mjs',
+    format: 'esm',
   },
-  { starter: 'src/contract/load.ts', entry: 'src/contract/load-thread.ts', name: 'load-thread' },
+  {
+    starter: 'src/contract/load.ts',
+    entry: 'src/contract/load-thread.ts',
+    name: 'load-thread.mjs',
+    format: 'esm',
+  },
+  {
+    starter: 'src/yaml-library.ts',
+    entry: createRequire(import.meta.url).resolve('yaml'),
+    name: 'yaml.cjs',
+    format: 'cjs',
+  },
 ];
 
-async function buildThreads(metafile, options = {}) {
-  for (const { starter, entry, name } of THREADS) {
+async function buildBeside(metafile, options = {}) {
+  for (const { starter, entry, name, format } of BESIDE) {
     const dirs = new Set(
       Object.entries(metafile.outputs)
         .filter(([, output]) => starter in output.inputs)
@@ -44,12 +59,12 @@ async function buildThreads(metafile, options = {}) {
     for (const dir of dirs) {
       await build({
         entryPoints: [entry],
-        outfile: path.join(dir, `${name}.mjs`),
+        outfile: path.join(dir, name),
         bundle: true,
-        format: 'esm',
+        format,
         platform: 'node',
         target: 'node20',
-        banner,
+        ...(format === 'esm' ? { banner } : {}),
         logLevel: 'warning',
         ...options,
       });
@@ -72,7 +87,7 @@ const cli = await build({
   metafile: true,
   logLevel: 'warning',
 });
-await buildThreads(cli.metafile, { sourcemap: true });
+await buildBeside(cli.metafile, { sourcemap: true });
 
 // The GitHub Action: self-contained files, committed (action/index.js and the threads beside
 // it). CI checks that the committed files are exactly what the sources build.
@@ -90,7 +105,7 @@ const action = await build({
   metafile: true,
   logLevel: 'warning',
 });
-await buildThreads(action.metafile, { minify: true, legalComments: 'eof' });
+await buildBeside(action.metafile, { minify: true, legalComments: 'eof' });
 
 if (!skipTypes) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {

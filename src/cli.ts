@@ -1,14 +1,8 @@
 #!/usr/bin/env node
-// Entry point of the `contracts` binary.
-import { setFlagsFromString } from 'node:v8';
+// Entry point of the `contracts` binary. How far the heap may grow is bounded by the loader, for a
+// run that holds many contracts (heap.ts).
 import { processIo } from './cli/io.js';
 import { runCli } from './cli/program.js';
-
-// A plan allocates fast (thousands of files parsed, then read again one by one as their live
-// contracts arrive) around a small live set: V8's default lets the heap grow to up to four times
-// what is live before a full collection. Growing by a quarter of the live set keeps peak memory
-// near it, for a little more collecting (see README, Performance).
-setFlagsFromString('--heap-growing-percent=25');
 
 // A reader of standard error that went away is not an error of ours; one of standard output is
 // met by processIo, which goes on writing to standard error.

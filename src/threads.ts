@@ -2,10 +2,15 @@
 // (`http-thread.mjs`, `load-thread.ts`). In a build, the build puts each thread beside every
 // output that starts it, as NAME.mjs. In the sources a .mjs module runs as it is, and a .ts one
 // starts through ts-thread.mjs, which loads it with tsx (Node 20 cannot run a .ts module as a
-// thread).
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+// thread). Node's worker_threads is required only as a thread starts: a command that starts none
+// (validate of a few files) does not load it.
+import { createRequire } from 'node:module';
+import type { Worker, WorkerOptions } from 'node:worker_threads';
 
 export function startThread(callerUrl: string, source: string, options: WorkerOptions): Worker {
+  const { Worker } = createRequire(import.meta.url)(
+    'node:worker_threads',
+  ) as typeof import('node:worker_threads');
   if (!callerUrl.endsWith('.ts')) {
     const built = `${source.slice(0, source.lastIndexOf('.'))}.mjs`;
     return new Worker(new URL(`./${built}`, callerUrl), options);

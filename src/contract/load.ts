@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Profile } from '../profile/profile.js';
 import { startThread } from '../threads.js';
+import { boundHeapGrowth } from '../heap.js';
 import {
   chunkCount,
   chunkStart,
@@ -240,6 +241,8 @@ export async function loadContracts(
   options: LoadOptions = {},
 ): Promise<LoadedContracts> {
   const absolute = await findContractFiles(paths, cwd);
+  // A load this large is a run that holds many contracts (heap.ts).
+  if (absolute.length >= SECOND_THREAD_FROM) boundHeapGrowth();
   const profiles = options.unstorableIn ?? [];
   const shown = displayPaths(cwd, absolute);
   // Each valid file as kept, made once as its chunk comes in (and told of, when asked).

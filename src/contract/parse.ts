@@ -1,6 +1,5 @@
 // Parses one contract file's bytes into a DesiredContract, keeping source positions so that
 // every problem is reported at its file:line:col. Pure: no file system access.
-import { LineCounter, parseAllDocuments } from 'yaml';
 import { withoutLocalFields, type DesiredContract } from './model.js';
 import { dottedPath, notListed, type Problem, type Result } from './problem.js';
 import { fastLoad, loadPlain } from './fast-parse.js';
@@ -15,6 +14,7 @@ import {
   rememberDocument,
 } from './positions.js';
 import { matchesSchema, schemaProblems } from './schema.js';
+import { yamlLibrary } from '../yaml-library.js';
 import { MAX_ALIAS_COUNT, treeProblems } from './tree-checks.js';
 import { isOdcsDocument } from '../odcs/from-odcs.js';
 import { odcsContractFile } from '../odcs/odcs-file.js';
@@ -190,6 +190,7 @@ function parseAndCheck(
   const fast = options.fastPath === false ? undefined : fastParseContract(text, file);
   if (fast !== undefined) return { ok: true, value: fast };
 
+  const { LineCounter, parseAllDocuments } = yamlLibrary();
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, {
     lineCounter,

@@ -1,14 +1,7 @@
 // Where things are in a contract file: positions of JSON pointers (nested ones found on demand,
 // with the yaml package's nodes and LineCounter), and of a byte that is not UTF-8.
-import {
-  LineCounter,
-  isMap,
-  isScalar,
-  isSeq,
-  parseDocument,
-  type Document,
-  type Node as YamlNode,
-} from 'yaml';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import { fromOdcs, sourcePointer } from '../odcs/from-odcs.js';
 import type { DesiredContract } from './model.js';
 import type { Problem } from './problem.js';
@@ -108,6 +101,7 @@ export function positionOf(
 ): Position {
   let parsed = positionalDocuments.get(contractFile);
   if (parsed === undefined) {
+    const { LineCounter, parseDocument } = yamlLibrary();
     const lines = new LineCounter();
     const doc = parseDocument(contractFile.text, { lineCounter: lines, uniqueKeys: false });
     parsed = { doc, lines };
@@ -196,6 +190,7 @@ function pairByKey(
   let index = pairIndexes.get(map);
   if (index === undefined) {
     index = new Map();
+    const { isScalar } = yamlLibrary();
     for (const item of map.items) {
       if (!isScalar(item.key)) continue;
       const name = String(item.key.value);
@@ -211,6 +206,7 @@ export function locate(
   doc: Document,
   segments: readonly Segment[],
 ): { found: Located; depth: number } {
+  const { isMap, isSeq } = yamlLibrary();
   let found: Located = { node: doc.contents, keyNode: null };
   let depth = 0;
   for (const segment of segments) {

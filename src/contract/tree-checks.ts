@@ -1,16 +1,8 @@
 // The checks of a contract file's syntax tree, made before anything is turned into JavaScript
 // objects: no tags, no duplicate or forbidden keys, keys that are plain strings, and no more
 // aliases than a contract needs (a bomb needs thousands).
-import {
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  visit,
-  type Document,
-  type Node as YamlNode,
-} from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import { nodeStart, type Position } from './positions.js';
 import type { Problem } from './problem.js';
 import { FORBIDDEN_KEYS } from './value-checks.js';
@@ -25,6 +17,7 @@ export function treeProblems(
   pos: (offset: number) => Position,
   at: (line: number, column: number, path: string, message: string) => Problem,
 ): { problems: Problem[]; aliasAt: Position } {
+  const { isAlias, isMap, isPair, isScalar, isSeq, visit } = yamlLibrary();
   const problems: Problem[] = [];
   let aliasCount = 0;
   let firstAlias: YamlNode | null = null;

@@ -2,7 +2,7 @@
 // the schema comment, under a file name that can never leave the output directory.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import type { LiveContract } from '../catalog/client.js';
 import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
 import { withoutMarker } from '../prune/marker.js';
@@ -90,7 +90,7 @@ export function contractFileText(
       document[field] = project(value, shape);
   }
   for (let attempt = 0; attempt < MANAGED_FIELDS.length + 1; attempt++) {
-    const text = `# yaml-language-server: $schema=${schemaPath}\n${stringify(document, { lineWidth: 0 })}`;
+    const text = `# yaml-language-server: $schema=${schemaPath}\n${yamlLibrary().stringify(document, { lineWidth: 0 })}`;
     const parsed = parseContract(text, 'imported.yaml');
     // Live values the file format cannot hold (newer server statuses, lowercase types, ...), or
     // that the catalog would refuse in a change (a schema in a dashboard's contract, stored before

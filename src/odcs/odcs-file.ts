@@ -6,7 +6,7 @@ import type { ContractFile } from '../contract/positions.js';
 import type { Problem, Result } from '../contract/problem.js';
 import { schemaProblems, type LocateProblem } from '../contract/schema.js';
 import { holding, pointerSegments, positionOf } from '../contract/positions.js';
-import { parseDocument } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import type { Profile } from '../profile/profile.js';
 import { fromOdcs, type OdcsReading } from './from-odcs.js';
 import { odcsValidator } from './schema.js';
@@ -79,7 +79,10 @@ export function fileForProfile(file: ContractFile, profile: Profile): ContractFi
 
 /** The warning of keptOnlyInGit for a loaded ODCS file, its document read again. */
 export function keptOnlyInGitOf(file: ContractFile): string | undefined {
-  const value = parseDocument(file.text, { uniqueKeys: false }).toJS() as Record<string, unknown>;
+  const value = yamlLibrary().parseDocument(file.text, { uniqueKeys: false }).toJS() as Record<
+    string,
+    unknown
+  >;
   return keptOnlyInGit(file, fromOdcs(value), (pointer) => positionOf(file, pointer, false, true));
 }
 

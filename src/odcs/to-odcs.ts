@@ -4,7 +4,7 @@
 // type in its physicalType (DECIMAL(12,2), VARCHAR(32)). Only what reads back as it was is
 // written: every other field is left out, with the reason, and stays unmanaged by the file.
 import { isDeepStrictEqual } from 'node:util';
-import { stringify } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import type { DesiredContract } from '../contract/model.js';
 import type { Profile } from '../profile/profile.js';
 import { ENTITY_PROPERTY, fromOdcs, OWNER_TYPE_PROPERTY } from './from-odcs.js';
@@ -192,7 +192,7 @@ export function odcsFileText(
 ): { text: string; leftOut: string[] } {
   const { document, leftOut } = toOdcs(contract, identity, profile);
   return {
-    text: `# yaml-language-server: $schema=${schemaPath}\n${stringify(document, { lineWidth: 0 })}`,
+    text: `# yaml-language-server: $schema=${schemaPath}\n${yamlLibrary().stringify(document, { lineWidth: 0 })}`,
     leftOut,
   };
 }

@@ -3,7 +3,7 @@
 // exports of a contract, users, teams and test cases by name, assets by name with their owners,
 // lineage, and running a contract with its results.
 import type { IncomingMessage } from 'node:http';
-import { stringify as stringifyYaml } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import type { Catalog } from './catalog.js';
 import type { ContractRuns } from './contract-runs.js';
 import { ApiError, parseJsonBody, readBody } from './http.js';
@@ -48,7 +48,7 @@ export async function openMetadataRoute(context: RouteContext): Promise<Reply | 
       const contract = catalog.contracts.getContract(user, odcs.lookup, ODCS_FIELDS);
       const document = odcsOfContract(contract);
       return odcs.yaml
-        ? { status: 200, body: undefined, yaml: stringifyYaml(document) }
+        ? { status: 200, body: undefined, yaml: yamlLibrary().stringify(document) }
         : ok(document);
     }
     // Running a contract, and reading its results.

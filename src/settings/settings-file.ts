@@ -5,7 +5,7 @@
 // > this file > default, applied where each setting is read.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import { findSettingsFile, SETTINGS_FILE } from './name.js';
 import { locate, nodeStart, type Segment } from '../contract/positions.js';
 import { dottedPath, type Problem } from '../contract/problem.js';
@@ -76,6 +76,7 @@ export function loadSettings(
       problems: [at(1, 1, '', `the settings file cannot be read: ${(error as Error).message}`)],
     };
   }
+  const { LineCounter, parseDocument } = yamlLibrary();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const pos = (offset: number) => {
