@@ -25,6 +25,19 @@ const UNUSUAL = [
   /(?<![^\s:[{,])[-+]\./, // a sign before a bare fraction (+.5): likewise
 ];
 
+/**
+ * Keys the two parsers read apart: a flow collection as a key (js-yaml makes a string of it, the
+ * yaml package refuses it), and a null key ('null' in js-yaml, '' in the yaml package). Where a
+ * schema closes every mapping to the keys it names (this tool's does) such a key fails validation
+ * on either path; the ODCS schema leaves many mappings open, so an ODCS document that may hold one
+ * is left to the positional parser.
+ */
+const KEYS_READ_APART = [/[\]}]\s*:(?:\s|$)/m, /(?<![^\s{,])(?:~|null|Null|NULL)\s*:(?:\s|$)/m];
+
+export function mayHoldKeysReadApart(text: string): boolean {
+  return KEYS_READ_APART.some((pattern) => pattern.test(text));
+}
+
 /** Block scalars are ordinary in contracts (termsOfUse: |); only their header is checked. */
 const BLOCK_SCALAR_HEADER = /:[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?$/gm;
 

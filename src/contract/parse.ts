@@ -2,7 +2,7 @@
 // every problem is reported at its file:line:col. Pure: no file system access.
 import { withoutLocalFields, type DesiredContract } from './model.js';
 import { dottedPath, notListed, type Problem, type Result } from './problem.js';
-import { fastLoad, loadPlain } from './fast-parse.js';
+import { fastLoad, loadPlain, mayHoldKeysReadApart } from './fast-parse.js';
 import {
   firstInvalidUtf8,
   locate,
@@ -16,8 +16,8 @@ import {
 import { matchesSchema, schemaProblems } from './schema.js';
 import { yamlLibrary } from '../yaml-library.js';
 import { MAX_ALIAS_COUNT, treeProblems } from './tree-checks.js';
-import { isOdcsDocument } from '../odcs/from-odcs.js';
-import { odcsContractFile } from '../odcs/odcs-file.js';
+import { fromOdcs, isOdcsDocument } from '../odcs/from-odcs.js';
+import { fastOdcsContractFile, odcsContractFile } from '../odcs/odcs-file.js';
 import {
   duplicateItemProblems,
   hasOddNode,
@@ -76,7 +76,10 @@ export function contractOfValidated(
   if (fast) {
     // Validated bytes are UTF-8: the platform's lenient decoder reads them as the strict one did.
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    return withoutLocalFields(loadPlain(withoutBom(text)) as DesiredContract);
+    const value = loadPlain(withoutBom(text)) as Record<string, unknown>;
+    // An ODCS document is read as a contract, as fastParseContract read it.
+    if (isOdcsDocument(file, value)) return fromOdcs(value).contract;
+    return withoutLocalFields(value as DesiredContract);
   }
   const parsed = parseContract(bytes, file, { fastPath: false });
   return parsed.ok ? parsed.value.contract : undefined;
@@ -88,8 +91,13 @@ export function contractOfValidated(
  */
 export function fastParseContract(text: string, file: string): ContractFile | undefined {
   const fast = fastLoad(text);
-  if (fast === undefined || !matchesSchema(fast) || hasRepeatedItemKeys(fast) || hasOddNode(fast))
-    return undefined;
+  if (fast === undefined) return undefined;
+  // An ODCS document that validates against the standard's schema and names its catalog asset.
+  if (isOdcsDocument(file, fast))
+    return hasOddNode(fast) || mayHoldKeysReadApart(text)
+      ? undefined
+      : fastOdcsContractFile(fast, file, text);
+  if (!matchesSchema(fast) || hasRepeatedItemKeys(fast) || hasOddNode(fast)) return undefined;
   // The contract as planned: what the file keeps in git alone (its version) is read apart.
   const versioned = 'contractVersion' in (fast as object);
   const contract = withoutLocalFields(fast as DesiredContract);

@@ -7,6 +7,7 @@ import type { Problem, Result } from '../contract/problem.js';
 import { schemaProblems, type LocateProblem } from '../contract/schema.js';
 import { holding, pointerSegments, positionOf } from '../contract/positions.js';
 import { yamlLibrary } from '../yaml-library.js';
+import { fastLoad, mayHoldKeysReadApart } from '../contract/fast-parse.js';
 import type { Profile } from '../profile/profile.js';
 import { fromOdcs, type OdcsReading } from './from-odcs.js';
 import { odcsValidator } from './schema.js';
@@ -47,17 +48,27 @@ export function odcsContractFile(
         unnamed: at(reading.unnamed!.pointer, reading.unnamed!.message, true),
       },
     };
-  return {
-    ok: true,
-    value: {
-      file,
-      identity: reading.contract,
-      contract: reading.contract,
-      text,
-      format: 'odcs',
-      versioned: true,
-    },
-  };
+  return { ok: true, value: odcsFileOf(reading.contract, file, text) };
+}
+
+/**
+ * The contract file of an ODCS document read by the fast path (js-yaml alone), when it validates
+ * and names its catalog asset; undefined otherwise, and the file is then parsed positionally, where
+ * its problems are located (odcsContractFile).
+ */
+export function fastOdcsContractFile(
+  value: Record<string, unknown>,
+  file: string,
+  text: string,
+): ContractFile | undefined {
+  if (!odcsValidator()(value)) return undefined;
+  const reading = fromOdcs(value);
+  if (reading.problems.length > 0 || reading.contract === undefined) return undefined;
+  return odcsFileOf(reading.contract, file, text);
+}
+
+function odcsFileOf(contract: DesiredContract, file: string, text: string): ContractFile {
+  return { file, identity: contract, contract, text, format: 'odcs', versioned: true };
 }
 
 /**
@@ -77,13 +88,23 @@ export function fileForProfile(file: ContractFile, profile: Profile): ContractFi
   return contract === file.contract ? file : holding(file, contract);
 }
 
+/**
+ * The document of a loaded ODCS file's text, read as the loader read it: by js-yaml where the
+ * fast path can read it alike (fast-parse.ts), else by the positional parser.
+ */
+function odcsDocumentOf(text: string): Record<string, unknown> {
+  const fast = mayHoldKeysReadApart(text) ? undefined : fastLoad(text);
+  return (
+    fast ??
+    (yamlLibrary().parseDocument(text, { uniqueKeys: false }).toJS() as Record<string, unknown>)
+  );
+}
+
 /** The warning of keptOnlyInGit for a loaded ODCS file, its document read again. */
 export function keptOnlyInGitOf(file: ContractFile): string | undefined {
-  const value = yamlLibrary().parseDocument(file.text, { uniqueKeys: false }).toJS() as Record<
-    string,
-    unknown
-  >;
-  return keptOnlyInGit(file, fromOdcs(value), (pointer) => positionOf(file, pointer, false, true));
+  return keptOnlyInGit(file, fromOdcs(odcsDocumentOf(file.text)), (pointer) =>
+    positionOf(file, pointer, false, true),
+  );
 }
 
 /**

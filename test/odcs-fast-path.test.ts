@@ -1,0 +1,145 @@
+// The fast path (js-yaml alone) for ODCS documents: a document that validates against the
+// standard's schema and names its catalog asset is read without the positional parser, and gives
+// exactly what the positional parser gives; anything else (problems, no asset named, keys the two
+// parsers read apart) is left to the positional parser.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { load } from 'js-yaml';
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import {
+  contractOfValidated,
+  fastParseContract,
+  parseContract,
+  positionOf,
+} from '../src/contract/parse.js';
+import { fromOdcs } from '../src/odcs/from-odcs.js';
+import { keptOnlyInGit, keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
+import { parseDocument } from 'yaml';
+
+const examples = path.join(import.meta.dirname, 'fixtures', 'odcs-3.1.0');
+
+/** Each of the standard's examples, named as a catalog asset (they name none as they are). */
+const named = readdirSync(examples).map((name) => {
+  const document = load(readFileSync(path.join(examples, name), 'utf8')) as Record<string, unknown>;
+  const custom = Array.isArray(document.customProperties) ? document.customProperties : [];
+  return {
+    name,
+    document: {
+      ...document,
+      customProperties: [
+        ...custom,
+        { property: 'catalogEntity', value: 'table:warehouse.sales.public.t' },
+      ],
+    },
+  };
+});
+
+/** The same answer from both paths: validity, problems, contract, what names it, positions. */
+function expectSameAnswer(text: string, file: string): void {
+  const fast = parseContract(text, file);
+  const slow = parseContract(text, file, { fastPath: false });
+  expect(fast.ok).toBe(slow.ok);
+  if (!fast.ok || !slow.ok) {
+    expect(fast).toEqual(slow);
+    return;
+  }
+  const { contract, identity, format, versioned, unnamed } = fast.value;
+  expect({ contract, identity, format, versioned, unnamed }).toEqual({
+    contract: slow.value.contract,
+    identity: slow.value.identity,
+    format: slow.value.format,
+    versioned: slow.value.versioned,
+    unnamed: slow.value.unnamed,
+  });
+  for (const pointer of Object.keys(contract).map((key) => `/${key}`))
+    expect([pointer, positionOf(fast.value, pointer)]).toEqual([
+      pointer,
+      positionOf(slow.value, pointer),
+    ]);
+}
+
+const styles = fc.record({
+  collectionStyle: fc.constantFrom('block', 'flow', 'any'),
+  defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE'),
+  indent: fc.constantFrom(2, 4),
+  indentSeq: fc.boolean(),
+});
+
+describe('the fast path, ODCS documents', () => {
+  it("takes the standard's examples, named, and agrees with the positional parser in every style", () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...named), styles, ({ name, document }, options) => {
+        const text = stringify(document, options as unknown as Parameters<typeof stringify>[1]);
+        expectSameAnswer(text, name);
+        if (fastParseContract(text, name) !== undefined) taken += 1;
+      }),
+      { numRuns: 300 },
+    );
+    // Block style, plainly written, is what the fast path is for.
+    for (const { name, document } of named)
+      expect([name, fastParseContract(stringify(document), name) !== undefined]).toEqual([
+        name,
+        true,
+      ]);
+    expect(taken).toBeGreaterThan(50);
+  });
+
+  it('says what stays only in git as the positional reading of the document says it, in every style', () => {
+    let said = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...named), styles, ({ name, document }, options) => {
+        const text = stringify(document, options as unknown as Parameters<typeof stringify>[1]);
+        const parsed = parseContract(text, name);
+        if (!parsed.ok) return;
+        const file = parsed.value;
+        const positional = parseDocument(text, { uniqueKeys: false }).toJS() as Record<
+          string,
+          unknown
+        >;
+        const expected = keptOnlyInGit(file, fromOdcs(positional), (pointer) =>
+          positionOf(file, pointer, false, true),
+        );
+        expect(keptOnlyInGitOf(file)).toEqual(expected);
+        if (expected !== undefined) said += 1;
+      }),
+      { numRuns: 200 },
+    );
+    expect(said).toBeGreaterThan(50);
+  });
+
+  it('reads a loaded file again as it read it', () => {
+    for (const { name, document } of named) {
+      const text = stringify(document);
+      const parsed = parseContract(text, name);
+      expect(parsed.ok).toBe(true);
+      if (parsed.ok)
+        expect(contractOfValidated(Buffer.from(text), name, true)).toEqual(parsed.value.contract);
+    }
+  });
+
+  const example = named.find(({ name }) => name === 'table-column.odcs.yaml')!;
+  const text = stringify(example.document);
+  it.each([
+    ['a flow mapping as a key', 'description:\n  {a: 1}: x\n'],
+    ['a flow list as a key', 'description:\n  [a, b]: x\n'],
+    ['a one-item flow list as a key', 'description:\n  [purpose]: x\n'],
+    ['a null key', 'description:\n  ~: x\n'],
+    ['a null key, spelt out', 'description:\n  null: x\n'],
+  ])('leaves %s to the positional parser, which says the same', (_name, extra) => {
+    const edited = `${text.replace(/^description:[^\n]*\n/m, '')}${extra}`;
+    expect(fastParseContract(edited, example.name)).toBeUndefined();
+    expectSameAnswer(edited, example.name);
+  });
+
+  it('leaves a document that names no asset, or has problems, to the positional parser', () => {
+    const unnamed = readFileSync(path.join(examples, example.name), 'utf8');
+    expect(fastParseContract(unnamed, example.name)).toBeUndefined();
+    expectSameAnswer(unnamed, example.name);
+    const invalid = text.replace(/^apiVersion: .*$/m, 'apiVersion: v3.1.0\nbogus: 1');
+    expect(fastParseContract(invalid, example.name)).toBeUndefined();
+    expectSameAnswer(invalid, example.name);
+  });
+});
