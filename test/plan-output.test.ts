@@ -1,8 +1,9 @@
 // What plan reports must not change when its insides do: its human, markdown and JSON outputs over
 // a workspace generated from a fixed seed (spec profile) and the OpenMetadata demo (openmetadata
 // profile) are compared, byte for byte, with the outputs kept in test/__snapshots__/plan-output/
-// (only the sandbox's port, the time and the checksum that covers them are masked), and over a
-// generated workspace of the openmetadata profile. A change of
+// (only the sandbox's port, the time and the checksum that covers them are masked), over a
+// generated workspace of the openmetadata profile, and over the spec profile's generated contracts
+// written as ODCS documents. A change of
 // what plan says is made on purpose: run `npx vitest run test/plan-output.test.ts -u` and review
 // the snapshots' diff.
 import { cp, mkdir, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { arbitraryContract } from './helpers/arbitraries.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { openMetadataWorkspace, pairArb } from './helpers/openmetadata-workspace.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
+import { odcsFileText } from '../src/odcs/to-odcs.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -80,6 +82,37 @@ describe('plan output stays byte for byte what it was', () => {
     });
     await writeContracts(opened.cwd, desired);
     await expectSnapshots(opened, 'spec');
+  });
+
+  it('spec profile: the same 20 generated contracts written as ODCS documents (seed 20261126)', async () => {
+    const pairs = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
+      seed: 20261126,
+      numRuns: 20,
+    });
+    const { assets, contracts, desired } = catalogFromPairs(pairs, 'db.s');
+    const opened = await sandboxWithFolder(cleanups, {
+      seed: seed({
+        users: [
+          {
+            name: 'alice',
+            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+          },
+        ],
+        assets,
+        dataProducts: [],
+        dataContracts: contracts,
+      }),
+    });
+    await mkdir(path.join(opened.cwd, 'contracts'));
+    for (const [i, contract] of desired.entries()) {
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const { text } = odcsFileText(contract, { id, version: '1.0.0' }, 'spec', 'odcs.json');
+      await writeFile(
+        path.join(opened.cwd, 'contracts', `c${String(i).padStart(2, '0')}.odcs.yaml`),
+        text,
+      );
+    }
+    await expectSnapshots(opened, 'spec-odcs');
   });
 
   it('openmetadata profile: 20 generated contracts OpenMetadata can store, live and desired (seed 20261126)', async () => {
