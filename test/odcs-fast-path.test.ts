@@ -120,6 +120,7 @@ describe('the fast path, ODCS documents', () => {
     }
   });
 
+  // The example holds no description; ODCS's is a mapping open to any key.
   const example = named.find(({ name }) => name === 'table-column.odcs.yaml')!;
   const text = stringify(example.document);
   it.each([
@@ -129,7 +130,7 @@ describe('the fast path, ODCS documents', () => {
     ['a null key', 'description:\n  ~: x\n'],
     ['a null key, spelt out', 'description:\n  null: x\n'],
   ])('leaves %s to the positional parser, which says the same', (_name, extra) => {
-    const edited = `${text.replace(/^description:[^\n]*\n/m, '')}${extra}`;
+    const edited = `${text}${extra}`;
     expect(fastParseContract(edited, example.name)).toBeUndefined();
     expectSameAnswer(edited, example.name);
   });
