@@ -21,7 +21,7 @@ import { createContractAjv } from '../src/contract/contract-ajv.mjs';
 import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/capture-io.js';
 import { tempDir } from './helpers/temp-dir.js';
-import { arbitraryContract } from './helpers/arbitraries.js';
+import { arbitraryContract, yamlStylesArb } from './helpers/arbitraries.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const fixtureDir = path.join(root, 'test/fixtures/invalid');
@@ -330,17 +330,10 @@ function expectSameAnswer(
 }
 
 describe('fast path', () => {
-  const styles = fc.record({
-    collectionStyle: fc.constantFrom('block', 'flow', 'any'),
-    defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE'),
-    indent: fc.constantFrom(2, 4),
-    indentSeq: fc.boolean(),
-  });
-
   it('agrees with the positional parser on every document it accepts: value, validity and positions', () => {
     let accepted = 0;
     fc.assert(
-      fc.property(arbitraryContract(), styles, (contract, options) => {
+      fc.property(arbitraryContract(), yamlStylesArb, (contract, options) => {
         const text = stringify(contract, options as unknown as Parameters<typeof stringify>[1]);
         expectSameAnswer(
           parseContract(text, 'f.yaml'),

@@ -15,6 +15,7 @@ import {
   positionOf,
 } from '../src/contract/parse.js';
 import { fromOdcs } from '../src/odcs/from-odcs.js';
+import { yamlStylesArb } from './helpers/arbitraries.js';
 import { keptOnlyInGit, keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
 import { parseDocument } from 'yaml';
 
@@ -60,18 +61,11 @@ function expectSameAnswer(text: string, file: string): void {
     ]);
 }
 
-const styles = fc.record({
-  collectionStyle: fc.constantFrom('block', 'flow', 'any'),
-  defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE'),
-  indent: fc.constantFrom(2, 4),
-  indentSeq: fc.boolean(),
-});
-
 describe('the fast path, ODCS documents', () => {
   it("takes the standard's examples, named, and agrees with the positional parser in every style", () => {
     let taken = 0;
     fc.assert(
-      fc.property(fc.constantFrom(...named), styles, ({ name, document }, options) => {
+      fc.property(fc.constantFrom(...named), yamlStylesArb, ({ name, document }, options) => {
         const text = stringify(document, options as unknown as Parameters<typeof stringify>[1]);
         expectSameAnswer(text, name);
         if (fastParseContract(text, name) !== undefined) taken += 1;
@@ -90,7 +84,7 @@ describe('the fast path, ODCS documents', () => {
   it('says what stays only in git as the positional reading of the document says it, in every style', () => {
     let said = 0;
     fc.assert(
-      fc.property(fc.constantFrom(...named), styles, ({ name, document }, options) => {
+      fc.property(fc.constantFrom(...named), yamlStylesArb, ({ name, document }, options) => {
         const text = stringify(document, options as unknown as Parameters<typeof stringify>[1]);
         const parsed = parseContract(text, name);
         if (!parsed.ok) return;

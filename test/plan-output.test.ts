@@ -60,49 +60,41 @@ async function expectSnapshots(
     await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `${name}.${kind}.txt`));
 }
 
+/**
+ * A sandbox (spec profile) seeded with 20 generated live contracts (seed 20261126), and the
+ * desired contract of each, for the files.
+ */
+async function specWorkspace() {
+  const pairs = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
+    seed: 20261126,
+    numRuns: 20,
+  });
+  const { assets, contracts, desired } = catalogFromPairs(pairs, 'db.s');
+  const opened = await sandboxWithFolder(cleanups, {
+    seed: seed({
+      users: [
+        {
+          name: 'alice',
+          permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+        },
+      ],
+      assets,
+      dataProducts: [],
+      dataContracts: contracts,
+    }),
+  });
+  return { opened, desired };
+}
+
 describe('plan output stays byte for byte what it was', () => {
   it('spec profile: 20 generated contracts, live and desired (seed 20261126)', async () => {
-    const pairs = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
-      seed: 20261126,
-      numRuns: 20,
-    });
-    const { assets, contracts, desired } = catalogFromPairs(pairs, 'db.s');
-    const opened = await sandboxWithFolder(cleanups, {
-      seed: seed({
-        users: [
-          {
-            name: 'alice',
-            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-          },
-        ],
-        assets,
-        dataProducts: [],
-        dataContracts: contracts,
-      }),
-    });
+    const { opened, desired } = await specWorkspace();
     await writeContracts(opened.cwd, desired);
     await expectSnapshots(opened, 'spec');
   });
 
   it('spec profile: the same 20 generated contracts written as ODCS documents (seed 20261126)', async () => {
-    const pairs = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
-      seed: 20261126,
-      numRuns: 20,
-    });
-    const { assets, contracts, desired } = catalogFromPairs(pairs, 'db.s');
-    const opened = await sandboxWithFolder(cleanups, {
-      seed: seed({
-        users: [
-          {
-            name: 'alice',
-            permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
-          },
-        ],
-        assets,
-        dataProducts: [],
-        dataContracts: contracts,
-      }),
-    });
+    const { opened, desired } = await specWorkspace();
     await mkdir(path.join(opened.cwd, 'contracts'));
     for (const [i, contract] of desired.entries()) {
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;

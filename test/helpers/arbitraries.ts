@@ -3,6 +3,14 @@ import fc from 'fast-check';
 import type { DesiredContract } from '../../src/contract/model.js';
 
 /** Names with the characters that JSON Pointer must escape. */
+/** The ways the yaml package may write a document: every style a contract file may be in. */
+export const yamlStylesArb = fc.record({
+  collectionStyle: fc.constantFrom('block', 'flow', 'any'),
+  defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE'),
+  indent: fc.constantFrom(2, 4),
+  indentSeq: fc.boolean(),
+});
+
 export const nameArb = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/) },
   { weight: 1, arbitrary: fc.stringMatching(/^[a-z~/][a-z0-9_~/ .]{0,8}$/) },
