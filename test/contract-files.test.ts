@@ -22,6 +22,7 @@ import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/capture-io.js';
 import { tempDir } from './helpers/temp-dir.js';
 import { arbitraryContract, yamlStylesArb } from './helpers/arbitraries.js';
+import { expectSameAnswer } from './helpers/same-answer.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const fixtureDir = path.join(root, 'test/fixtures/invalid');
@@ -306,28 +307,6 @@ describe('round trip', () => {
     );
   });
 });
-
-/** Same validity, value and problems, and the same position for every field. */
-function expectSameAnswer(
-  fast: ReturnType<typeof parseContract>,
-  slow: ReturnType<typeof parseContract>,
-): void {
-  expect(fast.ok).toBe(slow.ok);
-  if (!fast.ok || !slow.ok) {
-    expect(fast).toEqual(slow);
-    return;
-  }
-  expect(fast.value.contract).toEqual(slow.value.contract);
-  const pointers = Object.entries(fast.value.contract).flatMap(([key, value]) => [
-    `/${key}`,
-    ...(Array.isArray(value) ? value.map((_item, i) => `/${key}/${i}/name`) : []),
-  ]);
-  for (const pointer of pointers)
-    expect([pointer, positionOf(fast.value, pointer)]).toEqual([
-      pointer,
-      positionOf(slow.value, pointer),
-    ]);
-}
 
 describe('fast path', () => {
   it('agrees with the positional parser on every document it accepts: value, validity and positions', () => {

@@ -16,6 +16,7 @@ import {
 } from '../src/contract/parse.js';
 import { fromOdcs } from '../src/odcs/from-odcs.js';
 import { yamlStylesArb } from './helpers/arbitraries.js';
+import { expectSameAnswer as sameAnswer } from './helpers/same-answer.js';
 import { keptOnlyInGit, keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
 import { parseDocument } from 'yaml';
 
@@ -37,28 +38,9 @@ const named = readdirSync(examples).map((name) => {
   };
 });
 
-/** The same answer from both paths: validity, problems, contract, what names it, positions. */
+/** The same answer from both paths (helpers/same-answer.ts). */
 function expectSameAnswer(text: string, file: string): void {
-  const fast = parseContract(text, file);
-  const slow = parseContract(text, file, { fastPath: false });
-  expect(fast.ok).toBe(slow.ok);
-  if (!fast.ok || !slow.ok) {
-    expect(fast).toEqual(slow);
-    return;
-  }
-  const { contract, identity, format, versioned, unnamed } = fast.value;
-  expect({ contract, identity, format, versioned, unnamed }).toEqual({
-    contract: slow.value.contract,
-    identity: slow.value.identity,
-    format: slow.value.format,
-    versioned: slow.value.versioned,
-    unnamed: slow.value.unnamed,
-  });
-  for (const pointer of Object.keys(contract).map((key) => `/${key}`))
-    expect([pointer, positionOf(fast.value, pointer)]).toEqual([
-      pointer,
-      positionOf(slow.value, pointer),
-    ]);
+  sameAnswer(parseContract(text, file), parseContract(text, file, { fastPath: false }));
 }
 
 describe('the fast path, ODCS documents', () => {
