@@ -86,6 +86,50 @@ describe('the fast path, ODCS documents', () => {
     expect(said).toBeGreaterThan(50);
   });
 
+  // Keys and values of every kind in the places the standard leaves open: the description
+  // mapping, and a custom property's value. Strings that YAML may read as something else are
+  // among the keys.
+  const keyArb = fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.constantFrom(
+      ...['null', 'NULL', 'Null', '~', 'true', '1', '1.0', '0x1F', '1e3', '.inf', '0o7', '1_0'],
+      ...['+1', '-0', '<<', '', '-', '? a', '[a]', '{a: 1}', 'a: b', '#x', '&a', '*a'],
+    ),
+  );
+  const openValueArb: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 1 }),
+      fc.dictionary(keyArb, tie('value'), { maxKeys: 3 }),
+      fc.array(tie('value'), { maxLength: 3 }),
+    ),
+  })).value;
+
+  it('agrees with the positional parser on any content where the standard leaves mappings open', () => {
+    const base = named.find(({ name }) => name === 'table-column.odcs.yaml')!.document;
+    let taken = 0;
+    fc.assert(
+      fc.property(
+        fc.dictionary(keyArb, openValueArb, { maxKeys: 4 }),
+        openValueArb,
+        yamlStylesArb,
+        (description, value, options) => {
+          const custom = base.customProperties as unknown[];
+          const document = {
+            ...base,
+            description,
+            customProperties: [...custom, { property: 'other', value }],
+          };
+          const text = stringify(document, options as unknown as Parameters<typeof stringify>[1]);
+          expectSameAnswer(text, 'open.odcs.yaml');
+          if (fastParseContract(text, 'open.odcs.yaml') !== undefined) taken += 1;
+        },
+      ),
+      { numRuns: 1000, seed: 20261127 },
+    );
+    expect(taken).toBeGreaterThan(50);
+  });
+
   it('reads a loaded file again as it read it', () => {
     for (const { name, document } of named) {
       const text = stringify(document);
