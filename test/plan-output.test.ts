@@ -17,6 +17,7 @@ import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { openMetadataWorkspace, pairArb } from './helpers/openmetadata-workspace.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
 import { odcsFileText } from '../src/odcs/to-odcs.js';
+import type { DesiredContract } from '../src/contract/model.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -32,6 +33,17 @@ function masked(text: string, url: string): string {
     .replaceAll(url, 'http://catalog')
     .replace(/"createdAt": "[^"]+"/g, '"createdAt": "(time)"')
     .replace(/"checksum": "sha256:[0-9a-f]+"/g, '"checksum": "(checksum)"');
+}
+
+/** `contract` with the keys of each of its mappings in reverse order. */
+function reordered<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(reordered) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, item]) => [key, reordered(item)]),
+  ) as T;
 }
 
 /** `contracts` written as contracts/c00.yaml, c01.yaml, … in `cwd`. */
@@ -60,15 +72,30 @@ async function expectSnapshots(
     await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `${name}.${kind}.txt`));
 }
 
+/** `contract` without the fields it sets to null: as a catalog holds it. */
+function withoutNulls(contract: DesiredContract): DesiredContract {
+  return Object.fromEntries(
+    Object.entries(contract).filter(([, value]) => value !== null),
+  ) as DesiredContract;
+}
+
 /**
  * A sandbox (spec profile) seeded with 20 generated live contracts (seed 20261126), and the
- * desired contract of each, for the files.
+ * desired contract of each, for the files. `steady`: every other file holds what the catalog
+ * holds, as a repository does once its changes are applied.
  */
-async function specWorkspace() {
-  const pairs = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
+async function specWorkspace(steady = false) {
+  const sampled = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
     seed: 20261126,
     numRuns: 20,
   });
+  const pairs = steady
+    ? sampled.map(([live, wanted], i) =>
+        i % 2 === 0
+          ? ([withoutNulls(live), withoutNulls(live)] as const)
+          : ([live, wanted] as const),
+      )
+    : sampled;
   const { assets, contracts, desired } = catalogFromPairs(pairs, 'db.s');
   const opened = await sandboxWithFolder(cleanups, {
     seed: seed({
@@ -91,6 +118,14 @@ describe('plan output stays byte for byte what it was', () => {
     const { opened, desired } = await specWorkspace();
     await writeContracts(opened.cwd, desired);
     await expectSnapshots(opened, 'spec');
+  });
+
+  it('spec profile: 20 generated contracts, every other one as the catalog holds it (seed 20261126)', async () => {
+    const { opened, desired } = await specWorkspace(true);
+    // Two of those files order a mapping's keys otherwise than the catalog's contract read back.
+    for (const i of [2, 6]) desired[i] = reordered(desired[i]!);
+    await writeContracts(opened.cwd, desired);
+    await expectSnapshots(opened, 'spec-steady');
   });
 
   it('spec profile: the same 20 generated contracts written as ODCS documents (seed 20261126)', async () => {
@@ -116,6 +151,21 @@ describe('plan output stays byte for byte what it was', () => {
     });
     await writeContracts(opened.cwd, workspace.desired);
     await expectSnapshots(opened, 'openmetadata-generated');
+  });
+
+  it('openmetadata profile: 20 generated contracts, every other one as the catalog holds it (seed 20261126)', async () => {
+    const pairs = fc
+      .sample(pairArb, { seed: 20261126, numRuns: 20 })
+      .map((pair, i) =>
+        i % 2 === 0 ? { ...pair, wanted: pair.live, absent: false, nulls: [] } : pair,
+      );
+    const workspace = openMetadataWorkspace(pairs);
+    const opened = await sandboxWithFolder(cleanups, {
+      profile: 'openmetadata',
+      seed: workspace.seed,
+    });
+    await writeContracts(opened.cwd, workspace.desired);
+    await expectSnapshots(opened, 'openmetadata-steady');
   });
 
   it('openmetadata profile: the demo catalog and its example files', async () => {

@@ -20,6 +20,7 @@ import {
 } from './parse.js';
 import type { Problem, Result } from './problem.js';
 import { contractForProfile } from '../odcs/odcs-file.js';
+import { valueDigest, type ValueDigest } from './value-digest.js';
 
 /** Where each file is read, one per thread: one byte over the limit, so a larger file shows. */
 let scratch: Buffer | undefined;
@@ -115,17 +116,21 @@ export type FileLoad =
       format?: 'odcs';
       unnamed?: Problem;
       versioned?: boolean;
+      /** With LoadWork.valueDigests, a file of this tool's format: its contract's digest. */
+      value?: ValueDigest;
     }
   | { ok: false; problems: Problem[] };
 
 /**
  * Loads one file from disk; problems are reported, never thrown. `profiles` are those whose
- * codec is asked, with the contract in memory, whether it can store it.
+ * codec is asked, with the contract in memory, whether it can store it; with `valueDigests`, a
+ * file of this tool's format also says its contract's digest.
  */
 export function loadFile(
   absolute: string,
   shownAs: string,
   profiles: readonly Profile[],
+  valueDigests = false,
 ): FileLoad {
   const bytes = readContractBytes(absolute, shownAs);
   if (!bytes.ok) return bytes;
@@ -134,6 +139,7 @@ export function loadFile(
   const contract = parsed.value.contract;
   const { fullyQualifiedName, entity } = contract;
   const { format, unnamed, versioned } = parsed.value;
+  const value = valueDigests && format === undefined ? valueDigest(contract) : undefined;
   return {
     ok: true,
     identity: {
@@ -152,6 +158,7 @@ export function loadFile(
     ...(format === undefined ? {} : { format }),
     ...(unnamed === undefined ? {} : { unnamed }),
     ...(versioned === true || format === 'odcs' ? { versioned: true } : {}),
+    ...(value === undefined ? {} : { value }),
   };
 }
 
@@ -165,6 +172,8 @@ export class StoredContractFile implements ContractFile {
   readonly format?: 'odcs';
   readonly unnamed?: Problem;
   readonly versioned?: boolean;
+  /** The digest of the contract validated, when the load was asked for it (valueDigests). */
+  readonly value?: ValueDigest;
   private readonly digest: string;
   private readonly fast: boolean;
 
@@ -177,6 +186,7 @@ export class StoredContractFile implements ContractFile {
     if (loaded.format !== undefined) this.format = loaded.format;
     if (loaded.unnamed !== undefined) this.unnamed = loaded.unnamed;
     if (loaded.versioned === true) this.versioned = true;
+    if (loaded.value !== undefined) this.value = loaded.value;
     this.digest = loaded.digest;
     this.fast = loaded.fast;
   }
@@ -213,6 +223,8 @@ export interface LoadWork {
   absolute: readonly string[];
   shown: readonly string[];
   profiles: readonly Profile[];
+  /** Each valid file of this tool's format says its contract's digest (FileLoad's `value`). */
+  valueDigests: boolean;
   /** One Int32: the next chunk to take. */
   next: SharedArrayBuffer;
 }
@@ -234,7 +246,7 @@ export function loadChunk(work: LoadWork, chunk: number): FileLoad[] {
   const end = Math.min(work.absolute.length, (chunk + 1) * CHUNK_SIZE);
   const results: FileLoad[] = [];
   for (let i = chunkStart(chunk); i < end; i++)
-    results.push(loadFile(work.absolute[i]!, work.shown[i]!, work.profiles));
+    results.push(loadFile(work.absolute[i]!, work.shown[i]!, work.profiles, work.valueDigests));
   return results;
 }
 

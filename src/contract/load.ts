@@ -136,6 +136,11 @@ export interface LoadOptions {
    * about (unstorableIn above) that cannot store its contract.
    */
   onValid?: (file: ContractFile, place: number, unstorableIn: readonly Profile[]) => void;
+  /**
+   * Keep each valid file's contract digest (contract/value-digest.ts): what lets a plan take a
+   * contract the catalog already holds for the file's without reading the file again.
+   */
+  valueDigests?: boolean;
 }
 
 /**
@@ -234,6 +239,14 @@ export function crossFileProblems(files: readonly ContractFile[]): Problem[] {
   return problems;
 }
 
+/** `text`, or the equal string `seen` holds already. */
+function interned(seen: Map<string, string>, text: string): string {
+  const held = seen.get(text);
+  if (held !== undefined) return held;
+  seen.set(text, text);
+  return text;
+}
+
 /** Loads every contract file under `paths`, in path order. */
 export async function loadContracts(
   paths: readonly string[],
@@ -245,6 +258,7 @@ export async function loadContracts(
   if (absolute.length >= SECOND_THREAD_FROM) boundHeapGrowth();
   const profiles = options.unstorableIn ?? [];
   const shown = displayPaths(cwd, absolute);
+  const fieldLists = new Map<string, string>();
   // Each valid file as kept, made once as its chunk comes in (and told of, when asked).
   const stored = new Array<ContractFile | undefined>(absolute.length);
   const { loads, bySecondThread } = await loadAll(
@@ -252,12 +266,16 @@ export async function loadContracts(
       absolute,
       shown,
       profiles,
+      valueDigests: options.valueDigests === true,
       next: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT),
     },
     (chunk, loads) => {
       const start = chunkStart(chunk);
       loads.forEach((loaded, offset) => {
         if (!loaded.ok) return;
+        // Files of one repository mostly name the same fields: one string for each list.
+        if (loaded.value !== undefined)
+          loaded.value.fields = interned(fieldLists, loaded.value.fields);
         const i = start + offset;
         const file = new StoredContractFile(shown[i]!, absolute[i]!, loaded);
         stored[i] = file;

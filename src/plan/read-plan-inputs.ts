@@ -7,7 +7,7 @@ import { withContract, type ContractFile } from '../contract/parse.js';
 import { fileForProfile, keptOnlyInGitOf } from '../odcs/odcs-file.js';
 import { withVersionProperty } from '../gate/version-property.js';
 import { keepingMarker, withMarker, type Marking } from '../prune/marker.js';
-import { specCodec } from '../profile/codec.js';
+import { specCodec, type Codec } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
 import {
   AuthError,
@@ -38,6 +38,7 @@ import {
 import type { CatalogReader } from './catalog-reader.js';
 import { inheritanceNotes } from './inheritance-notes.js';
 import { FileFeed } from './file-feed.js';
+import { knownFromLive } from './known-from-live.js';
 import { etagOf, withEtag } from '../catalog/etag.js';
 
 export type { CatalogReader };
@@ -127,11 +128,15 @@ async function planInput(
   reader: CatalogReader,
   references: ReferenceLookup | undefined,
   rules: CatalogRules | undefined,
-  profile: Profile,
+  codec: Codec,
   marking: Marking | undefined,
 ): Promise<PlanInput> {
-  // An ODCS file's contract as this profile stores it.
-  let file = fileForProfile(withContract(stored), profile);
+  const profile = codec.profile;
+  // The file's contract: the live one read back where that is what the file holds, else read
+  // again from the file (an ODCS file's as this profile stores it).
+  let file =
+    (read.kind === 'found' ? knownFromLive(stored, read.contract, codec) : undefined) ??
+    fileForProfile(withContract(stored), profile);
   const { type, fullyQualifiedName } = file.identity.entity;
   const key = assetKey(type, fullyQualifiedName);
   const lookup = assets.get(key);
@@ -342,7 +347,7 @@ export async function planContracts(
       reader,
       references,
       rules,
-      codec.profile,
+      codec,
       options.marking,
     );
     const change = await withCreateDryRun(planChange(input, options), reader, codec);

@@ -1,0 +1,69 @@
+// A file's contract known from the catalog's, without reading the file again. The live contract,
+// read back in the file's model and cut to the fields the file names (in the file's order) and to
+// the properties the schema declares, is the file's contract when its JSON text has the digest the
+// file's contract had when it was validated (contract/value-digest.ts): the same keys in the same
+// order with the same values, so everything a plan does with it is what it would do with the file
+// read again. The declared properties are taken in the schema's order (as `contracts import`
+// writes them), else in the catalog's; a contract that differs, or whose file orders a mapping
+// otherwise, is read from its file.
+import { StoredContractFile } from '../contract/load-file.js';
+import { FIELD_SHAPES, type DesiredContract, type Shape } from '../contract/model.js';
+import { holding, type ContractFile } from '../contract/positions.js';
+import { digestOfValue } from '../contract/value-digest.js';
+import { isPlainObject, own, type JsonObject } from '../diff/json-value.js';
+import { project } from '../diff/project.js';
+import { specCodec, type Codec } from '../profile/codec.js';
+
+/**
+ * `project(value, shape)` with each mapping's properties in `value`'s order rather than the
+ * schema's.
+ */
+function projectInOwnOrder(value: unknown, shape: Shape): unknown {
+  if (shape.kind === 'object' && isPlainObject(value)) {
+    const out: JsonObject = {};
+    for (const [name, inner] of Object.entries(value)) {
+      const child = shape.properties.get(name);
+      // A declared property that is null is absent, as far as the contract is concerned.
+      if (child !== undefined && inner !== undefined && inner !== null)
+        out[name] = projectInOwnOrder(inner, child);
+    }
+    return out;
+  }
+  if (shape.kind === 'array' && Array.isArray(value))
+    return value.map((item) => projectInOwnOrder(item, shape.items));
+  return value;
+}
+
+/** The fields `fields` names of `model`, each projected by `projection`; undefined if one lacks. */
+function candidateOf(
+  model: JsonObject,
+  fields: readonly string[],
+  projection: (value: unknown, shape: Shape) => unknown,
+): JsonObject | undefined {
+  const candidate: JsonObject = {};
+  for (const field of fields) {
+    const value = own(model, field);
+    if (value === undefined) return undefined;
+    const shape = FIELD_SHAPES.get(field);
+    candidate[field] = shape === undefined ? value : projection(value, shape);
+  }
+  return candidate;
+}
+
+/** `stored` holding the live contract as its own, when that is the file's; else undefined. */
+export function knownFromLive(
+  stored: ContractFile,
+  live: JsonObject,
+  codec: Codec,
+): ContractFile | undefined {
+  if (!(stored instanceof StoredContractFile) || stored.value === undefined) return undefined;
+  const { fields, digest } = stored.value;
+  const model = codec === specCodec ? live : codec.fromWire(live);
+  const names = fields.split(',');
+  for (const projection of [project, projectInOwnOrder]) {
+    const candidate = candidateOf(model, names, projection);
+    if (candidate === undefined) return undefined;
+    if (digestOfValue(candidate) === digest) return holding(stored, candidate as DesiredContract);
+  }
+  return undefined;
+}

@@ -1,0 +1,236 @@
+// A file's contract known from the catalog's (plan/known-from-live.ts): taken only when it is the
+// file's contract, the same JSON text, and then without reading the file again.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { loadContracts } from '../src/contract/load.js';
+import type { DesiredContract } from '../src/contract/model.js';
+import type { JsonObject } from '../src/diff/json-value.js';
+import type { ContractFile } from '../src/contract/parse.js';
+import { knownFromLive } from '../src/plan/known-from-live.js';
+import { specCodec } from '../src/profile/codec.js';
+import { arbitraryContract } from './helpers/arbitraries.js';
+import { tempDir } from './helpers/temp-dir.js';
+
+/** `contract` without the fields it sets to null: what a catalog can hold. */
+function withoutNulls(contract: DesiredContract): DesiredContract {
+  return Object.fromEntries(
+    Object.entries(contract).filter(([, value]) => value !== null),
+  ) as DesiredContract;
+}
+
+/** `value` with the keys of each of its mappings in reverse order. */
+function reordered<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(reordered) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, item]) => [key, reordered(item)]),
+  ) as T;
+}
+
+/** `contract` as the catalog serves it: with what the server adds at the top and to each column. */
+function served(held: DesiredContract): JsonObject & { id: string; version: number } {
+  const contract = withoutNulls(held);
+  const schema = contract.schema as Record<string, unknown>[] | undefined;
+  return {
+    id: '2c000000-0000-4000-8000-000000000001',
+    ...contract,
+    entity: { id: '2a000000-0000-4000-8000-000000000001', ...contract.entity, name: 't' },
+    ...(schema === undefined
+      ? {}
+      : {
+          schema: schema.map((column, i) => ({
+            ...column,
+            fullyQualifiedName: `db.s.t.${String(column.name)}`,
+            ordinalPosition: i + 1,
+          })),
+        }),
+    version: 0.3,
+    updatedAt: 1764201600000,
+    href: 'http://catalog/v1/dataContracts/2c000000-0000-4000-8000-000000000001',
+  };
+}
+
+/**
+ * `contract` written as a file and loaded as plan loads it (with `valueDigests`, unless false);
+ * the file's contract as read from it; and the folder, to remove.
+ */
+async function loaded(
+  contract: DesiredContract,
+  options: { valueDigests?: boolean; name?: string; text?: string } = {},
+): Promise<{ file: ContractFile; fromFile: string; dir: string; remove: () => Promise<void> }> {
+  const name = options.name ?? 'c.yaml';
+  const folder = await tempDir({ [name]: options.text ?? stringify(contract) });
+  const result = await loadContracts([folder.dir], folder.dir, {
+    valueDigests: options.valueDigests ?? true,
+  });
+  if (result.problems.length > 0) {
+    await folder.remove();
+    throw new Error(`generated file is invalid: ${result.problems[0]!.message}`);
+  }
+  const file = result.files[0]!;
+  return {
+    file,
+    fromFile: JSON.stringify(file.contract),
+    dir: folder.dir,
+    remove: () => folder.remove(),
+  };
+}
+
+describe('a contract known from the catalog', () => {
+  it('is the file’s, and the file is not read again, when the catalog holds what the file says', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbitraryContract(), async (generated) => {
+        const contract = withoutNulls(generated);
+        const { file, fromFile, dir, remove } = await loaded(contract);
+        try {
+          // The file is gone: reading it again would fail.
+          await rm(path.join(dir, 'c.yaml'));
+          const known = knownFromLive(file, served(contract), specCodec);
+          expect(known).toBeDefined();
+          expect(JSON.stringify(known!.contract)).toBe(fromFile);
+          expect(known!.identity).toEqual(file.identity);
+        } finally {
+          await remove();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('is never taken unless it is the file’s contract, byte for byte, whatever the catalog holds', async () => {
+    let taken = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        arbitraryContract(),
+        arbitraryContract(),
+        fc.constantFrom('other', 'same', 'reordered', 'file reordered'),
+        async (generated, other, kind) => {
+          const contract = withoutNulls(generated);
+          // A file that holds what the catalog holds ('same'), in another order, or with nulls.
+          const inFile =
+            kind === 'file reordered'
+              ? reordered(contract)
+              : kind === 'same'
+                ? contract
+                : generated;
+          const live =
+            kind === 'other'
+              ? { ...other, name: contract.name }
+              : kind === 'reordered'
+                ? reordered(contract)
+                : contract;
+          const { file, fromFile, remove } = await loaded(inFile);
+          try {
+            const known = knownFromLive(file, served(live), specCodec);
+            if (known === undefined) return;
+            taken += 1;
+            expect(JSON.stringify(known.contract)).toBe(fromFile);
+          } finally {
+            await remove();
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+    // The property was tested on contracts taken, not only on ones refused.
+    expect(taken).toBeGreaterThan(5);
+  });
+
+  it('is taken in the catalog’s order of a mapping when the file has that order, else not', async () => {
+    const contract: DesiredContract = {
+      name: 'c',
+      fullyQualifiedName: 'db.s.t.dataContract_c',
+      entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+      schema: [{ description: 'the key', dataType: 'BIGINT', name: 'id' }],
+      sla: { maxLatency: 'PT1H', refreshFrequency: 'P1D' },
+    };
+    const schemaOrder = {
+      ...contract,
+      schema: [{ name: 'id', dataType: 'BIGINT', description: 'the key' }],
+      sla: { refreshFrequency: 'P1D', maxLatency: 'PT1H' },
+    };
+    const { file, fromFile, remove } = await loaded(contract);
+    try {
+      // The catalog serves the schema's order: the file's own order is not the same text.
+      expect(knownFromLive(file, served(schemaOrder), specCodec)).toBeUndefined();
+      // The catalog serves the file's order.
+      const known = knownFromLive(file, served(contract), specCodec);
+      expect(JSON.stringify(known?.contract)).toBe(fromFile);
+    } finally {
+      await remove();
+    }
+    const inSchemaOrder = await loaded(schemaOrder);
+    try {
+      // A file in the schema's order is the catalog's contract in any order (`contracts import`).
+      const known = knownFromLive(inSchemaOrder.file, served(contract), specCodec);
+      expect(JSON.stringify(known?.contract)).toBe(inSchemaOrder.fromFile);
+    } finally {
+      await inSchemaOrder.remove();
+    }
+  });
+
+  it('is not taken for a field the file sets to null, a value that differs, or a field the catalog lacks', async () => {
+    const contract: DesiredContract = {
+      name: 'c',
+      fullyQualifiedName: 'db.s.t.dataContract_c',
+      entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+      description: 'Orders.',
+      termsOfUse: null,
+    };
+    const { file, remove } = await loaded(contract);
+    try {
+      const { termsOfUse: _none, ...held } = contract;
+      expect(knownFromLive(file, served(held), specCodec)).toBeUndefined();
+      expect(
+        knownFromLive(file, served({ ...contract, description: 'Orders!' }), specCodec),
+      ).toBeUndefined();
+      const { description: _gone, ...lacking } = contract;
+      expect(knownFromLive(file, served(lacking), specCodec)).toBeUndefined();
+    } finally {
+      await remove();
+    }
+  });
+
+  it('is never taken for a file loaded without digests (validate) or for an ODCS document', async () => {
+    const contract: DesiredContract = {
+      name: 'c',
+      fullyQualifiedName: 'db.s.t.dataContract_c',
+      entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+      description: 'Orders.',
+    };
+    const plain = await loaded(contract, { valueDigests: false });
+    try {
+      expect(knownFromLive(plain.file, served(contract), specCodec)).toBeUndefined();
+    } finally {
+      await plain.remove();
+    }
+    const odcs = await loaded(contract, {
+      name: 'c.odcs.yaml',
+      text: [
+        'apiVersion: v3.1.0',
+        'kind: DataContract',
+        'id: 5d7c2a4e-0000-4000-8000-000000000001',
+        'version: 1.0.0',
+        'status: active',
+        'name: c',
+        'description:',
+        '  purpose: Orders.',
+        'customProperties:',
+        '  - property: catalogEntity',
+        '    value: table:db.s.t',
+        '',
+      ].join('\n'),
+    });
+    try {
+      expect(odcs.file.format).toBe('odcs');
+      expect(knownFromLive(odcs.file, served(odcs.file.contract), specCodec)).toBeUndefined();
+    } finally {
+      await odcs.remove();
+    }
+  });
+});
