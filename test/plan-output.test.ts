@@ -2,8 +2,10 @@
 // a workspace generated from a fixed seed (spec profile) and the OpenMetadata demo (openmetadata
 // profile) are compared, byte for byte, with the outputs kept in test/__snapshots__/plan-output/
 // (only the sandbox's port, the time and the checksum that covers them are masked), over a
-// generated workspace of the openmetadata profile, and over the spec profile's generated contracts
-// written as ODCS documents. A change of
+// generated workspace of the openmetadata profile, over the spec profile's generated contracts
+// written as ODCS documents, and over workspaces of both profiles where every other file holds
+// what the catalog holds (contracts planned from the catalog's answer, plan/known-from-live.ts;
+// their snapshots were made by the code before it). A change of
 // what plan says is made on purpose: run `npx vitest run test/plan-output.test.ts -u` and review
 // the snapshots' diff.
 import { cp, mkdir, writeFile } from 'node:fs/promises';
