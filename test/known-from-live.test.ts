@@ -11,26 +11,16 @@ import type { JsonObject } from '../src/diff/json-value.js';
 import type { ContractFile } from '../src/contract/parse.js';
 import { knownFromLive } from '../src/plan/known-from-live.js';
 import { specCodec } from '../src/profile/codec.js';
-import { arbitraryContract } from './helpers/arbitraries.js';
+import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
 import { tempDir } from './helpers/temp-dir.js';
 
-/** `contract` without the fields it sets to null: what a catalog can hold. */
-function withoutNulls(contract: DesiredContract): DesiredContract {
-  return Object.fromEntries(
-    Object.entries(contract).filter(([, value]) => value !== null),
-  ) as DesiredContract;
-}
-
-/** `value` with the keys of each of its mappings in reverse order. */
-function reordered<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(reordered) as T;
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .reverse()
-      .map(([key, item]) => [key, reordered(item)]),
-  ) as T;
-}
+/** A small contract of a table. */
+const ORDERS: DesiredContract = {
+  name: 'c',
+  fullyQualifiedName: 'db.s.t.dataContract_c',
+  entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+  description: 'Orders.',
+};
 
 /** `contract` as the catalog serves it: with what the server adds at the top and to each column. */
 function served(held: DesiredContract): JsonObject & { id: string; version: number } {
@@ -175,13 +165,7 @@ describe('a contract known from the catalog', () => {
   });
 
   it('is not taken for a field the file sets to null, a value that differs, or a field the catalog lacks', async () => {
-    const contract: DesiredContract = {
-      name: 'c',
-      fullyQualifiedName: 'db.s.t.dataContract_c',
-      entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
-      description: 'Orders.',
-      termsOfUse: null,
-    };
+    const contract: DesiredContract = { ...ORDERS, termsOfUse: null };
     const { file, remove } = await loaded(contract);
     try {
       const { termsOfUse: _none, ...held } = contract;
@@ -197,12 +181,7 @@ describe('a contract known from the catalog', () => {
   });
 
   it('is never taken for a file loaded without digests (validate) or for an ODCS document', async () => {
-    const contract: DesiredContract = {
-      name: 'c',
-      fullyQualifiedName: 'db.s.t.dataContract_c',
-      entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
-      description: 'Orders.',
-    };
+    const contract = ORDERS;
     const plain = await loaded(contract, { valueDigests: false });
     try {
       expect(knownFromLive(plain.file, served(contract), specCodec)).toBeUndefined();

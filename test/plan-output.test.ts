@@ -14,12 +14,11 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { cli } from './helpers/cli.js';
-import { arbitraryContract } from './helpers/arbitraries.js';
+import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
-import { openMetadataWorkspace, pairArb } from './helpers/openmetadata-workspace.js';
+import { openMetadataWorkspace, pairArb, type Pair } from './helpers/openmetadata-workspace.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
 import { odcsFileText } from '../src/odcs/to-odcs.js';
-import type { DesiredContract } from '../src/contract/model.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -35,17 +34,6 @@ function masked(text: string, url: string): string {
     .replaceAll(url, 'http://catalog')
     .replace(/"createdAt": "[^"]+"/g, '"createdAt": "(time)"')
     .replace(/"checksum": "sha256:[0-9a-f]+"/g, '"checksum": "(checksum)"');
-}
-
-/** `contract` with the keys of each of its mappings in reverse order. */
-function reordered<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(reordered) as T;
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .reverse()
-      .map(([key, item]) => [key, reordered(item)]),
-  ) as T;
 }
 
 /** `contracts` written as contracts/c00.yaml, c01.yaml, … in `cwd`. */
@@ -72,13 +60,6 @@ async function expectSnapshots(
   };
   for (const [kind, text] of Object.entries(found))
     await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `${name}.${kind}.txt`));
-}
-
-/** `contract` without the fields it sets to null: as a catalog holds it. */
-function withoutNulls(contract: DesiredContract): DesiredContract {
-  return Object.fromEntries(
-    Object.entries(contract).filter(([, value]) => value !== null),
-  ) as DesiredContract;
 }
 
 /**
@@ -115,6 +96,17 @@ async function specWorkspace(steady = false) {
   return { opened, desired };
 }
 
+/** Plan's outputs over the OpenMetadata workspace of `pairs`, against the snapshots `name.*`. */
+async function expectOpenMetadataSnapshots(pairs: readonly Pair[], name: string): Promise<void> {
+  const workspace = openMetadataWorkspace(pairs);
+  const opened = await sandboxWithFolder(cleanups, {
+    profile: 'openmetadata',
+    seed: workspace.seed,
+  });
+  await writeContracts(opened.cwd, workspace.desired);
+  await expectSnapshots(opened, name);
+}
+
 describe('plan output stays byte for byte what it was', () => {
   it('spec profile: 20 generated contracts, live and desired (seed 20261126)', async () => {
     const { opened, desired } = await specWorkspace();
@@ -146,13 +138,7 @@ describe('plan output stays byte for byte what it was', () => {
 
   it('openmetadata profile: 20 generated contracts OpenMetadata can store, live and desired (seed 20261126)', async () => {
     const pairs = fc.sample(pairArb, { seed: 20261126, numRuns: 20 });
-    const workspace = openMetadataWorkspace(pairs);
-    const opened = await sandboxWithFolder(cleanups, {
-      profile: 'openmetadata',
-      seed: workspace.seed,
-    });
-    await writeContracts(opened.cwd, workspace.desired);
-    await expectSnapshots(opened, 'openmetadata-generated');
+    await expectOpenMetadataSnapshots(pairs, 'openmetadata-generated');
   });
 
   it('openmetadata profile: 20 generated contracts, every other one as the catalog holds it (seed 20261126)', async () => {
@@ -161,13 +147,7 @@ describe('plan output stays byte for byte what it was', () => {
       .map((pair, i) =>
         i % 2 === 0 ? { ...pair, wanted: pair.live, absent: false, nulls: [] } : pair,
       );
-    const workspace = openMetadataWorkspace(pairs);
-    const opened = await sandboxWithFolder(cleanups, {
-      profile: 'openmetadata',
-      seed: workspace.seed,
-    });
-    await writeContracts(opened.cwd, workspace.desired);
-    await expectSnapshots(opened, 'openmetadata-steady');
+    await expectOpenMetadataSnapshots(pairs, 'openmetadata-steady');
   });
 
   it('openmetadata profile: the demo catalog and its example files', async () => {

@@ -111,3 +111,21 @@ export function arbitraryContract(): fc.Arbitrary<DesiredContract> {
     })
     .map(({ identity, managed }) => ({ ...identity, ...managed }));
 }
+
+/** `contract` without the fields it sets to null: what a catalog can hold. */
+export function withoutNulls(contract: DesiredContract): DesiredContract {
+  return Object.fromEntries(
+    Object.entries(contract).filter(([, value]) => value !== null),
+  ) as DesiredContract;
+}
+
+/** `value` with the keys of each of its mappings in reverse order. */
+export function reordered<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(reordered) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, item]) => [key, reordered(item)]),
+  ) as T;
+}
