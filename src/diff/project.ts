@@ -35,6 +35,26 @@ export function project(value: unknown, shape: Shape): unknown {
 }
 
 /**
+ * `project(value, shape)` with each mapping's properties in `value`'s own order rather than the
+ * schema's: a live contract cut to what a file holds, for a file written in the catalog's order.
+ */
+export function projectInOwnOrder(value: unknown, shape: Shape): unknown {
+  if (shape.kind === 'object' && isPlainObject(value)) {
+    const out: JsonObject = {};
+    for (const [name, inner] of Object.entries(value)) {
+      const child = shape.properties.get(name);
+      // A declared property that is null is absent, as far as the contract is concerned.
+      if (child !== undefined && inner !== undefined && inner !== null)
+        out[name] = projectInOwnOrder(inner, child);
+    }
+    return out;
+  }
+  if (shape.kind === 'array' && Array.isArray(value))
+    return value.map((item) => projectInOwnOrder(item, shape.items));
+  return value;
+}
+
+/**
  * Whether `project(value, shape)` equals `want` (jsonEqual), without building the projection:
  * the common question of planning, asked of every contract.
  */

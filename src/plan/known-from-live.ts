@@ -10,29 +10,9 @@ import { StoredContractFile } from '../contract/load-file.js';
 import { FIELD_SHAPES, type DesiredContract, type Shape } from '../contract/model.js';
 import { holding, type ContractFile } from '../contract/positions.js';
 import { digestOfValue } from '../contract/value-digest.js';
-import { isPlainObject, own, type JsonObject } from '../diff/json-value.js';
-import { project } from '../diff/project.js';
+import { own, type JsonObject } from '../diff/json-value.js';
+import { project, projectInOwnOrder } from '../diff/project.js';
 import { specCodec, type Codec } from '../profile/codec.js';
-
-/**
- * `project(value, shape)` with each mapping's properties in `value`'s order rather than the
- * schema's.
- */
-function projectInOwnOrder(value: unknown, shape: Shape): unknown {
-  if (shape.kind === 'object' && isPlainObject(value)) {
-    const out: JsonObject = {};
-    for (const [name, inner] of Object.entries(value)) {
-      const child = shape.properties.get(name);
-      // A declared property that is null is absent, as far as the contract is concerned.
-      if (child !== undefined && inner !== undefined && inner !== null)
-        out[name] = projectInOwnOrder(inner, child);
-    }
-    return out;
-  }
-  if (shape.kind === 'array' && Array.isArray(value))
-    return value.map((item) => projectInOwnOrder(item, shape.items));
-  return value;
-}
 
 /** The fields `fields` names of `model`, each projected by `projection`; undefined if one lacks. */
 function candidateOf(
