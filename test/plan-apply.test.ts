@@ -687,6 +687,35 @@ describe('reads while the tables are listed', () => {
   });
 });
 
+describe('a plan only shown', () => {
+  it('hashes no live contract, and says everything else a saved plan says', async () => {
+    const { sandbox, token } = await catalog();
+    const dir = await workspace();
+    const client = new CatalogClient({ baseUrl: sandbox.url, token });
+    cleanups.push(() => client.close());
+    const request = {
+      paths: ['contracts'],
+      cwd: dir.dir,
+      catalogUrl: sandbox.url,
+      gitCommit: null,
+      now: () => new Date('2026-11-27T00:00:00Z'),
+    };
+    const shown = await planFromFiles({ ...request, sealed: false }, client);
+    const saved = await planFromFiles(request, client);
+    if (!shown.ok || !saved.ok) throw new Error('plan failed');
+    const found = saved.plan.changes.filter((change) => change.id !== null);
+    expect(found.length).toBeGreaterThan(0);
+    for (const change of found) expect(change.liveHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(shown.plan.changes.every((change) => change.liveHash === null)).toBe(true);
+    const withoutHashes = (changes: typeof found) =>
+      changes.map((change) => ({ ...change, liveHash: null }));
+    expect(withoutHashes(shown.plan.changes)).toEqual(withoutHashes(saved.plan.changes));
+    // Its checksum is made when read, over what it says, and written last, as ever.
+    expect(saved.plan.checksum).toBe(planChecksum(saved.plan));
+    expect(Object.keys(JSON.parse(JSON.stringify(saved.plan)) as object).at(-1)).toBe('checksum');
+  });
+});
+
 describe('the plan checksum', () => {
   /** The text a plan's checksum has always been taken over: JSON with each object's keys sorted. */
   function sortedJson(value: unknown): string {

@@ -23,6 +23,8 @@ export interface PlanFilesOptions {
   only: ReadonlySet<string> | undefined;
   /** Keep the live contracts of changed contracts (apply). */
   keepLive: boolean;
+  /** Hash the live contracts read, for a plan saved, printed as JSON or applied (default true). */
+  sealed?: boolean;
   profile: ProfileSetting;
   /** The most requests out at once (the client's connections), for the progress line. */
   connections: number;
@@ -56,6 +58,7 @@ export async function planFilesForCommand(
       progress,
       strict: options.strict,
       keepLive: options.keepLive,
+      ...(options.sealed === false ? { sealed: false } : {}),
       profile: options.profile,
       ...(options.policies === undefined ? {} : { policies: options.policies }),
       repository: repositoryOf(io.cwd, io.env),

@@ -96,6 +96,8 @@ export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
         strict: options.strict,
         only,
         keepLive: false,
+        // A plan only shown is not checked against anything later: its live contracts are not hashed.
+        sealed: options.out !== undefined || options.json,
         profile,
         connections,
         ...(options.prune === true ? { prune: pruneWithin(only, deletedSince, io.cwd) } : {}),

@@ -38,6 +38,11 @@ export interface PlanRequest {
   strict?: boolean;
   /** Keep the live contracts of changed contracts, to apply the plan straight away. */
   keepLive?: boolean;
+  /**
+   * Hash the live contracts read (default true): a plan saved, printed as JSON or applied is
+   * checked against them; one only shown needs none (PlanOptions.sealed).
+   */
+  sealed?: boolean;
   /** The catalog profile (`auto`, the default, asks the catalog). */
   profile?: ProfileSetting;
   /** The team's policies, checked on every planned contract. */
@@ -143,6 +148,7 @@ export async function planFromFiles(
       ...(request.progress === undefined ? {} : { progress: request.progress }),
       strict: request.strict === true,
       keepLive: request.keepLive === true,
+      sealed: request.sealed !== false,
       ...(request.policies === undefined ? {} : { policies: request.policies }),
       ...(marking === undefined ? {} : { marking }),
     });

@@ -87,6 +87,12 @@ export interface PlanOptions {
   codec?: Codec;
   /** The team's policies (`policies:` of .contracts.yaml), checked on every planned contract. */
   policies?: readonly PolicyCheck[];
+  /**
+   * Hash each live contract read (`liveHash`), which a saved plan and apply are checked against
+   * (default true). A plan that is only shown, never saved or applied, leaves it null: hashing
+   * 10,000 live contracts was 6% of such a plan's CPU.
+   */
+  sealed?: boolean;
 }
 
 /** How the error of a contract that cannot be created starts. */
@@ -282,7 +288,7 @@ function planFromLive(input: PlanInput, options: PlanOptions): PlannedChange {
   const known = {
     id: contract.id,
     liveVersion: contract.version,
-    liveHash: hashContract(contract),
+    liveHash: options.sealed === false ? null : hashContract(contract),
   };
   const problem = identityProblem(file, contract) ?? input.assetError ?? policyError ?? null;
   if (problem !== null) return { ...base, ...known, action: 'error', error: problem };

@@ -73,7 +73,11 @@ export function hashContract(contract: Readonly<JsonObject>): string {
   return `sha256:${createHash('sha256').update(hashed).digest('hex')}`;
 }
 
-/** A plan from changes already planned one by one, sealed with its checksum. */
+/**
+ * A plan from changes already planned one by one, sealed with its checksum. The checksum is
+ * computed the first time it is read (a plan written out or printed as JSON), not for a plan that
+ * is only shown.
+ */
 export function assemblePlan(changes: PlannedChange[], meta: PlanMeta): Plan {
   const content: Omit<Plan, 'checksum'> = {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -81,7 +85,11 @@ export function assemblePlan(changes: PlannedChange[], meta: PlanMeta): Plan {
     summary: summarize(changes),
     changes,
   };
-  return { ...content, checksum: planChecksum(content) };
+  let checksum: string | undefined;
+  return Object.defineProperty({ ...content }, 'checksum', {
+    enumerable: true,
+    get: () => (checksum ??= planChecksum(content)),
+  }) as Plan;
 }
 
 /** `sha256:` over everything a plan says but its checksum, so an edited plan file is noticed. */
