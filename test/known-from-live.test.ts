@@ -180,6 +180,24 @@ describe('a contract known from the catalog', () => {
     }
   });
 
+  it('is kept only for the files a plan of some of them plans', async () => {
+    const other = { ...ORDERS, name: 'd', fullyQualifiedName: 'db.s.u.dataContract_d' };
+    const folder = await tempDir({
+      'c.yaml': stringify(ORDERS),
+      'd.yaml': stringify({ ...other, entity: { type: 'table', fullyQualifiedName: 'db.s.u' } }),
+    });
+    try {
+      const result = await loadContracts([folder.dir], folder.dir, {
+        valueDigests: new Set([path.join(folder.dir, 'c.yaml')]),
+      });
+      const [planned, unplanned] = result.files;
+      expect(knownFromLive(planned!, served(ORDERS), specCodec)).toBeDefined();
+      expect(knownFromLive(unplanned!, served(unplanned!.contract), specCodec)).toBeUndefined();
+    } finally {
+      await folder.remove();
+    }
+  });
+
   it('is never taken for a file loaded without digests (validate) or for an ODCS document', async () => {
     const contract = ORDERS;
     const plain = await loaded(contract, { valueDigests: false });

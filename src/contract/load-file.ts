@@ -223,8 +223,11 @@ export interface LoadWork {
   absolute: readonly string[];
   shown: readonly string[];
   profiles: readonly Profile[];
-  /** Each valid file of this tool's format says its contract's digest (FileLoad's `value`). */
-  valueDigests: boolean;
+  /**
+   * Each valid file of this tool's format says its contract's digest (FileLoad's `value`); or, by
+   * index, those marked.
+   */
+  valueDigests: boolean | readonly boolean[];
   /** One Int32: the next chunk to take. */
   next: SharedArrayBuffer;
 }
@@ -245,8 +248,11 @@ export function chunkStart(chunk: number): number {
 export function loadChunk(work: LoadWork, chunk: number): FileLoad[] {
   const end = Math.min(work.absolute.length, (chunk + 1) * CHUNK_SIZE);
   const results: FileLoad[] = [];
-  for (let i = chunkStart(chunk); i < end; i++)
-    results.push(loadFile(work.absolute[i]!, work.shown[i]!, work.profiles, work.valueDigests));
+  const digests = work.valueDigests;
+  for (let i = chunkStart(chunk); i < end; i++) {
+    const digested = typeof digests === 'boolean' ? digests : digests[i] === true;
+    results.push(loadFile(work.absolute[i]!, work.shown[i]!, work.profiles, digested));
+  }
   return results;
 }
 

@@ -138,9 +138,10 @@ export interface LoadOptions {
   onValid?: (file: ContractFile, place: number, unstorableIn: readonly Profile[]) => void;
   /**
    * Keep each valid file's contract digest (contract/value-digest.ts): what lets a plan take a
-   * contract the catalog already holds for the file's without reading the file again.
+   * contract the catalog already holds for the file's without reading the file again. A set: only
+   * for those files (absolute paths), the ones a plan of some of the files plans.
    */
-  valueDigests?: boolean;
+  valueDigests?: boolean | ReadonlySet<string>;
 }
 
 /**
@@ -259,6 +260,7 @@ export async function loadContracts(
   const profiles = options.unstorableIn ?? [];
   const shown = displayPaths(cwd, absolute);
   const fieldLists = new Map<string, string>();
+  const digested = options.valueDigests;
   // Each valid file as kept, made once as its chunk comes in (and told of, when asked).
   const stored = new Array<ContractFile | undefined>(absolute.length);
   const { loads, bySecondThread } = await loadAll(
@@ -266,7 +268,10 @@ export async function loadContracts(
       absolute,
       shown,
       profiles,
-      valueDigests: options.valueDigests === true,
+      valueDigests:
+        typeof digested === 'object'
+          ? absolute.map((file) => digested.has(file))
+          : digested === true,
       next: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT),
     },
     (chunk, loads) => {

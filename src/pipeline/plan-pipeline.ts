@@ -161,8 +161,9 @@ export async function planFromFiles(
     const loaded = await loadContracts(request.paths, request.cwd, {
       unstorableIn: setting === 'auto' ? PROFILES : [setting],
       onValid,
-      // A contract the catalog holds as the file says is then planned without reading it again.
-      valueDigests: true,
+      // A contract the catalog holds as the file says is then planned without reading it again
+      // (only the files planned need it).
+      valueDigests: only ?? true,
     });
     if (loaded.problems.length > 0)
       return { ok: false, problems: loaded.problems, fileCount: loaded.fileCount };

@@ -12,7 +12,7 @@ import { holding, type ContractFile } from '../contract/positions.js';
 import { digestOfValue } from '../contract/value-digest.js';
 import { own, type JsonObject } from '../diff/json-value.js';
 import { project, projectInOwnOrder } from '../diff/project.js';
-import { specCodec, type Codec } from '../profile/codec.js';
+import type { Codec } from '../profile/codec.js';
 
 /** The fields `fields` names of `model`, each projected by `projection`; undefined if one lacks. */
 function candidateOf(
@@ -38,7 +38,7 @@ export function knownFromLive(
 ): ContractFile | undefined {
   if (!(stored instanceof StoredContractFile) || stored.value === undefined) return undefined;
   const { fields, digest } = stored.value;
-  const model = codec === specCodec ? live : codec.fromWire(live);
+  const model = codec.fromWire(live);
   const names = fields.split(',');
   for (const projection of [project, projectInOwnOrder]) {
     const candidate = candidateOf(model, names, projection);
