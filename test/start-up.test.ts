@@ -1,7 +1,8 @@
 // What a command loads that it may not need, read from the built CLI's own debug output (Node
 // names each module as it loads it): the yaml package only for a file js-yaml cannot take or
 // that has problems to locate, Node's worker_threads only for a load large enough for a second
-// thread, and Node's v8 (which bounds the heap's growth) only for a run that holds many contracts.
+// thread, Node's v8 (which bounds the heap's growth) only for a run that holds many contracts,
+// and Node's child_process (which commander requires for subcommands this CLI never declares) never.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ async function loadedBy(files: Record<string, string>): Promise<{ out: string; l
     ['yaml', /load "[^"]*[\\/]yaml\.cjs"/],
     ['worker_threads', /load built-in module node:worker_threads/],
     ['v8', /load built-in module node:v8/],
+    ['child_process', /load built-in module node:child_process/],
   ] as const;
   return {
     out:
@@ -39,7 +41,7 @@ async function loadedBy(files: Record<string, string>): Promise<{ out: string; l
 }
 
 describe('start-up', () => {
-  it('a plain valid file loads neither the yaml package, worker_threads nor v8', async () => {
+  it('a plain valid file loads neither the yaml package, worker_threads, v8 nor child_process', async () => {
     const orders = await readFile(path.join(root, 'contracts', 'orders.yaml'), 'utf8');
     const run = await loadedBy({ 'orders.yaml': orders });
     expect(run.out).toContain('✓ 1 contract file is valid.');
