@@ -18,7 +18,7 @@ import { median } from './timing.js';
 const quick = process.argv.includes('--quick');
 // npm scripts run from the package root.
 const root = process.cwd();
-const CLI = path.join(root, 'dist', 'cli.js');
+const CLI = path.join(root, 'dist', 'cli.cjs');
 const WRAPPER = path.join(root, 'bench', 'rss-wrapper.mjs');
 const FLOOR_LOOP = path.join(root, 'bench', 'floor-loop.mjs');
 const SECRET = 'bench-secret';

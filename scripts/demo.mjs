@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { mintToken, startSandbox } from '../dist/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'dist', 'cli.js');
+const cli = path.join(root, 'dist', 'cli.cjs');
 const secret = randomBytes(24).toString('hex');
 const bold = (text) =>
   process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${text}\u001b[22m` : text;

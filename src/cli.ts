@@ -10,4 +10,6 @@ process.stderr.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+void runCli(process.argv.slice(2), processIo()).then((code) => {
+  process.exitCode = code;
+});

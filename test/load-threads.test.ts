@@ -115,15 +115,15 @@ describe('loading many files in two threads', () => {
     withFiles(3000, async (dir) => {
       const broken = path.join(dir.dir, 'dist');
       await cp(DIST, broken, { recursive: true });
-      await rm(path.join(broken, 'chunks', 'load-thread.mjs'));
+      await rm(path.join(broken, 'load-thread.mjs'));
       const validate = (cli: string) =>
         spawnSync(process.execPath, [cli, 'validate', 'contracts'], {
           cwd: dir.dir,
           encoding: 'utf8',
           env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' },
         });
-      const whole = validate(path.join(DIST, 'cli.js'));
-      const alone = validate(path.join(broken, 'cli.js'));
+      const whole = validate(path.join(DIST, 'cli.cjs'));
+      const alone = validate(path.join(broken, 'cli.cjs'));
       expect(whole.status).toBe(1);
       expect(alone.status).toBe(1);
       expect(alone.stdout).toBe(whole.stdout);

@@ -69,7 +69,7 @@ describe('the packed tarball in an empty folder', () => {
       );
       expect(install.status, install.stdout + install.stderr).toBe(0);
       for (const shipped of [
-        'dist/cli.js',
+        'dist/cli.cjs',
         'schemas/data-contract.schema.json',
         'schemas/odcs/odcs-json-schema-v3.1.0.validator.cjs',
         'action/index.js',

@@ -129,7 +129,7 @@ describe('progress from the real CLI', () => {
     cwd: string,
     env: Record<string, string>,
   ): Promise<{ code: number | null; out: string }> {
-    const cliPath = path.resolve(import.meta.dirname, '../dist/cli.js');
+    const cliPath = path.resolve(import.meta.dirname, '../dist/cli.cjs');
     return new Promise((resolve, reject) => {
       const child = spawn(
         'script',

@@ -901,7 +901,7 @@ describe('the demo catalog', () => {
 
 describe('sandbox serve and token (CLI)', () => {
   it('prints listening on the first line, answers with a minted token, and stops on SIGTERM', async () => {
-    const cli = path.resolve(import.meta.dirname, '../dist/cli.js');
+    const cli = path.resolve(import.meta.dirname, '../dist/cli.cjs');
     const sandboxProcess = spawnSandboxProcess(['--secret', SECRET]);
     const url = await sandboxProcess.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

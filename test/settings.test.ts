@@ -109,7 +109,7 @@ describe('.contracts.yaml', () => {
 
   it('its reader is loaded only when there is a file, and the policy engine only for policies in it', async () => {
     // The built CLI, as a user runs it; Node's own debug output names every module it loads. The
-    // reader and the policy engine are chunks of their own, named after their modules.
+    // reader and the policy engine are files of their own, named after their modules.
     const loaded = async (settings: string | undefined): Promise<string[]> => {
       const dir = await tempDir({
         ...(settings === undefined ? {} : { '.contracts.yaml': settings }),
@@ -120,10 +120,10 @@ describe('.contracts.yaml', () => {
       });
       cleanups.push(() => dir.remove());
       await mkdir(path.join(dir.dir, '.git'));
-      const run = await cliProcess(['validate'], { cwd: dir.dir, env: { NODE_DEBUG: 'esm' } });
+      const run = await cliProcess(['validate'], { cwd: dir.dir, env: { NODE_DEBUG: 'module' } });
       expect(run.out).toContain('✓ 1 contract file is valid.');
-      return [...new Set(run.err.match(/\b(settings-file|policies)-\w+\.js\b/g) ?? [])]
-        .map((chunk) => chunk.split('-')[0]!)
+      return [...new Set(run.err.match(/\b(settings-file|policies)\.cjs\b/g) ?? [])]
+        .map((file) => (file === 'policies.cjs' ? 'policies' : 'settings'))
         .sort();
     };
     expect(await loaded(undefined)).toEqual([]);

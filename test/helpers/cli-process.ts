@@ -1,9 +1,9 @@
-// Runs the built CLI (dist/cli.js) as a process of its own, as a user or CI would.
+// Runs the built CLI (dist/cli.cjs) as a process of its own, as a user or CI would.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { CliRun } from './cli.js';
 
-const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
+const CLI = path.resolve(import.meta.dirname, '../../dist/cli.cjs');
 
 /** Only the variables given, with PATH and HOME, so nothing of the test's environment leaks in. */
 export function cliProcess(
