@@ -174,6 +174,10 @@ async function buildCli() {
     });
     Object.assign(outputs, result.metafile.outputs);
   }
+  for (const file of ONE_PER_RUN) {
+    const holders = Object.keys(outputs).filter((output) => file in outputs[output].inputs);
+    if (holders.length !== 1) throw new Error(`${file} is held by ${holders.join(', ')}`);
+  }
   return { outputs };
 }
 
