@@ -123,11 +123,15 @@ describe('progress from the real CLI', () => {
     };
   }
 
-  /** Runs the CLI with `args` on a pseudo-terminal (`script`), as a person's shell does. */
+  /**
+   * Runs the CLI with `args` on a pseudo-terminal (`script`), as a person's shell does; with
+   * `answer`, types `keys` once the terminal shows `after`.
+   */
   function onTerminal(
     args: string,
     cwd: string,
     env: Record<string, string>,
+    answer?: { after: string; keys: string },
   ): Promise<{ code: number | null; out: string }> {
     const cliPath = path.resolve(import.meta.dirname, '../dist/cli.cjs');
     return new Promise((resolve, reject) => {
@@ -137,11 +141,18 @@ describe('progress from the real CLI', () => {
         {
           cwd,
           env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', TERM: 'dumb', ...env },
-          stdio: ['ignore', 'pipe', 'pipe'],
+          stdio: [answer === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         },
       );
       let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      let typed = false;
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (answer !== undefined && !typed && out.includes(answer.after)) {
+          typed = true;
+          child.stdin?.write(answer.keys);
+        }
+      });
       child.once('error', reject);
       child.once('close', (code) => resolve({ code, out }));
     });
@@ -163,6 +174,20 @@ describe('progress from the real CLI', () => {
     expect(shown.out).not.toMatch(/in flight: \S+ \(\+([2-9]|\d\d+)\)/);
     // Cleared before the plan is printed.
     expect(shown.out).toMatch(/\r\u001b\[2KNo changes\./);
+  });
+
+  it('apply asks on a terminal, and Ctrl-D at its prompt cancels: exit 130, nothing sent', async () => {
+    // The prompt is the entry's terminal and apply is a bundle of its own in the built CLI: the
+    // cancel must still read as one (src/cli/io.ts is one module in a run: scripts/build.mjs).
+    const { cwd, env, sandbox } = await catalogOf30('desired');
+    const shown = await onTerminal('apply --concurrency 2', cwd, env, {
+      after: "Only 'yes' will be accepted:",
+      keys: '\u0004',
+    });
+    expect(shown.code, shown.out).toBe(130);
+    expect(shown.out).toContain('Apply cancelled; nothing was sent.');
+    expect(shown.out).not.toContain('Internal error');
+    expect(sandbox.requests().filter((r) => r.method === 'PATCH')).toEqual([]);
   });
 
   it('apply of a saved plan shows the check of the plan as it goes, before the apply', async () => {
