@@ -2,7 +2,7 @@
 // the GitHub Action bundle, and the type declarations with tsc.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { writeValidators } from './generate-validator.mjs';
 import path from 'node:path';
@@ -103,13 +103,6 @@ async function buildBeside(metafile, options = {}) {
  */
 const ONE_PER_RUN = ['src/errors.ts', 'src/cli/io.ts', 'src/settings/settled.ts'];
 
-/** A module's source file, from an import's specifier (`./x.js` names `./x.ts`). */
-function sourceOf(dir, specifier) {
-  const named = path.resolve(dir, specifier);
-  const typescript = named.replace(/\.js$/, '.ts');
-  return existsSync(typescript) ? typescript : named;
-}
-
 /** The CLI's file that holds the module at `source`: `src/cli/plan.ts` → `cli-plan.cjs`. */
 function bundleName(source) {
   return `${path
@@ -132,14 +125,25 @@ async function buildCli() {
   const queue = [['src/cli.ts', 'cli.cjs']];
   const named = new Map();
   const outputs = {};
+  const once = new Set(ONE_PER_RUN.map((file) => path.resolve(file)));
+  // Marks the resolution this plugin asks esbuild for, which it leaves to esbuild.
+  const asking = Symbol('asking');
   const required = {
     name: 'required-bundles',
     setup(bundle) {
-      bundle.onResolve({ filter: /^\.\.?\// }, (args) => {
-        const source = sourceOf(args.resolveDir, args.path);
-        const once = ONE_PER_RUN.some((file) => path.resolve(file) === source);
-        if (args.kind !== 'dynamic-import' && !(once && args.kind === 'import-statement'))
-          return undefined;
+      bundle.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.pluginData === asking) return undefined;
+        if (args.kind !== 'dynamic-import' && args.kind !== 'import-statement') return undefined;
+        const resolved = await bundle.resolve(args.path, {
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          kind: args.kind,
+          pluginData: asking,
+        });
+        // What esbuild cannot resolve, it reports where it would have.
+        if (resolved.errors.length > 0) return undefined;
+        const source = resolved.path;
+        if (args.kind !== 'dynamic-import' && !once.has(source)) return undefined;
         const name = bundleName(source);
         if (named.has(name) && named.get(name) !== source)
           throw new Error(`${source} and ${named.get(name)} would both be ${name}`);
