@@ -10,6 +10,10 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan, type ContractResult } from '../src/apply/apply-plan.js';
 import { planChecksum } from '../src/plan/create-plan.js';
+import { printablePlan } from '../src/plan/format-value.js';
+import { renderPlanHuman } from '../src/plan/render-human.js';
+import { renderPlanMarkdown } from '../src/plan/render-markdown.js';
+import type { Plan } from '../src/plan/types.js';
 import { loadContracts } from '../src/contract/load.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { planContracts, type CatalogReader } from '../src/plan/read-plan-inputs.js';
@@ -21,7 +25,7 @@ import type { FaultSpec } from '../src/sandbox/faults.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 import { runCli } from '../src/cli/program.js';
-import { PromptCancelled } from '../src/cli/io.js';
+import { PLAIN, PromptCancelled } from '../src/cli/io.js';
 import { captureIo } from './helpers/capture-io.js';
 import { cli } from './helpers/cli.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
@@ -713,6 +717,44 @@ describe('a plan only shown', () => {
     // Its checksum is made when read, over what it says, and written last, as ever.
     expect(saved.plan.checksum).toBe(planChecksum(saved.plan));
     expect(Object.keys(JSON.parse(JSON.stringify(saved.plan)) as object).at(-1)).toBe('checksum');
+  });
+
+  it('is shown, in the terminal and in markdown, without its checksum being computed', async () => {
+    const { sandbox, token } = await catalog();
+    const dir = await workspace();
+    const client = new CatalogClient({ baseUrl: sandbox.url, token });
+    cleanups.push(() => client.close());
+    const planned = await planFromFiles(
+      {
+        paths: ['contracts'],
+        cwd: dir.dir,
+        catalogUrl: sandbox.url,
+        gitCommit: null,
+        sealed: false,
+      },
+      client,
+    );
+    if (!planned.ok) throw new Error('plan failed');
+    // The plan as made, its checksum a getter that counts its reads.
+    let reads = 0;
+    const watched: Record<string, unknown> = {};
+    for (const key of Object.keys(planned.plan) as (keyof Plan)[])
+      if (key === 'checksum')
+        Object.defineProperty(watched, key, {
+          enumerable: true,
+          get: () => {
+            reads += 1;
+            return planned.plan.checksum;
+          },
+        });
+      else watched[key] = planned.plan[key];
+    const plan = watched as unknown as Plan;
+    expect(renderPlanHuman(plan, PLAIN)).toContain('Plan:');
+    expect(renderPlanMarkdown(plan)).toContain('contracts/');
+    expect(reads).toBe(0);
+    // A copy made printable still reads it when asked.
+    expect(printablePlan(plan).checksum).toBe(planChecksum(planned.plan));
+    expect(reads).toBe(1);
   });
 });
 
