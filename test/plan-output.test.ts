@@ -19,6 +19,9 @@ import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { openMetadataWorkspace, pairArb, type Pair } from './helpers/openmetadata-workspace.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
 import { odcsFileText } from '../src/odcs/to-odcs.js';
+import { contractForProfile } from '../src/odcs/odcs-file.js';
+import { parseContract } from '../src/contract/parse.js';
+import type { DesiredContract } from '../src/contract/model.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -46,6 +49,19 @@ async function writeContracts(cwd: string, contracts: readonly unknown[]): Promi
     );
 }
 
+/** `contracts` written as ODCS documents contracts/c00.odcs.yaml, c01.odcs.yaml, … in `cwd`. */
+async function writeOdcsDocuments(
+  cwd: string,
+  contracts: readonly DesiredContract[],
+): Promise<void> {
+  await mkdir(path.join(cwd, 'contracts'));
+  for (const [i, contract] of contracts.entries())
+    await writeFile(
+      path.join(cwd, 'contracts', `c${String(i).padStart(2, '0')}.odcs.yaml`),
+      odcsText(contract, i),
+    );
+}
+
 /** Plan's human, markdown and JSON outputs in the folder, each against its snapshot `name.*.txt`. */
 async function expectSnapshots(
   opened: { cwd: string; env: Record<string, string>; sandbox: { url: string } },
@@ -62,22 +78,49 @@ async function expectSnapshots(
     await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, `${name}.${kind}.txt`));
 }
 
+/** `contract`, the `i`th of a workspace, as an ODCS document (spec profile). */
+function odcsText(contract: DesiredContract, i: number): string {
+  const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  return odcsFileText(contract, { id, version: '1.0.0' }, 'spec', 'odcs.json').text;
+}
+
+/**
+ * `contract`, the `i`th of a workspace, as the tool reads it back from its ODCS document, in the
+ * spec profile's form: what a catalog holds once that document is applied.
+ */
+function asOdcsReadsIt(contract: DesiredContract, i: number): DesiredContract {
+  const named = {
+    ...contract,
+    name: `c${i}`,
+    fullyQualifiedName: `db.s.t${i}.dataContract_c${i}`,
+    entity: { type: 'table', fullyQualifiedName: `db.s.t${i}` },
+  };
+  const parsed = parseContract(Buffer.from(odcsText(named, i)), `c${i}.odcs.yaml`);
+  if (!parsed.ok)
+    throw new Error(`generated ODCS document is invalid: ${parsed.problems[0]!.message}`);
+  return contractForProfile(parsed.value, 'spec');
+}
+
 /**
  * A sandbox (spec profile) seeded with 20 generated live contracts (seed 20261126), and the
  * desired contract of each, for the files. `steady`: every other file holds what the catalog
- * holds, as a repository does once its changes are applied.
+ * holds, as a repository does once its changes are applied (`held`: what the catalog holds of
+ * the `i`th live contract, by default all of it).
  */
-async function specWorkspace(steady = false) {
+async function specWorkspace(
+  steady = false,
+  held: (live: DesiredContract, i: number) => DesiredContract = (live) => live,
+) {
   const sampled = fc.sample(fc.tuple(arbitraryContract(), arbitraryContract()), {
     seed: 20261126,
     numRuns: 20,
   });
   const pairs = steady
-    ? sampled.map(([live, wanted], i) =>
-        i % 2 === 0
-          ? ([withoutNulls(live), withoutNulls(live)] as const)
-          : ([live, wanted] as const),
-      )
+    ? sampled.map(([live, wanted], i) => {
+        if (i % 2 !== 0) return [live, wanted] as const;
+        const kept = held(withoutNulls(live), i);
+        return [kept, kept] as const;
+      })
     : sampled;
   const { assets, contracts, desired } = catalogFromPairs(pairs, 'db.s');
   const opened = await sandboxWithFolder(cleanups, {
@@ -124,16 +167,14 @@ describe('plan output stays byte for byte what it was', () => {
 
   it('spec profile: the same 20 generated contracts written as ODCS documents (seed 20261126)', async () => {
     const { opened, desired } = await specWorkspace();
-    await mkdir(path.join(opened.cwd, 'contracts'));
-    for (const [i, contract] of desired.entries()) {
-      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      const { text } = odcsFileText(contract, { id, version: '1.0.0' }, 'spec', 'odcs.json');
-      await writeFile(
-        path.join(opened.cwd, 'contracts', `c${String(i).padStart(2, '0')}.odcs.yaml`),
-        text,
-      );
-    }
+    await writeOdcsDocuments(opened.cwd, desired);
     await expectSnapshots(opened, 'spec-odcs');
+  });
+
+  it('spec profile: 20 generated ODCS documents, every other one as the catalog holds it (seed 20261126)', async () => {
+    const { opened, desired } = await specWorkspace(true, asOdcsReadsIt);
+    await writeOdcsDocuments(opened.cwd, desired);
+    await expectSnapshots(opened, 'spec-odcs-steady');
   });
 
   it('openmetadata profile: 20 generated contracts OpenMetadata can store, live and desired (seed 20261126)', async () => {
