@@ -1,5 +1,7 @@
 // A file's contract known from the catalog's (plan/known-from-live.ts): taken only when it is the
-// file's contract, the same JSON text, and then without reading the file again.
+// file's contract, the same JSON text, and then without reading the file again. And the other read
+// plan may spare: an ODCS document read again to say what it keeps only in git, only if it keeps
+// something (odcs/odcs-file.ts).
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -11,6 +13,7 @@ import type { JsonObject } from '../src/diff/json-value.js';
 import type { ContractFile } from '../src/contract/parse.js';
 import { knownFromLive } from '../src/plan/known-from-live.js';
 import { specCodec } from '../src/profile/codec.js';
+import { keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
 import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -21,6 +24,22 @@ const ORDERS: DesiredContract = {
   entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
   description: 'Orders.',
 };
+
+/** ORDERS as an ODCS document, whose status `active` each profile stores otherwise. */
+const ODCS_ORDERS = [
+  'apiVersion: v3.1.0',
+  'kind: DataContract',
+  'id: 5d7c2a4e-0000-4000-8000-000000000001',
+  'version: 1.0.0',
+  'status: active',
+  'name: c',
+  'description:',
+  '  purpose: Orders.',
+  'customProperties:',
+  '  - property: catalogEntity',
+  '    value: table:db.s.t',
+  '',
+].join('\n');
 
 /** `contract` as the catalog serves it: with what the server adds at the top and to each column. */
 function served(held: DesiredContract): JsonObject & { id: string; version: number } {
@@ -198,34 +217,55 @@ describe('a contract known from the catalog', () => {
     }
   });
 
-  it('is never taken for a file loaded without digests (validate) or for an ODCS document', async () => {
-    const contract = ORDERS;
-    const plain = await loaded(contract, { valueDigests: false });
+  it('is never taken for a file loaded without digests (validate)', async () => {
+    const plain = await loaded(ORDERS, { valueDigests: false });
     try {
-      expect(knownFromLive(plain.file, served(contract), specCodec)).toBeUndefined();
+      expect(knownFromLive(plain.file, served(ORDERS), specCodec)).toBeUndefined();
     } finally {
       await plain.remove();
     }
-    const odcs = await loaded(contract, {
-      name: 'c.odcs.yaml',
-      text: [
-        'apiVersion: v3.1.0',
-        'kind: DataContract',
-        'id: 5d7c2a4e-0000-4000-8000-000000000001',
-        'version: 1.0.0',
-        'status: active',
-        'name: c',
-        'description:',
-        '  purpose: Orders.',
-        'customProperties:',
-        '  - property: catalogEntity',
-        '    value: table:db.s.t',
-        '',
-      ].join('\n'),
-    });
+  });
+
+  it('is never taken for an ODCS document', async () => {
+    const odcs = await loaded(ORDERS, { name: 'c.odcs.yaml', text: ODCS_ORDERS });
     try {
       expect(odcs.file.format).toBe('odcs');
       expect(knownFromLive(odcs.file, served(odcs.file.contract), specCodec)).toBeUndefined();
+    } finally {
+      await odcs.remove();
+    }
+  });
+});
+
+describe('what an ODCS document keeps only in git, said by plan', () => {
+  it('needs no read of a document that keeps nothing only in git', async () => {
+    const odcs = await loaded(ORDERS, { name: 'c.odcs.yaml', text: ODCS_ORDERS });
+    try {
+      // The document is gone: reading it again would fail.
+      await rm(path.join(odcs.dir, 'c.odcs.yaml'));
+      expect(keptOnlyInGitOf(odcs.file)).toBeUndefined();
+    } finally {
+      await odcs.remove();
+    }
+  });
+
+  it('reads a document that does again, to say where', async () => {
+    const text = [
+      ODCS_ORDERS.trimEnd(),
+      'servers:',
+      '  - server: warehouse',
+      '    type: postgres',
+      '    host: db.example.com',
+      '    port: 5432',
+      '    database: dw',
+      '    schema: s',
+      '',
+    ].join('\n');
+    const odcs = await loaded(ORDERS, { name: 'c.odcs.yaml', text });
+    try {
+      expect(keptOnlyInGitOf(odcs.file)).toMatch(/^kept only in git: .*servers \(line 12\)/);
+      await rm(path.join(odcs.dir, 'c.odcs.yaml'));
+      expect(() => keptOnlyInGitOf(odcs.file)).toThrow(/changed on disk/);
     } finally {
       await odcs.remove();
     }

@@ -116,6 +116,7 @@ export type FileLoad =
       format?: 'odcs';
       unnamed?: Problem;
       versioned?: boolean;
+      keptOnlyInGit?: boolean;
       /** With LoadWork.valueDigests, a file of this tool's format: its contract's digest. */
       value?: ValueDigest;
     }
@@ -138,7 +139,7 @@ export function loadFile(
   if (!parsed.ok) return parsed;
   const contract = parsed.value.contract;
   const { fullyQualifiedName, entity } = contract;
-  const { format, unnamed, versioned } = parsed.value;
+  const { format, unnamed, versioned, keptOnlyInGit } = parsed.value;
   const value = valueDigests && format === undefined ? valueDigest(contract) : undefined;
   return {
     ok: true,
@@ -158,6 +159,7 @@ export function loadFile(
     ...(format === undefined ? {} : { format }),
     ...(unnamed === undefined ? {} : { unnamed }),
     ...(versioned === true || format === 'odcs' ? { versioned: true } : {}),
+    ...(keptOnlyInGit === true ? { keptOnlyInGit: true } : {}),
     ...(value === undefined ? {} : { value }),
   };
 }
@@ -172,6 +174,7 @@ export class StoredContractFile implements ContractFile {
   readonly format?: 'odcs';
   readonly unnamed?: Problem;
   readonly versioned?: boolean;
+  readonly keptOnlyInGit?: boolean;
   /** The digest of the contract validated, when the load was asked for it (valueDigests). */
   readonly value?: ValueDigest;
   private readonly digest: string;
@@ -186,6 +189,7 @@ export class StoredContractFile implements ContractFile {
     if (loaded.format !== undefined) this.format = loaded.format;
     if (loaded.unnamed !== undefined) this.unnamed = loaded.unnamed;
     if (loaded.versioned === true) this.versioned = true;
+    if (loaded.keptOnlyInGit === true) this.keptOnlyInGit = true;
     if (loaded.value !== undefined) this.value = loaded.value;
     this.digest = loaded.digest;
     this.fast = loaded.fast;

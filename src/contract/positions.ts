@@ -37,6 +37,11 @@ export interface ContractFile {
   unnamed?: Problem;
   /** The file declares its semantic version (contractVersion; an ODCS document always does). */
   versioned?: boolean;
+  /**
+   * An ODCS document that holds what the catalog's contract has no field for, which stays only in
+   * git (odcs/odcs-file.ts, keptOnlyInGit): only such a file is read again to say so at its lines.
+   */
+  keptOnlyInGit?: boolean;
 }
 
 /**
@@ -59,6 +64,7 @@ export function holding(file: ContractFile, contract: DesiredContract): Contract
     ...(file.format === undefined ? {} : { format: file.format }),
     ...(file.unnamed === undefined ? {} : { unnamed: file.unnamed }),
     ...(file.versioned === true ? { versioned: true } : {}),
+    ...(file.keptOnlyInGit === true ? { keptOnlyInGit: true } : {}),
   };
 }
 

@@ -48,7 +48,7 @@ export function odcsContractFile(
         unnamed: at(reading.unnamed!.pointer, reading.unnamed!.message, true),
       },
     };
-  return { ok: true, value: odcsFileOf(reading.contract, file, text) };
+  return { ok: true, value: odcsFileOf(reading.contract, file, text, reading.unstored.length > 0) };
 }
 
 /**
@@ -64,11 +64,25 @@ export function fastOdcsContractFile(
   if (!odcsValidator()(value)) return undefined;
   const reading = fromOdcs(value);
   if (reading.problems.length > 0 || reading.contract === undefined) return undefined;
-  return odcsFileOf(reading.contract, file, text);
+  return odcsFileOf(reading.contract, file, text, reading.unstored.length > 0);
 }
 
-function odcsFileOf(contract: DesiredContract, file: string, text: string): ContractFile {
-  return { file, identity: contract, contract, text, format: 'odcs', versioned: true };
+/** `keptOnlyInGit`: the document holds what the catalog's contract has no field for. */
+function odcsFileOf(
+  contract: DesiredContract,
+  file: string,
+  text: string,
+  keptOnlyInGit: boolean,
+): ContractFile {
+  return {
+    file,
+    identity: contract,
+    contract,
+    text,
+    format: 'odcs',
+    versioned: true,
+    ...(keptOnlyInGit ? { keptOnlyInGit: true } : {}),
+  };
 }
 
 /**
@@ -100,8 +114,12 @@ function odcsDocumentOf(text: string): Record<string, unknown> {
   );
 }
 
-/** The warning of keptOnlyInGit for a loaded ODCS file, its document read again. */
+/**
+ * The warning of keptOnlyInGit for a loaded ODCS file, its document read again: only for a file
+ * that holds something the catalog has no field for (ContractFile.keptOnlyInGit).
+ */
 export function keptOnlyInGitOf(file: ContractFile): string | undefined {
+  if (file.keptOnlyInGit !== true) return undefined;
   return keptOnlyInGit(file, fromOdcs(odcsDocumentOf(file.text)), (pointer) =>
     positionOf(file, pointer, false, true),
   );
