@@ -14,6 +14,7 @@ import type { ContractFile } from '../src/contract/parse.js';
 import { knownFromLive } from '../src/plan/known-from-live.js';
 import { specCodec } from '../src/profile/codec.js';
 import { keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
+import { holding, withContract } from '../src/contract/positions.js';
 import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -263,9 +264,13 @@ describe('what an ODCS document keeps only in git, said by plan', () => {
     ].join('\n');
     const odcs = await loaded(ORDERS, { name: 'c.odcs.yaml', text });
     try {
-      expect(keptOnlyInGitOf(odcs.file)).toMatch(/^kept only in git: .*servers \(line 12\)/);
+      // As plan asks, of the file holding its contract for the one step of planning it.
+      const planned = withContract(odcs.file);
+      expect(keptOnlyInGitOf(planned)).toMatch(/^kept only in git: .*servers \(line 12\)/);
       await rm(path.join(odcs.dir, 'c.odcs.yaml'));
-      expect(() => keptOnlyInGitOf(odcs.file)).toThrow(/changed on disk/);
+      expect(() => keptOnlyInGitOf(holding(odcs.file, planned.contract))).toThrow(
+        /changed on disk/,
+      );
     } finally {
       await odcs.remove();
     }

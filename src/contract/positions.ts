@@ -2,7 +2,7 @@
 // with the yaml package's nodes and LineCounter), and of a byte that is not UTF-8.
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import { yamlLibrary } from '../yaml-library.js';
-import { fromOdcs, sourcePointer } from '../odcs/from-odcs.js';
+import { fromOdcs, sourcePointer, type OdcsReading } from '../odcs/from-odcs.js';
 import type { DesiredContract } from './model.js';
 import type { Problem } from './problem.js';
 
@@ -80,12 +80,44 @@ export function pointerSegments(pointer: string): Segment[] {
 
 /** Files parsed for positions, once each, only when something in them must be located. */
 const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: LineCounter }>();
-/** For an ODCS file: which place of the document each field of its contract came from. */
-const odcsSources = new WeakMap<ContractFile, readonly [string, string][]>();
+/** For an ODCS file: its document, as the positional parser reads it, read as a contract. */
+const odcsReadings = new WeakMap<ContractFile, OdcsReading | null>();
 
 /** Keeps a document the loader parsed anyway, so that locating in it parses nothing again. */
 export function rememberDocument(file: ContractFile, doc: Document, lines: LineCounter): void {
   positionalDocuments.set(file, { doc, lines });
+}
+
+/** `file` parsed by the positional parser, once, when something in it must be located. */
+function positionalDocument(file: ContractFile): { doc: Document; lines: LineCounter } {
+  let parsed = positionalDocuments.get(file);
+  if (parsed === undefined) {
+    const { LineCounter, parseDocument } = yamlLibrary();
+    const lines = new LineCounter();
+    const doc = parseDocument(file.text, { lineCounter: lines, uniqueKeys: false });
+    parsed = { doc, lines };
+    positionalDocuments.set(file, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * An ODCS file's document as the positional parser reads it (the parse that locates things in
+ * it, made once), read as a contract (from-odcs.ts): its contract, what it keeps only in git, and
+ * which place of the document each field of the contract came from. Undefined when the document
+ * is no mapping.
+ */
+export function odcsReadingOf(file: ContractFile): OdcsReading | undefined {
+  let reading = odcsReadings.get(file);
+  if (reading === undefined) {
+    const read = positionalDocument(file).doc.toJS() as unknown;
+    reading =
+      read !== null && typeof read === 'object' && !Array.isArray(read)
+        ? fromOdcs(read as Record<string, unknown>)
+        : null;
+    odcsReadings.set(file, reading);
+  }
+  return reading ?? undefined;
 }
 
 /** Whether `file` was parsed by the positional parser as it was read (the fast path declined it). */
@@ -105,25 +137,14 @@ export function positionOf(
   /** A pointer into an ODCS document as written, not into the contract read from it. */
   inDocument = false,
 ): Position {
-  let parsed = positionalDocuments.get(contractFile);
-  if (parsed === undefined) {
-    const { LineCounter, parseDocument } = yamlLibrary();
-    const lines = new LineCounter();
-    const doc = parseDocument(contractFile.text, { lineCounter: lines, uniqueKeys: false });
-    parsed = { doc, lines };
-    positionalDocuments.set(contractFile, parsed);
-  }
-  let sources = odcsSources.get(contractFile);
-  if (contractFile.format === 'odcs' && sources === undefined) {
-    const read = parsed.doc.toJS() as unknown;
-    sources =
-      read !== null && typeof read === 'object' && !Array.isArray(read)
-        ? fromOdcs(read as Record<string, unknown>).sources
-        : [];
-    odcsSources.set(contractFile, sources);
-  }
+  const parsed = positionalDocument(contractFile);
+  // A pointer into an ODCS file's contract points at the place of the document it came from.
+  const sources =
+    contractFile.format === 'odcs' && !inDocument
+      ? (odcsReadingOf(contractFile)?.sources ?? [])
+      : undefined;
   const segments = pointerSegments(
-    sources === undefined || inDocument ? pointer : sourcePointer(sources, pointer),
+    sources === undefined ? pointer : sourcePointer(sources, pointer),
   );
   const { found, depth } = locate(parsed.doc, segments);
   if (depth === 0) return { line: 1, column: 1 };

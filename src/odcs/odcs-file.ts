@@ -5,9 +5,7 @@ import type { DesiredContract } from '../contract/model.js';
 import type { ContractFile } from '../contract/positions.js';
 import type { Problem, Result } from '../contract/problem.js';
 import { schemaProblems, type LocateProblem } from '../contract/schema.js';
-import { holding, pointerSegments, positionOf } from '../contract/positions.js';
-import { yamlLibrary } from '../yaml-library.js';
-import { fastLoad, mayHoldKeysReadApart } from '../contract/fast-parse.js';
+import { holding, odcsReadingOf, pointerSegments, positionOf } from '../contract/positions.js';
 import type { Profile } from '../profile/profile.js';
 import { fromOdcs, type OdcsReading } from './from-odcs.js';
 import { odcsValidator } from './schema.js';
@@ -103,26 +101,15 @@ export function fileForProfile(file: ContractFile, profile: Profile): ContractFi
 }
 
 /**
- * The document of a loaded ODCS file's text, read as the loader read it: by js-yaml where the
- * fast path can read it alike (fast-parse.ts), else by the positional parser.
- */
-function odcsDocumentOf(text: string): Record<string, unknown> {
-  const fast = mayHoldKeysReadApart(text) ? undefined : fastLoad(text);
-  return (
-    fast ??
-    (yamlLibrary().parseDocument(text, { uniqueKeys: false }).toJS() as Record<string, unknown>)
-  );
-}
-
-/**
- * The warning of keptOnlyInGit for a loaded ODCS file, its document read again: only for a file
- * that holds something the catalog has no field for (ContractFile.keptOnlyInGit).
+ * The warning of keptOnlyInGit for a loaded ODCS file: only for a file that holds something the
+ * catalog has no field for (ContractFile.keptOnlyInGit), read again by the positional parser, which
+ * says where (one parse: the fast path reads a document as the positional parser does).
  */
 export function keptOnlyInGitOf(file: ContractFile): string | undefined {
   if (file.keptOnlyInGit !== true) return undefined;
-  return keptOnlyInGit(file, fromOdcs(odcsDocumentOf(file.text)), (pointer) =>
-    positionOf(file, pointer, false, true),
-  );
+  const reading = odcsReadingOf(file);
+  if (reading === undefined) return undefined;
+  return keptOnlyInGit(file, reading, (pointer) => positionOf(file, pointer, false, true));
 }
 
 /**
