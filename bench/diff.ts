@@ -64,7 +64,7 @@ function measure(run: () => unknown[]): Measure {
 /**
  * Ours and fast-json-patch, the pair the targets compare, timed in alternation
  * (pairedMedianMicros): measured one after the other, a single edit's ratio moved from 1.31× to
- * 2.05× between four runs of the same code, and the slowest edit was a different one each time.
+ * 2.05× between four runs of the same code, and the slowest edit was not always the same one.
  */
 function measurePair(ours: () => unknown[], theirs: () => unknown[]): [Measure, Measure] {
   const counted = (run: () => unknown[]): Measure => {
