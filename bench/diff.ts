@@ -51,11 +51,15 @@ const differ = jsondiffpatch.create({
   arrays: { detectMove: true },
 });
 
+/** What `run`'s patch holds: its operations and bytes (not yet timed). */
+function counted(run: () => unknown[]): Measure {
+  const ops = run();
+  return { ops: ops.length, bytes: JSON.stringify(ops).length, micros: null };
+}
+
 function measure(run: () => unknown[]): Measure {
   try {
-    const ops = run();
-    const micros = medianMicros(run, quick ? 7 : 31);
-    return { ops: ops.length, bytes: JSON.stringify(ops).length, micros };
+    return { ...counted(run), micros: medianMicros(run, quick ? 7 : 31) };
   } catch (error) {
     return { ops: null, bytes: null, micros: null, error: (error as Error).message.slice(0, 60) };
   }
@@ -67,15 +71,11 @@ function measure(run: () => unknown[]): Measure {
  * 2.05× between four runs of the same code, and the slowest edit was not always the same one.
  */
 function measurePair(ours: () => unknown[], theirs: () => unknown[]): [Measure, Measure] {
-  const counted = (run: () => unknown[]): Measure => {
-    const ops = run();
-    return { ops: ops.length, bytes: JSON.stringify(ops).length, micros: null };
-  };
-  const pair = [counted(ours), counted(theirs)] as const;
+  const counts = [counted(ours), counted(theirs)] as const;
   const { a, b } = pairedMedianMicros(ours, theirs, quick ? 3 : 9, quick ? 5 : 11);
   return [
-    { ...pair[0], micros: a },
-    { ...pair[1], micros: b },
+    { ...counts[0], micros: a },
+    { ...counts[1], micros: b },
   ];
 }
 

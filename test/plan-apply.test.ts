@@ -691,7 +691,8 @@ describe('reads while the tables are listed', () => {
 });
 
 describe('a plan only shown', () => {
-  it('hashes no live contract, and says everything else a saved plan says', async () => {
+  /** A catalog, a workspace, a client of the catalog, and the request that plans the workspace. */
+  async function planning() {
     const { sandbox, token } = await catalog();
     const dir = await workspace();
     const client = new CatalogClient({ baseUrl: sandbox.url, token });
@@ -703,6 +704,11 @@ describe('a plan only shown', () => {
       gitCommit: null,
       now: () => new Date('2026-11-27T00:00:00Z'),
     };
+    return { client, request };
+  }
+
+  it('hashes no live contract, and says everything else a saved plan says', async () => {
+    const { client, request } = await planning();
     const shown = await planFromFiles({ ...request, sealed: false }, client);
     const saved = await planFromFiles(request, client);
     if (!shown.ok || !saved.ok) throw new Error('plan failed');
@@ -719,20 +725,8 @@ describe('a plan only shown', () => {
   });
 
   it('is shown, in the terminal and in markdown, without its checksum being computed', async () => {
-    const { sandbox, token } = await catalog();
-    const dir = await workspace();
-    const client = new CatalogClient({ baseUrl: sandbox.url, token });
-    cleanups.push(() => client.close());
-    const planned = await planFromFiles(
-      {
-        paths: ['contracts'],
-        cwd: dir.dir,
-        catalogUrl: sandbox.url,
-        gitCommit: null,
-        sealed: false,
-      },
-      client,
-    );
+    const { client, request } = await planning();
+    const planned = await planFromFiles({ ...request, sealed: false }, client);
     if (!planned.ok) throw new Error('plan failed');
     // The plan as made, each read of its checksum counted.
     let reads = 0;
