@@ -49,18 +49,37 @@ async function writeContracts(cwd: string, contracts: readonly unknown[]): Promi
     );
 }
 
-/** `contracts` written as ODCS documents contracts/c00.odcs.yaml, c01.odcs.yaml, … in `cwd`. */
+/**
+ * `contracts` written as ODCS documents contracts/c00.odcs.yaml, c01.odcs.yaml, … in `cwd`, each
+ * followed by `more` (YAML of more top-level fields).
+ */
 async function writeOdcsDocuments(
   cwd: string,
   contracts: readonly DesiredContract[],
+  more = '',
 ): Promise<void> {
   await mkdir(path.join(cwd, 'contracts'));
   for (const [i, contract] of contracts.entries())
     await writeFile(
       path.join(cwd, 'contracts', `c${String(i).padStart(2, '0')}.odcs.yaml`),
-      odcsText(contract, i),
+      `${odcsText(contract, i)}${more}`,
     );
 }
+
+/** ODCS fields the catalog's contract has no field for: they stay only in git. */
+const KEPT_ONLY_IN_GIT = [
+  'servers:',
+  '  - server: warehouse',
+  '    type: postgres',
+  '    host: db.example.com',
+  '    port: 5432',
+  '    database: dw',
+  '    schema: s',
+  'support:',
+  '  - channel: "#data"',
+  '    url: https://chat.example.com/data',
+  '',
+].join('\n');
 
 /** Plan's human, markdown and JSON outputs in the folder, each against its snapshot `name.*.txt`. */
 async function expectSnapshots(
@@ -175,6 +194,12 @@ describe('plan output stays byte for byte what it was', () => {
     const { opened, desired } = await specWorkspace(true, asOdcsReadsIt);
     await writeOdcsDocuments(opened.cwd, desired);
     await expectSnapshots(opened, 'spec-odcs-steady');
+  });
+
+  it('spec profile: the same ODCS documents, each keeping servers and support only in git (seed 20261126)', async () => {
+    const { opened, desired } = await specWorkspace(true, asOdcsReadsIt);
+    await writeOdcsDocuments(opened.cwd, desired, KEPT_ONLY_IN_GIT);
+    await expectSnapshots(opened, 'spec-odcs-kept');
   });
 
   it('openmetadata profile: 20 generated contracts OpenMetadata can store, live and desired (seed 20261126)', async () => {
