@@ -1,7 +1,8 @@
 // A file's contract known from the catalog's (plan/known-from-live.ts): taken only when it is the
 // file's contract, the same JSON text, and then without reading the file again. And the other read
 // plan may spare: an ODCS document read again to say what it keeps only in git, only if it keeps
-// something (odcs/odcs-file.ts).
+// something (odcs/odcs-file.ts), and then once: its contract is taken from the parse that says
+// where (contract/positions.ts, withContract).
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -13,7 +14,7 @@ import type { JsonObject } from '../src/diff/json-value.js';
 import type { ContractFile } from '../src/contract/parse.js';
 import { knownFromLive } from '../src/plan/known-from-live.js';
 import { specCodec } from '../src/profile/codec.js';
-import { keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
+import { contractForProfile, fileForProfile, keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
 import { holding, withContract } from '../src/contract/positions.js';
 import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -251,18 +252,7 @@ describe('what an ODCS document keeps only in git, said by plan', () => {
   });
 
   it('reads a document that does again, to say where', async () => {
-    const text = [
-      ODCS_ORDERS.trimEnd(),
-      'servers:',
-      '  - server: warehouse',
-      '    type: postgres',
-      '    host: db.example.com',
-      '    port: 5432',
-      '    database: dw',
-      '    schema: s',
-      '',
-    ].join('\n');
-    const odcs = await loaded(ORDERS, { name: 'c.odcs.yaml', text });
+    const odcs = await loaded(ORDERS, { name: 'c.odcs.yaml', text: WITH_SERVERS });
     try {
       // As plan asks, of the file holding its contract for the one step of planning it.
       const planned = withContract(odcs.file);
@@ -275,4 +265,38 @@ describe('what an ODCS document keeps only in git, said by plan', () => {
       await odcs.remove();
     }
   });
+
+  it('reads a document that does once, its contract taken from the parse that says where', async () => {
+    const odcs = await loaded(ORDERS, { name: 'c.odcs.yaml', text: WITH_SERVERS });
+    try {
+      const reads = { text: 0, contract: 0 };
+      const counted = new Proxy(odcs.file, {
+        get(target, key, receiver) {
+          if (key === 'text' || key === 'contract') reads[key] += 1;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+      const planned = fileForProfile(withContract(counted), 'spec');
+      const warning = keptOnlyInGitOf(planned);
+      expect(reads).toEqual({ text: 1, contract: 0 });
+      expect(warning).toMatch(/^kept only in git: .*servers \(line 12\)/);
+      expect(planned.contract).toEqual(fileForProfile(withContract(odcs.file), 'spec').contract);
+      expect(planned.contract).toEqual(contractForProfile(odcs.file, 'spec'));
+    } finally {
+      await odcs.remove();
+    }
+  });
 });
+
+/** The ODCS document of ORDERS with servers, which stays only in git (at line 12). */
+const WITH_SERVERS = [
+  ODCS_ORDERS.trimEnd(),
+  'servers:',
+  '  - server: warehouse',
+  '    type: postgres',
+  '    host: db.example.com',
+  '    port: 5432',
+  '    database: dw',
+  '    schema: s',
+  '',
+].join('\n');

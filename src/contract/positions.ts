@@ -46,15 +46,28 @@ export interface ContractFile {
 
 /**
  * The file with its contract read once and held, for as long as the result is in use: what one
- * step of a command (planning one file) reads many times.
+ * step of a command (planning one file) reads many times. An ODCS file that keeps something only
+ * in git is parsed positionally, since saying so needs the lines, and its contract is taken from
+ * that one parse: the fast path reads a document as the positional parser does. The parse is held
+ * by the result, not by `file`, which may live for the whole command.
  */
 export function withContract(file: ContractFile): ContractFile {
-  return holding(file, file.contract);
+  if (file.format !== 'odcs' || file.keptOnlyInGit !== true) return holding(file, file.contract);
+  const parsed = parsePositionally(file.text);
+  const reading = odcsReadingOfDocument(parsed.doc);
+  if (reading?.contract === undefined) return holding(file, file.contract);
+  const held = holding(file, reading.contract);
+  positionalDocuments.set(held, parsed);
+  odcsReadings.set(held, reading);
+  return held;
 }
 
-/** `file` holding `contract` (read once, or made from its own), its text still read from it. */
+/**
+ * `file` holding `contract` (read once, or made from its own), its text still read from it, and
+ * what was parsed of it to locate things in it shared.
+ */
 export function holding(file: ContractFile, contract: DesiredContract): ContractFile {
-  return {
+  const held = {
     file: file.file,
     identity: file.identity,
     contract,
@@ -66,6 +79,11 @@ export function holding(file: ContractFile, contract: DesiredContract): Contract
     ...(file.versioned === true ? { versioned: true } : {}),
     ...(file.keptOnlyInGit === true ? { keptOnlyInGit: true } : {}),
   };
+  const parsed = positionalDocuments.get(file);
+  if (parsed !== undefined) positionalDocuments.set(held, parsed);
+  const reading = odcsReadings.get(file);
+  if (reading !== undefined) odcsReadings.set(held, reading);
+  return held;
 }
 
 /** The segments of a JSON Pointer: tokens unescaped (RFC 6901), list indexes as numbers. */
@@ -78,8 +96,13 @@ export function pointerSegments(pointer: string): Segment[] {
     .map((token) => (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : token));
 }
 
+interface PositionalDocument {
+  doc: Document;
+  lines: LineCounter;
+}
+
 /** Files parsed for positions, once each, only when something in them must be located. */
-const positionalDocuments = new WeakMap<ContractFile, { doc: Document; lines: LineCounter }>();
+const positionalDocuments = new WeakMap<ContractFile, PositionalDocument>();
 /** For an ODCS file: its document, as the positional parser reads it, read as a contract. */
 const odcsReadings = new WeakMap<ContractFile, OdcsReading | null>();
 
@@ -89,16 +112,19 @@ export function rememberDocument(file: ContractFile, doc: Document, lines: LineC
 }
 
 /** `file` parsed by the positional parser, once, when something in it must be located. */
-function positionalDocument(file: ContractFile): { doc: Document; lines: LineCounter } {
+function positionalDocument(file: ContractFile): PositionalDocument {
   let parsed = positionalDocuments.get(file);
   if (parsed === undefined) {
-    const { LineCounter, parseDocument } = yamlLibrary();
-    const lines = new LineCounter();
-    const doc = parseDocument(file.text, { lineCounter: lines, uniqueKeys: false });
-    parsed = { doc, lines };
+    parsed = parsePositionally(file.text);
     positionalDocuments.set(file, parsed);
   }
   return parsed;
+}
+
+function parsePositionally(text: string): PositionalDocument {
+  const { LineCounter, parseDocument } = yamlLibrary();
+  const lines = new LineCounter();
+  return { doc: parseDocument(text, { lineCounter: lines, uniqueKeys: false }), lines };
 }
 
 /**
@@ -110,14 +136,17 @@ function positionalDocument(file: ContractFile): { doc: Document; lines: LineCou
 export function odcsReadingOf(file: ContractFile): OdcsReading | undefined {
   let reading = odcsReadings.get(file);
   if (reading === undefined) {
-    const read = positionalDocument(file).doc.toJS() as unknown;
-    reading =
-      read !== null && typeof read === 'object' && !Array.isArray(read)
-        ? fromOdcs(read as Record<string, unknown>)
-        : null;
+    reading = odcsReadingOfDocument(positionalDocument(file).doc) ?? null;
     odcsReadings.set(file, reading);
   }
   return reading ?? undefined;
+}
+
+function odcsReadingOfDocument(doc: Document): OdcsReading | undefined {
+  const read = doc.toJS() as unknown;
+  return read !== null && typeof read === 'object' && !Array.isArray(read)
+    ? fromOdcs(read as Record<string, unknown>)
+    : undefined;
 }
 
 /** Whether `file` was parsed by the positional parser as it was read (the fast path declined it). */

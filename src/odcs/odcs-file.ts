@@ -103,7 +103,8 @@ export function fileForProfile(file: ContractFile, profile: Profile): ContractFi
 /**
  * The warning of keptOnlyInGit for a loaded ODCS file: only for a file that holds something the
  * catalog has no field for (ContractFile.keptOnlyInGit), read again by the positional parser, which
- * says where (one parse: the fast path reads a document as the positional parser does).
+ * says where (one parse: the fast path reads a document as the positional parser does, and
+ * withContract takes the file's contract from that parse).
  */
 export function keptOnlyInGitOf(file: ContractFile): string | undefined {
   if (file.keptOnlyInGit !== true) return undefined;
