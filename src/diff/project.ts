@@ -18,39 +18,31 @@ export function propertyList(
   return list;
 }
 
-export function project(value: unknown, shape: Shape): unknown {
-  if (shape.kind === 'object' && isPlainObject(value)) {
-    const out: JsonObject = {};
-    for (const [name, child] of propertyList(shape)) {
-      const inner = value[name];
-      // A declared property that is null is absent, as far as the contract is concerned.
-      if (inner !== undefined && inner !== null) out[name] = project(inner, child);
-    }
-    return out;
-  }
-  if (shape.kind === 'array' && Array.isArray(value)) {
-    return value.map((item) => project(item, shape.items));
-  }
-  return value;
-}
-
 /**
- * `project(value, shape)` with each mapping's properties in `value`'s own order rather than the
- * schema's: a live contract cut to what a file holds, for a file written in the catalog's order.
+ * `value` cut to the properties `shape` declares, each mapping's in the schema's order; with
+ * `order` 'own', in `value`'s own order instead: a live contract cut to what a file holds, for a
+ * file written in the catalog's order.
  */
-export function projectInOwnOrder(value: unknown, shape: Shape): unknown {
+export function project(value: unknown, shape: Shape, order: 'schema' | 'own' = 'schema'): unknown {
   if (shape.kind === 'object' && isPlainObject(value)) {
     const out: JsonObject = {};
-    for (const [name, inner] of Object.entries(value)) {
-      const child = shape.properties.get(name);
-      // A declared property that is null is absent, as far as the contract is concerned.
-      if (child !== undefined && inner !== undefined && inner !== null)
-        out[name] = projectInOwnOrder(inner, child);
+    // A declared property that is null is absent, as far as the contract is concerned.
+    if (order === 'schema') {
+      for (const [name, child] of propertyList(shape)) {
+        const inner = value[name];
+        if (inner !== undefined && inner !== null) out[name] = project(inner, child);
+      }
+    } else {
+      for (const [name, inner] of Object.entries(value)) {
+        const child = shape.properties.get(name);
+        if (child !== undefined && inner !== undefined && inner !== null)
+          out[name] = project(inner, child, order);
+      }
     }
     return out;
   }
   if (shape.kind === 'array' && Array.isArray(value))
-    return value.map((item) => projectInOwnOrder(item, shape.items));
+    return value.map((item) => project(item, shape.items, order));
   return value;
 }
 

@@ -7,25 +7,25 @@
 // writes them), else in the catalog's; a contract that differs, or whose file orders a mapping
 // otherwise, is read from its file.
 import { StoredContractFile } from '../contract/load-file.js';
-import { FIELD_SHAPES, type DesiredContract, type Shape } from '../contract/model.js';
+import { FIELD_SHAPES, type DesiredContract } from '../contract/model.js';
 import { holding, type ContractFile } from '../contract/positions.js';
 import { digestOfValue } from '../contract/value-digest.js';
 import { own, type JsonObject } from '../diff/json-value.js';
-import { project, projectInOwnOrder } from '../diff/project.js';
+import { project } from '../diff/project.js';
 import type { Codec } from '../profile/codec.js';
 
-/** The fields `fields` names of `model`, each projected by `projection`; undefined if one lacks. */
+/** The fields `fields` names of `model`, each projected in `order`; undefined if one lacks. */
 function candidateOf(
   model: JsonObject,
   fields: readonly string[],
-  projection: (value: unknown, shape: Shape) => unknown,
+  order: 'schema' | 'own',
 ): JsonObject | undefined {
   const candidate: JsonObject = {};
   for (const field of fields) {
     const value = own(model, field);
     if (value === undefined) return undefined;
     const shape = FIELD_SHAPES.get(field);
-    candidate[field] = shape === undefined ? value : projection(value, shape);
+    candidate[field] = shape === undefined ? value : project(value, shape, order);
   }
   return candidate;
 }
@@ -40,8 +40,8 @@ export function knownFromLive(
   const { fields, digest } = stored.value;
   const model = codec.fromWire(live);
   const names = fields.split(',');
-  for (const projection of [project, projectInOwnOrder]) {
-    const candidate = candidateOf(model, names, projection);
+  for (const order of ['schema', 'own'] as const) {
+    const candidate = candidateOf(model, names, order);
     if (candidate === undefined) return undefined;
     if (digestOfValue(candidate) === digest) return holding(stored, candidate as DesiredContract);
   }
