@@ -17,6 +17,7 @@ import { specCodec } from '../src/profile/codec.js';
 import { contractForProfile, fileForProfile, keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
 import { holding, withContract } from '../src/contract/positions.js';
 import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
+import { KEPT_ONLY_IN_GIT } from './helpers/kept-only-in-git.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 /** A small contract of a table. */
@@ -288,15 +289,5 @@ describe('what an ODCS document keeps only in git, said by plan', () => {
   });
 });
 
-/** The ODCS document of ORDERS with servers, which stays only in git (at line 12). */
-const WITH_SERVERS = [
-  ODCS_ORDERS.trimEnd(),
-  'servers:',
-  '  - server: warehouse',
-  '    type: postgres',
-  '    host: db.example.com',
-  '    port: 5432',
-  '    database: dw',
-  '    schema: s',
-  '',
-].join('\n');
+/** The ODCS document of ORDERS with servers and support, which stay only in git (from line 12). */
+const WITH_SERVERS = `${ODCS_ORDERS.trimEnd()}\n${KEPT_ONLY_IN_GIT}`;

@@ -16,6 +16,7 @@ import { stringify } from 'yaml';
 import { cli } from './helpers/cli.js';
 import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
+import { KEPT_ONLY_IN_GIT } from './helpers/kept-only-in-git.js';
 import { openMetadataWorkspace, pairArb, type Pair } from './helpers/openmetadata-workspace.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
 import { odcsFileText } from '../src/odcs/to-odcs.js';
@@ -65,21 +66,6 @@ async function writeOdcsDocuments(
       `${odcsText(contract, i)}${more}`,
     );
 }
-
-/** ODCS fields the catalog's contract has no field for: they stay only in git. */
-const KEPT_ONLY_IN_GIT = [
-  'servers:',
-  '  - server: warehouse',
-  '    type: postgres',
-  '    host: db.example.com',
-  '    port: 5432',
-  '    database: dw',
-  '    schema: s',
-  'support:',
-  '  - channel: "#data"',
-  '    url: https://chat.example.com/data',
-  '',
-].join('\n');
 
 /** Plan's human, markdown and JSON outputs in the folder, each against its snapshot `name.*.txt`. */
 async function expectSnapshots(
