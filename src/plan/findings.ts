@@ -2,6 +2,7 @@
 // warnings, for annotations (the Action's, and `plan --format github`).
 import type { DesiredContract } from '../contract/model.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
+import { isUnkeptWarning } from '../profile/unkept.js';
 import type { Plan } from './types.js';
 
 export interface Finding {
@@ -104,9 +105,6 @@ export function findingPointer(message: string, file: ContractFile): string {
   return '/fullyQualifiedName';
 }
 
-/** How a warning of a change the catalog would not keep reads (see profile/unkept.ts). */
-const UNKEPT = / will not be kept by OpenMetadata on its own: /;
-
 /** How the warning of what an ODCS file keeps only in git reads (odcs/odcs-file.ts). */
 const KEPT_ONLY_IN_GIT = /^kept only in git: .*?\(line (\d+)\)/;
 
@@ -167,7 +165,7 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
           'warning',
           warning.startsWith('policy ')
             ? 'policy breach'
-            : UNKEPT.test(warning)
+            : isUnkeptWarning(warning)
               ? 'change the catalog will not keep'
               : 'live-asset check',
           warning,

@@ -4,6 +4,7 @@ import { formatValue, printablePlan } from './format-value.js';
 import { textLineDiff, type TextDiffLine } from './text-diff.js';
 import { changeCount, type DiffLine, type Plan, type PlannedChange } from './types.js';
 import { impactLines, impactNote } from './render-impact.js';
+import { isUnkeptWarning } from '../profile/unkept.js';
 
 /**
  * The line diff of `line` when its value is too long for one line or spans several (a change
@@ -173,9 +174,15 @@ export function renderPlanHuman(given: Plan, c: Colors, options: { drift?: boole
       '',
     );
   } else if (plan.summary.error + plan.summary.missing === 0) {
+    // A difference OpenMetadata would not keep is planned as none, and said as an exception.
+    const unkept = plan.changes.filter((change) => change.warnings.some(isUnkeptWarning)).length;
+    const except =
+      unkept === 0
+        ? ''
+        : `, except ${unkept === 1 ? 'one contract' : `${unkept} contracts`} with a difference OpenMetadata would not keep on its own (see ${unkept === 1 ? 'its warning' : 'their warnings'})`;
     out.push(
       c.green(
-        `${options.drift === true ? 'No drift' : 'No changes'}. The data contracts in ${plan.catalogUrl} match the files.`,
+        `${options.drift === true ? 'No drift' : 'No changes'}. The data contracts in ${plan.catalogUrl} match the files${except}.`,
       ),
       '',
     );

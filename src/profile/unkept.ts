@@ -64,6 +64,14 @@ function columnsChangedInPlace(before: JsonObject[], after: JsonObject[]): strin
  * OpenMetadata's wire) the catalog would not keep, as a sentence; undefined when it counts a change
  * (and so keeps all of it) or nothing changes.
  */
+/** What each warning of unkeptChange says after the properties it names. */
+const NOT_KEPT = ' will not be kept by OpenMetadata on its own: ';
+
+/** Whether `warning`, one of a planned change's, is unkeptChange's. */
+export function isUnkeptWarning(warning: string): boolean {
+  return warning.includes(NOT_KEPT);
+}
+
 export function unkeptChange(live: JsonObject, patched: JsonObject): string | undefined {
   const unkept: string[] = [];
   for (const field of MANAGED_FIELDS) {
@@ -89,5 +97,5 @@ export function unkeptChange(live: JsonObject, patched: JsonObject): string | un
     if (after.length === 0) unkept.push(`the empty list of ${name}`);
   }
   if (unkept.length === 0) return undefined;
-  return `${unkept.join(', ')} will not be kept by OpenMetadata on its own: it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by name and data type), and drops a PATCH in which it counts no change, answering 200; so nothing is sent for it. It is kept along with any change OpenMetadata counts in this contract (to another field, or a column added or removed), which the next plan sends with it; or make it in OpenMetadata itself`;
+  return `${unkept.join(', ')}${NOT_KEPT}it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by name and data type), and drops a PATCH in which it counts no change, answering 200; so nothing is sent for it. It is kept along with any change OpenMetadata counts in this contract (to another field, or a column added or removed), which the next plan sends with it; or make it in OpenMetadata itself`;
 }
