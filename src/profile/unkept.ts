@@ -59,11 +59,6 @@ function columnsChangedInPlace(before: JsonObject[], after: JsonObject[]): strin
   return changed;
 }
 
-/**
- * What of the change from `live` to `patched` (the contract as the PATCH leaves it, on
- * OpenMetadata's wire) the catalog would not keep, as a sentence; undefined when it counts a change
- * (and so keeps all of it) or nothing changes.
- */
 /** What each warning of unkeptChange says after the properties it names. */
 const NOT_KEPT = ' will not be kept by OpenMetadata on its own: ';
 
@@ -72,6 +67,11 @@ export function isUnkeptWarning(warning: string): boolean {
   return warning.includes(NOT_KEPT);
 }
 
+/**
+ * What of the change from `live` to `patched` (the contract as the PATCH leaves it, on
+ * OpenMetadata's wire) the catalog would not keep, as a sentence; undefined when it counts a change
+ * (and so keeps all of it) or nothing changes.
+ */
 export function unkeptChange(live: JsonObject, patched: JsonObject): string | undefined {
   const unkept: string[] = [];
   for (const field of MANAGED_FIELDS) {
