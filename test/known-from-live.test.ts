@@ -16,6 +16,7 @@ import { knownFromLive } from '../src/plan/known-from-live.js';
 import { specCodec } from '../src/profile/codec.js';
 import { contractForProfile, fileForProfile, keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
 import { holding, withContract } from '../src/contract/positions.js';
+import { odcsFileText } from '../src/odcs/to-odcs.js';
 import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
 import { KEPT_ONLY_IN_GIT } from './helpers/kept-only-in-git.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -28,11 +29,14 @@ const ORDERS: DesiredContract = {
   description: 'Orders.',
 };
 
+/** The id of the ODCS documents here. */
+const ODCS_ID = '5d7c2a4e-0000-4000-8000-000000000001';
+
 /** ORDERS as an ODCS document, whose status `active` each profile stores otherwise. */
 const ODCS_ORDERS = [
   'apiVersion: v3.1.0',
   'kind: DataContract',
-  'id: 5d7c2a4e-0000-4000-8000-000000000001',
+  `id: ${ODCS_ID}`,
   'version: 1.0.0',
   'status: active',
   'name: c',
@@ -265,6 +269,27 @@ describe('what an ODCS document keeps only in git, said by plan', () => {
     } finally {
       await odcs.remove();
     }
+  });
+
+  it('takes from that parse the contract a plain read of the document gives, for any contract', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbitraryContract(), async (generated) => {
+        const named = { ...generated, ...ORDERS };
+        const { text } = odcsFileText(named, { id: ODCS_ID, version: '1.0.0' }, 'spec', 'o.json');
+        const odcs = await loaded(named, {
+          name: 'c.odcs.yaml',
+          text: `${text}${KEPT_ONLY_IN_GIT}`,
+        });
+        try {
+          const planned = withContract(odcs.file);
+          expect(planned.contract).toEqual(odcs.file.contract);
+          expect(keptOnlyInGitOf(planned)).toMatch(/servers \(line \d+\), support \(line \d+\)/);
+        } finally {
+          await odcs.remove();
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('reads a document that does once, its contract taken from the parse that says where', async () => {
