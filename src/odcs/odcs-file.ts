@@ -113,6 +113,21 @@ export function keptOnlyInGitOf(file: ContractFile): string | undefined {
   return keptOnlyInGit(file, reading, (pointer) => positionOf(file, pointer, false, true));
 }
 
+/** How keptOnlyInGit's warning begins. */
+const KEPT_ONLY_IN_GIT = 'kept only in git: ';
+
+/** Whether `warning`, one of a planned change's, is keptOnlyInGit's. */
+export function isKeptOnlyInGitWarning(warning: string): boolean {
+  return warning.startsWith(KEPT_ONLY_IN_GIT);
+}
+
+/** The line keptOnlyInGit's `warning` names first; undefined for any other warning. */
+export function keptOnlyInGitLine(warning: string): number | undefined {
+  if (!isKeptOnlyInGitWarning(warning)) return undefined;
+  const line = /\(line (\d+)\)/.exec(warning);
+  return line === null ? undefined : Number(line[1]);
+}
+
 /**
  * One warning for all an ODCS file holds that the catalog's contract has no field for, each at its
  * line: it stays only in git. Quality rules are told apart: OpenMetadata keeps them (as
@@ -139,5 +154,5 @@ export function keptOnlyInGit(
           `${quality.map(said).join(', ')} ${quality.length === 1 ? 'is' : 'are'} not written (the contract's odcsQualityRules, which OpenMetadata's own ODCS import fills, are left as they are)`,
         ]),
   ];
-  return `kept only in git: ${parts.join('; ')} — ${file.file} stays their only record`;
+  return `${KEPT_ONLY_IN_GIT}${parts.join('; ')} — ${file.file} stays their only record`;
 }

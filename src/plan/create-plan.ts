@@ -12,6 +12,7 @@ import { releaseName, stripsOdcsPassthrough } from '../profile/releases.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 import { operationsWithIds, type ReferenceIds } from '../profile/references.js';
 import { InternalError } from '../errors.js';
+import { isKeptOnlyInGitWarning } from '../odcs/odcs-file.js';
 import { describePatch } from './describe-patch.js';
 import {
   joinRefusals,
@@ -100,15 +101,12 @@ function cannotCreate(desired: DesiredContract): string {
   return `the catalog has no contract named ${desired.fullyQualifiedName}, and it cannot be created: `;
 }
 
-/** How the warning of what an ODCS file keeps only in git begins (odcs/odcs-file.ts). */
-const KEPT_ONLY_IN_GIT = 'kept only in git: ';
-
 /**
  * The warnings --strict makes errors: all but what an ODCS file keeps only in git, which is said,
  * never an error (no edit of the file could change it).
  */
 function strictWarnings(warnings: readonly string[]): string[] {
-  return warnings.filter((warning) => !warning.startsWith(KEPT_ONLY_IN_GIT));
+  return warnings.filter((warning) => !isKeptOnlyInGitWarning(warning));
 }
 
 /** Live-asset warnings under --strict, after the references the catalog lacks (`refused`). */

@@ -3,6 +3,7 @@
 import type { DesiredContract } from '../contract/model.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
 import { isUnkeptWarning } from '../profile/unkept.js';
+import { keptOnlyInGitLine } from '../odcs/odcs-file.js';
 import type { Plan } from './types.js';
 
 export interface Finding {
@@ -105,9 +106,6 @@ export function findingPointer(message: string, file: ContractFile): string {
   return '/fullyQualifiedName';
 }
 
-/** How the warning of what an ODCS file keeps only in git reads (odcs/odcs-file.ts). */
-const KEPT_ONLY_IN_GIT = /^kept only in git: .*?\(line (\d+)\)/;
-
 /** Every finding of `plan`, at its place in the files it came from. */
 export function planFindings(plan: Plan, files: readonly ContractFile[]): Finding[] {
   const byFile = new Map(files.map((file) => [file.file, file]));
@@ -148,14 +146,14 @@ export function planFindings(plan: Plan, files: readonly ContractFile[]): Findin
       );
     for (const warning of change.warnings) {
       // What an ODCS file keeps only in git: at the first thing it names, whose line it says.
-      const kept = KEPT_ONLY_IN_GIT.exec(warning);
-      if (kept !== null) {
+      const kept = keptOnlyInGitLine(warning);
+      if (kept !== undefined) {
         findings.push({
           level: 'warning',
           title: 'kept only in git',
           message: warning,
           file: change.file,
-          line: Number(kept[1]),
+          line: kept,
           column: 1,
         });
         continue;
