@@ -71,12 +71,17 @@ function measure(run: () => unknown[]): Measure {
  * 2.05× between four runs of the same code, and the slowest edit was not always the same one.
  */
 function measurePair(ours: () => unknown[], theirs: () => unknown[]): [Measure, Measure] {
-  const counts = [counted(ours), counted(theirs)] as const;
-  const { a, b } = pairedMedianMicros(ours, theirs, quick ? 3 : 9, quick ? 5 : 11);
-  return [
-    { ...counts[0], micros: a },
-    { ...counts[1], micros: b },
-  ];
+  try {
+    const counts = [counted(ours), counted(theirs)] as const;
+    const { a, b } = pairedMedianMicros(ours, theirs, quick ? 3 : 9, quick ? 5 : 11);
+    return [
+      { ...counts[0], micros: a },
+      { ...counts[1], micros: b },
+    ];
+  } catch {
+    // One of them fails on this edit: measured apart, the failing one records its error.
+    return [measure(ours), measure(theirs)];
+  }
 }
 
 const rows: Record<string, unknown>[] = [];
