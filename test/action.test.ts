@@ -18,7 +18,8 @@ const bundle = path.join(root, 'action', 'index.js');
 const GH_TOKEN = 'ghs_fake_workflow_token_123';
 const REPO = 'acme/contracts';
 /** How the Action marks a contract managed from this repository, less the file's path. */
-const MARKED_FROM = `https://github.example/${REPO}/blob/HEAD`;
+/** The address of the repository's files, at a commit: markers record the commit that wrote them. */
+const MARKED_FROM = `https://github.example/${REPO}/blob`;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -94,7 +95,7 @@ async function setup(
   });
   cleanups.push(() => opened.sandbox.close());
   // A repository that already manages its contracts: each one a file of the head names carries
-  // that file's marker, as an earlier apply from main left it (prune/marker.ts).
+  // that file's marker at the base commit, as an earlier apply from main left it (prune/marker.ts).
   // (On OpenMetadata only where the catalog defines the custom property that holds markers.)
   const marks =
     options.openmetadata !== true ||
@@ -110,7 +111,7 @@ async function setup(
       if (contract === undefined) continue;
       const extension = (contract.extension ?? {}) as Record<string, unknown>;
       opened.sandbox.store.putContract(
-        { ...contract, extension: { ...extension, managedBy: `${MARKED_FROM}/${file}` } },
+        { ...contract, extension: { ...extension, managedBy: `${MARKED_FROM}/${base}/${file}` } },
         false,
       );
     }
@@ -517,7 +518,7 @@ describe('the Action on pull requests (plan)', () => {
     expect(run.stdout).toContain(`::warning::${said.replaceAll('`', '')}`);
     expect(run.summary).not.toContain('`contracts/payments.yaml`');
     // The renamed file's contract is marked as managed by its new path.
-    expect(run.summary).toContain(`${MARKED_FROM}/contracts/billing.yaml`);
+    expect(run.summary).toContain(`${MARKED_FROM}/${s.head}/contracts/billing.yaml`);
     // A shallow checkout cannot tell: said in the log, and the plan goes on.
     const shallow = await runAction({ ...s, base: '0'.repeat(40) }, { COMMAND: 'plan' });
     expect(shallow.code, shallow.stderr).toBe(0);

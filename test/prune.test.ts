@@ -3,7 +3,6 @@
 // its deletion; a saved plan's deletion is refused without --prune at apply time, sent with it (a
 // soft delete, restorable); re-planning finds nothing. A contract managed from another repository
 // is never deleted; a deletion whose target moved since the plan is stale, and nothing is sent.
-import { execFileSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,101 +10,35 @@ import { stringify } from 'yaml';
 import { cli } from './helpers/cli.js';
 import { captureIo } from './helpers/capture-io.js';
 import { runCli } from '../src/cli/program.js';
-import { sandboxWithFolder, seed } from './helpers/sandbox.js';
+import { sandboxWithFolder } from './helpers/sandbox.js';
+import {
+  OTHER,
+  NAMES,
+  REPOSITORY,
+  commitAll,
+  fqnOf,
+  git,
+  pruneRepository,
+  pruneSeed,
+} from './helpers/prune-repository.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
-
-const REPOSITORY = 'https://github.com/acme/contracts';
-const OTHER = 'https://github.com/acme/elsewhere';
-const NAMES = ['a', 'b', 'c'];
-const tableId = (i: number) => `2a000000-0000-4000-8000-00000000000${i + 1}`;
-const fqnOf = (name: string) => `db.s.${name}.dataContract_${name}`;
-
-function pruneSeed() {
-  return seed({
-    users: [
-      {
-        name: 'alice',
-        permissions: [
-          'ViewDataContract',
-          'EditDataContract',
-          'DeleteDataContract',
-          'SearchEntities',
-        ],
-      },
-    ],
-    assets: [...NAMES, 'd'].map((name, i) => ({
-      id: tableId(i),
-      entityType: 'table',
-      name,
-      fullyQualifiedName: `db.s.${name}`,
-      columns: [{ name: 'id', dataType: 'BIGINT' }],
-    })),
-    dataProducts: [],
-    // Table d's contract is managed from another repository, by a file of the same path.
-    dataContracts: [
-      {
-        id: '2c000000-0000-4000-8000-000000000004',
-        name: 'd',
-        fullyQualifiedName: fqnOf('d'),
-        entity: { id: tableId(3), type: 'table', name: 'd', fullyQualifiedName: 'db.s.d' },
-        description: 'kept by another team',
-        extension: { managedBy: `${OTHER}/blob/HEAD/contracts/d.yaml` },
-        version: 0.1,
-      },
-    ],
-    customProperties: [{ name: 'managedBy' }],
-  });
-}
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
-
-async function repository(profile: 'spec' | 'openmetadata') {
-  const opened = await sandboxWithFolder(cleanups, { profile, seed: pruneSeed() });
-  const { cwd } = opened;
-  git(cwd, 'init', '-q', '-b', 'main');
-  git(cwd, 'remote', 'add', 'origin', `git@github.com:acme/contracts.git`);
-  await mkdir(path.join(cwd, 'contracts'));
-  for (const [i, name] of NAMES.entries())
-    await writeFile(
-      path.join(cwd, 'contracts', `${name}.yaml`),
-      stringify({
-        name,
-        fullyQualifiedName: fqnOf(name),
-        entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
-        description: `Table ${name}, contract ${i + 1}.`,
-      }),
-    );
-  const run = (...args: string[]) => cli(args, { cwd, env: opened.env });
-  const live = async (name: string, include = 'non-deleted') =>
-    (
-      await opened.client.get(
-        `/v1/dataContracts/name/${fqnOf(name)}?fields=extension&include=${include}`,
-      )
-    ).body as {
-      id: string;
-      version: number;
-      deleted?: boolean;
-      extension?: { managedBy?: string };
-    };
-  return { ...opened, run, live };
-}
+const repository = (profile: 'spec' | 'openmetadata') => pruneRepository(cleanups, profile);
 
 describe('deleting a file deletes its contract (--prune)', () => {
   it.each(['spec', 'openmetadata'] as const)(
     '%s: applied with markers; one file deleted; plan --prune; apply refuses without --prune, deletes softly with it; restorable; re-plan clean',
     async (profile) => {
-      const { cwd, run, live, sandbox, token } = await repository(profile);
+      const { cwd, run, live, sandbox, token, head } = await repository(profile);
       const applied = await run('apply', '--auto-approve');
       expect(applied.err).toBe('');
       expect(applied.code).toBe(0);
       for (const name of NAMES)
         expect((await live(name)).extension?.managedBy).toBe(
-          `${REPOSITORY}/blob/HEAD/contracts/${name}.yaml`,
+          `${REPOSITORY}/blob/${head}/contracts/${name}.yaml`,
         );
       expect((await run('plan', '--prune', '--detailed-exitcode')).code).toBe(0);
       // Coverage tells this repository's contracts from another's.
@@ -268,14 +201,7 @@ describe('deleting a file deletes its contract (--prune)', () => {
         entity: { type: 'table', fullyQualifiedName: 'db.s.d' },
       }),
     );
-    const env = {
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@x',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@x',
-    };
-    execFileSync('git', ['add', '-A'], { cwd });
-    execFileSync('git', ['commit', '-q', '-m', 'base'], { cwd, env: { ...process.env, ...env } });
+    commitAll(cwd, 'base');
     await rm(path.join(cwd, 'contracts', 'd.yaml'));
     await rm(path.join(cwd, 'contracts', 'a.yaml'));
     const plan = await run('plan', '--prune', '--changed-since', 'HEAD');

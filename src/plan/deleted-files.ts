@@ -16,7 +16,10 @@ export interface DeletedContractFile {
 export interface DeletedSaying {
   /** The plan was made with --prune: the deleted files left are not this repository's to prune. */
   pruning?: boolean;
-  /** Those of them another repository manages, each said (prune/plan-deletions.ts). */
+  /**
+   * Those of them another repository manages, and this repository's contracts whose files are
+   * gone but whose deletion is not proven, each said (prune/plan-deletions.ts).
+   */
   keptForOthers?: readonly string[];
 }
 
@@ -30,7 +33,10 @@ export function deletedFilesText(
   code: (text: string) => string = (text) => text,
   saying: DeletedSaying = {},
 ): string {
-  if (deleted.length === 0) return '';
+  if (deleted.length === 0)
+    return saying.pruning === true && (saying.keptForOthers ?? []).length > 0
+      ? `Not deleted by --prune: ${(saying.keptForOthers ?? []).map(printable).join('; ')}.`
+      : '';
   const one = deleted.length === 1;
   const files = deleted
     .map(({ file, fullyQualifiedName }) =>

@@ -214,8 +214,12 @@ async function planInput(
     file = await withVersionProperty(file, read, rules.properties);
   // And the marker of the repository and file that manage the contract, where the catalog keeps it.
   if (sendable) {
-    if (marking !== undefined && (await marking.unavailable(rules?.properties)) === undefined) {
-      const marked = withMarker(file, read, marking.markerOf(file.file));
+    const marker =
+      marking !== undefined && (await marking.unavailable(rules?.properties)) === undefined
+        ? await marking.markerOf(file.file, read)
+        : undefined;
+    if (marker !== undefined) {
+      const marked = withMarker(file, read, marker);
       file = marked.file;
       if (marked.warning !== undefined) warnings.push(marked.warning);
     } else file = keepingMarker(file, read);

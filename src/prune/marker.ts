@@ -9,11 +9,14 @@ import { isPlainObject } from '../diff/json-value.js';
 import type { LiveResult } from '../plan/create-plan.js';
 import type { CustomProperties } from '../plan/custom-properties.js';
 import type { Profile } from '../profile/profile.js';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogReader } from '../plan/catalog-reader.js';
+import { GitHistory } from './history.js';
 import {
   managerOf,
   markerFor,
+  repositoryPath,
   sameRepository,
   type Manager,
   type Repository,
@@ -109,10 +112,30 @@ export function withoutMarker<T extends Record<string, unknown>>(contract: T): T
   return copy as T;
 }
 
+/** `absolute` with its links resolved (as git names the checkout's top), or as it is if it cannot be. */
+function resolvedPath(absolute: string): string {
+  try {
+    return realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+/** The marker string a live contract holds. */
+function liveMarker(contract: Readonly<Record<string, unknown>>): string {
+  return (contract.extension as Record<string, string>)[MARKER_PROPERTY]!;
+}
+
 /** What marks a file's contract as managed from its repository. */
 export interface Marking {
-  /** The marker of the file at `file` (as a plan names it). */
-  markerOf(file: string): string;
+  /**
+   * The marker of the file at `file` (as a plan names it), whose live contract is `read`: the one
+   * the live contract has when it names this repository, this file and a commit of this
+   * checkout's history that held it, with no deletion of the file since (a marker is rewritten
+   * with the run's commit only when it would name anything else, so that a new commit re-marks
+   * nothing); undefined for a file outside the repository, which gets no marker.
+   */
+  markerOf(file: string, read: LiveResult): Promise<string | undefined>;
   /**
    * Why the catalog keeps no marker (asked once a run), or undefined when it does; `properties`
    * are the catalog's custom properties of data contracts, where it has any (OpenMetadata).
@@ -128,8 +151,33 @@ export function markingFor(
   reader: CatalogReader,
 ): Marking {
   let asked: Promise<string | undefined> | undefined;
+  let history: Promise<GitHistory | undefined> | undefined;
   return {
-    markerOf: (file) => markerFor(repository, path.resolve(cwd, file)),
+    markerOf: async (file, read) => {
+      const absolute = resolvedPath(path.resolve(cwd, file));
+      const fresh = markerFor(repository, absolute);
+      if (fresh === undefined || read.kind !== 'found') return fresh;
+      const live = managerOfContract(read.contract);
+      if (
+        live?.commit === undefined ||
+        !sameRepository(live.repository, repository.url) ||
+        live.path !== repositoryPath(repository, absolute)
+      )
+        return fresh;
+      history ??= GitHistory.of(repository.top);
+      const known = await history;
+      if (known === undefined) return fresh;
+      const ancestry = await known.ancestryOf(live.commit);
+      // A commit this checkout lacks (a shallow clone) cannot be told wrong: the marker stays.
+      if (ancestry === 'absent') return liveMarker(read.contract);
+      if (ancestry === 'not-ancestor') return fresh;
+      // A file deleted since and brought back is marked again: a checkout from between the two
+      // must not read the old marker as the proof of a deletion.
+      if ((await known.deletedSince(live.commit)).has(live.path)) return fresh;
+      return (await known.textAt(live.commit, live.path)) === undefined
+        ? fresh
+        : liveMarker(read.contract);
+    },
     unavailable: (properties) =>
       (asked ??= markerUnavailable(profile, properties, reader.refusedExtension === true)),
   };

@@ -1,8 +1,12 @@
 // `--prune`: the contracts this repository manages whose files are gone, planned as deletions.
 // A contract is one when its marker names this repository and a file under the folders planned,
-// and no file planned names its fullyQualifiedName any more (a file moved or renamed keeps its
-// contract). Contracts managed from another repository, or from none, are never planned for
-// deletion; those a deleted file named are said, so that a reviewer knows why they stay.
+// no file planned names its fullyQualifiedName any more (a file moved or renamed keeps its
+// contract), and this repository's history proves the marker (proof.ts): checked on the listed
+// item and again on the contract read for the plan, and no file anywhere in the checkout names it.
+// Contracts managed from another repository, or from none, are never planned for deletion; those
+// a deleted file named, and this repository's whose deletion is not proven, are said, so that a
+// reviewer knows why they stay.
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { LiveContract } from '../catalog/client.js';
 import { CatalogError, ConfigError, NotFoundError } from '../errors.js';
@@ -10,7 +14,10 @@ import type { CatalogReader } from '../plan/catalog-reader.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import { hashContract } from '../plan/seal.js';
 import { plannedChange, type PlannedChange } from '../plan/types.js';
+import { contractsNamedInCheckout } from './declared.js';
+import { GitHistory } from './history.js';
 import { managerOfContract } from './marker.js';
+import { proveDeletion } from './proof.js';
 import { sameRepository, type Repository } from './repository.js';
 
 /** Contracts listed a page at a time. */
@@ -35,7 +42,10 @@ export interface PlannedDeletions {
   changes: PlannedChange[];
   /** The asset of each contract deleted, by the contract's fullyQualifiedName. */
   assets: Map<string, { type: string; fullyQualifiedName: string }>;
-  /** Contracts a deleted file named that another repository manages, each as a sentence. */
+  /**
+   * Contracts kept, each as a sentence: those a deleted file named that another repository
+   * manages, and this repository's whose files are gone but whose deletion is not proven.
+   */
   keptForOthers: string[];
 }
 
@@ -78,8 +88,19 @@ export async function planDeletions(
 ): Promise<PlannedDeletions> {
   if (reader.listAll === undefined)
     throw new ConfigError('--prune needs the catalog’s list of data contracts');
-  const targets: { fqn: string; file: string }[] = [];
+  const history = await GitHistory.of(scope.repository.top);
+  if (history === undefined)
+    throw new ConfigError(
+      '--prune needs a commit: a deletion is proven by the commit whose apply marked the contract, and this checkout has none; nothing was planned',
+    );
+  // Paths as git names them: a working folder reached through a link names the same files.
+  const cwd = await realpath(scope.cwd).catch(() => scope.cwd);
+  const roots = await Promise.all(
+    scope.roots.map((root) => realpath(root).catch(() => path.resolve(cwd, root))),
+  );
+  const targets = new Map<string, string>();
   const keptForOthers: string[] = [];
+  const kept = (fqn: string, reason: string) => keptForOthers.push(`${fqn} is kept: ${reason}`);
   try {
     for await (const listed of reader.listAll<LiveContract>('/dataContracts', {
       fields: 'extension',
@@ -93,12 +114,18 @@ export async function planDeletions(
           keptForOthers.push(`${fqn} is managed from ${manager.repository} (${manager.path})`);
         continue;
       }
-      if (scope.declared.has(fqn)) continue;
+      // A contract listed twice is one contract.
+      if (scope.declared.has(fqn) || targets.has(fqn)) continue;
       const absolute = path.resolve(scope.repository.top, ...manager.path.split('/'));
       const inScope =
-        scope.within === undefined ? underRoots(absolute, scope.roots) : scope.within.has(absolute);
+        scope.within === undefined ? underRoots(absolute, roots) : scope.within.has(absolute);
       if (!inScope) continue;
-      targets.push({ fqn, file: path.relative(scope.cwd, absolute).split(path.sep).join('/') });
+      const proof = await proveDeletion(listed, scope.repository, history);
+      if (!proof.proven) {
+        kept(fqn, proof.reason);
+        continue;
+      }
+      targets.set(fqn, path.relative(cwd, absolute).split(path.sep).join('/'));
     }
   } catch (error) {
     if (error instanceof CatalogError && (error.status === 404 || error.status === 405))
@@ -107,19 +134,34 @@ export async function planDeletions(
       );
     throw error;
   }
-  // Each read again as apply reads it, so that the plan's version and hash are what apply checks.
+  // A file anywhere in the checkout that names the contract keeps it (moved out of the folders
+  // planned, or back under another name).
+  const named = await contractsNamedInCheckout(scope.repository.top, new Set(targets.keys()));
+  for (const [fqn, file] of named) {
+    kept(fqn, `${file} names it`);
+    targets.delete(fqn);
+  }
+  // Each read again as apply reads it, so that the plan's version and hash are what apply checks,
+  // and proven again on what was read: a marker changed since the list (another repository took
+  // the contract over) keeps it.
   const changes: PlannedChange[] = [];
   const assets = new Map<string, { type: string; fullyQualifiedName: string }>();
-  for (const target of targets.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
+  const ordered = [...targets].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [fqn, file] of ordered) {
     let contract: LiveContract;
     try {
-      contract = await reader.getContractByName(target.fqn, CONTRACT_FIELDS);
+      contract = await reader.getContractByName(fqn, CONTRACT_FIELDS);
     } catch (error) {
       // Deleted by someone else since it was listed: nothing left to delete.
       if (error instanceof NotFoundError) continue;
       throw error;
     }
-    changes.push(deletion(contract, target.file, scope.repository.url));
+    const proof = await proveDeletion(contract, scope.repository, history);
+    if (!proof.proven) {
+      kept(fqn, proof.reason);
+      continue;
+    }
+    changes.push(deletion(contract, file, scope.repository.url));
     assets.set(contract.fullyQualifiedName, {
       type: contract.entity.type,
       fullyQualifiedName: contract.entity.fullyQualifiedName,

@@ -1,15 +1,21 @@
 // Which repository manages the contracts of this run, and the marker a managed contract carries:
-// the address of its file in that repository, `<repository>/blob/HEAD/<path>` (a page GitHub and
-// most forges show), from which the repository and the path read back.
+// the address of its file in that repository at the commit whose apply wrote it,
+// `<repository>/blob/<commit>/<path>` (a page GitHub and most forges show), from which the
+// repository, the commit and the path read back. Markers written before the commit was recorded
+// say `blob/HEAD/`: they name a repository and a path, and prove nothing a deletion needs.
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import { COMMIT_ID, isRepositoryPath } from './history.js';
 
 /** The repository a run manages contracts from. */
 export interface Repository {
   /** Its address without credentials or `.git`: `https://github.com/acme/contracts`. */
   url: string;
-  /** The top of the checkout, absolute, that marker paths are relative to. */
+  /** The top of the checkout, absolute and with no link in it, that marker paths are relative to. */
   top: string;
+  /** The checkout's HEAD commit, which the markers this run writes record; none before the first. */
+  commit?: string;
 }
 
 /** Who manages a contract, as its marker names it. */
@@ -17,9 +23,11 @@ export interface Manager {
   repository: string;
   /** The file, relative to the repository's top, with forward slashes. */
   path: string;
+  /** The commit whose apply wrote the marker; undefined for a marker that records none. */
+  commit?: string;
 }
 
-const BLOB = '/blob/HEAD/';
+const BLOB = '/blob/';
 
 /**
  * A remote's address as people browse it: `git@github.com:acme/x.git`,
@@ -60,10 +68,24 @@ export function repositoryUrl(remote: string, cwd: string): string | undefined {
     .replace(/\.git$/, '')}`;
 }
 
-/** The marker of the contract managed by `file` (absolute) from `repository`. */
-export function markerFor(repository: Repository, file: string): string {
+/** The path of `file` (absolute, links resolved) in `repository`; undefined outside it. */
+export function repositoryPath(repository: Repository, file: string): string | undefined {
   const relative = path.relative(repository.top, file).split(path.sep).join('/');
-  return `${repository.url}${BLOB}${relative}`;
+  return isRepositoryPath(relative) ? relative : undefined;
+}
+
+/**
+ * The marker of the contract managed by `file` (absolute, links resolved) from `repository`, at
+ * `commit` (the run's HEAD by default); undefined for a file outside the repository.
+ */
+export function markerFor(
+  repository: Repository,
+  file: string,
+  commit = repository.commit,
+): string | undefined {
+  const relative = repositoryPath(repository, file);
+  if (relative === undefined) return undefined;
+  return `${repository.url}${BLOB}${commit ?? 'HEAD'}/${relative}`;
 }
 
 /** Who a marker names; undefined for a value that is not a marker of this tool. */
@@ -72,9 +94,14 @@ export function managerOf(marker: unknown): Manager | undefined {
   const at = marker.indexOf(BLOB);
   if (at <= 0) return undefined;
   const repository = marker.slice(0, at);
-  const file = marker.slice(at + BLOB.length);
+  const rest = marker.slice(at + BLOB.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return undefined;
+  const ref = rest.slice(0, slash);
+  const file = rest.slice(slash + 1);
   if (!/^(https:\/\/[^/]+\/|file:\/\/\/)./.test(repository) || file === '') return undefined;
-  return { repository, path: file };
+  if (ref !== 'HEAD' && !COMMIT_ID.test(ref)) return undefined;
+  return { repository, path: file, ...(ref === 'HEAD' ? {} : { commit: ref }) };
 }
 
 /** Whether two repository addresses name the same repository (forges ignore case). */
@@ -95,15 +122,26 @@ export async function repositoryOf(
   let top: string;
   try {
     top = (await git.revparse(['--show-toplevel'])).trim();
+    // A checkout reached through a link marks the same paths as one reached directly.
+    if (top !== '') top = await realpath(top);
   } catch {
     return undefined;
   }
   if (top === '') return undefined;
+  let commit: string | undefined;
+  try {
+    const head = (await git.revparse(['HEAD'])).trim();
+    if (COMMIT_ID.test(head)) commit = head;
+  } catch {
+    // Before the first commit: markers record none.
+  }
+  const withCommit = (url: string): Repository =>
+    commit === undefined ? { url, top } : { url, top, commit };
   const named = env.GITHUB_REPOSITORY;
   if (named !== undefined && /^[\w.-]+\/[\w.-]+$/.test(named)) {
     const server = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, '');
     const url = repositoryUrl(`${server}/${named}`, cwd);
-    if (url !== undefined) return { url, top };
+    if (url !== undefined) return withCommit(url);
   }
   let remote: string;
   try {
@@ -112,5 +150,5 @@ export async function repositoryOf(
     return undefined;
   }
   const url = repositoryUrl(remote, top);
-  return url === undefined ? undefined : { url, top };
+  return url === undefined ? undefined : withCommit(url);
 }
