@@ -3,6 +3,8 @@
 // summary, annotates failures at their files, and with `verify` runs each contract stored on its
 // data: the results in the summary and, where the token may, as a check run on the commit.
 import { applyPlan, type ContractResult } from '../apply/apply-plan.js';
+import { deletionGuard } from '../prune/proof.js';
+import { repositoryOf } from '../prune/repository.js';
 import { renderResult } from '../apply/render-report.js';
 import type { CatalogClient } from '../catalog/client.js';
 import { PLAIN } from '../cli/io.js';
@@ -97,6 +99,13 @@ export async function applyStep(step: ApplyStep): Promise<{ failed: string | nul
     desired: outcome.desired,
     codec: outcome.codec,
     ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
+    deletionGuard: deletionGuard(
+      settings.workspace,
+      repositoryOf(settings.workspace, {
+        GITHUB_REPOSITORY: settings.repository,
+        GITHUB_SERVER_URL: settings.serverUrl,
+      }),
+    ),
     // The step's log says what happens to each contract as it happens, as the CLI does.
     onResult: (result) => {
       const text = renderResult(result, PLAIN);

@@ -24,6 +24,7 @@ import type { Plan, PlannedChange } from '../plan/types.js';
 import { ruleRefusal, type AssetRules } from '../plan/asset-rules.js';
 import { applyCreate, type CatalogCreator } from './create.js';
 import { applyDelete, type CatalogDeleter } from './delete.js';
+import type { DeletionGuard } from '../prune/proof.js';
 import { assertApplicable, readLiveForPlan } from './check-plan.js';
 import {
   GUARD_STATUSES,
@@ -88,6 +89,11 @@ export interface ApplyOptions {
   deletions?: 'apply' | 'decline';
   /** Deletions are hard (`--hard-delete`): the catalog keeps nothing to restore. */
   hardDelete?: boolean;
+  /**
+   * What proves each deletion just before it is sent (prune/proof.ts); without it no deletion
+   * is sent, each failing as not proven.
+   */
+  deletionGuard?: DeletionGuard;
 }
 
 /** The desired state a patch leads to, for the fields it touches (for re-diffing after a failure). */
@@ -392,7 +398,7 @@ export async function applyPlan(
         change.action === 'create'
           ? applyCreate(change, catalog, options.recoveryAttempts ?? 2, codec)
           : change.action === 'delete'
-            ? applyDelete(change, catalog, options.hardDelete === true)
+            ? applyDelete(change, catalog, options.hardDelete === true, options.deletionGuard)
             : applyChange({
                 change,
                 live: liveContracts.get(change.fullyQualifiedName)!,

@@ -1,12 +1,14 @@
 // Deleting the contracts a plan deletes (`--prune`): guarded like every write. The contract is read
-// again just before, and deleted only while it is the version the plan saw, with the same content;
-// a contract that moved is reported stale and kept. A lost answer is resolved by reading the
+// again just before, and deleted only while it is the version the plan saw, with the same content,
+// and while this repository's history still proves its deletion (prune/proof.ts: a marker another
+// repository wrote since, say, keeps it); a contract that moved is reported stale and kept. A lost answer is resolved by reading the
 // contract again: gone (or marked deleted) is done, there as it was is a failure said as such.
 import type { LiveContract } from '../catalog/client.js';
 import { NotFoundError } from '../errors.js';
 import { hashContract } from '../plan/seal.js';
 import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
 import type { PlannedChange } from '../plan/types.js';
+import type { DeletionGuard } from '../prune/proof.js';
 import { answerLost } from './guard-refusals.js';
 import { failure, type ContractResult } from './results.js';
 
@@ -31,6 +33,7 @@ export async function applyDelete(
   change: PlannedChange,
   catalog: CatalogDeleter,
   hard: boolean,
+  guard: DeletionGuard | undefined,
 ): Promise<ContractResult> {
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
   const id = change.id!;
@@ -57,6 +60,20 @@ export async function applyDelete(
     return stale(
       `the contract changed since the plan was made (version ${String(change.liveVersion)} then, ${String(before.version)} now): not deleted. Make a new plan to see what it holds now`,
     );
+  const refusal =
+    guard === undefined
+      ? 'apply was given no way to prove it (no repository)'
+      : await guard
+          .refusal(before, change)
+          .catch((error: unknown) => catalog.redact(String(error)));
+  if (refusal !== undefined)
+    return {
+      status: 'failed',
+      ...names,
+      httpStatus: null,
+      errorType: 'NOT_PROVEN',
+      message: `not deleted: ${refusal}`,
+    };
   let deleted: LiveContract;
   try {
     deleted = await catalog.deleteContract(id, hard);

@@ -10,6 +10,8 @@ import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, deletions, type Plan } from '../plan/types.js';
 import { deletionConsent, type DeletionConsent } from './confirm-deletions.js';
 import { pruneWithin } from '../prune/scope.js';
+import { deletionGuard } from '../prune/proof.js';
+import { repositoryOf } from '../prune/repository.js';
 import { verificationFails, verifyTargets } from './verify.js';
 import { appliedTargets } from '../verify/verify-contracts.js';
 import { renderVerificationHuman } from '../verify/render-verify.js';
@@ -192,6 +194,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         concurrency: patchConcurrency,
         deletions: consent,
         hardDelete: options.hardDelete === true,
+        deletionGuard: deletionGuard(io.cwd, repositoryOf(io.cwd, io.env)),
         ...reporting(plan),
       }).finally(() => {
         interrupt.release();
@@ -291,6 +294,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       codec: outcome.codec,
       deletions: consent,
       hardDelete: options.hardDelete === true,
+      deletionGuard: deletionGuard(io.cwd, repositoryOf(io.cwd, io.env)),
       ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
       ...reporting(plan),
     }).finally(() => {

@@ -13,6 +13,8 @@ import type { ProfileSetting } from '../profile/profile.js';
 import type { ProgressHooks } from '../progress.js';
 import { planFromFiles } from './plan-pipeline.js';
 import type { Repository } from '../prune/repository.js';
+import { deletionGuard } from '../prune/proof.js';
+import { contractsNamedInCheckout } from '../prune/declared.js';
 
 /** `reader`, serving each contract in `live` once from there instead of the catalog. */
 function readingFirst(
@@ -35,9 +37,10 @@ function readingFirst(
   });
 }
 
-/** What of a change apply acts on: its action, the contract's id, and what it sends. */
+/** What of a change apply acts on: its file, its action, the contract's id, and what it sends. */
 function acted(change: PlannedChange): unknown {
   return {
+    file: change.file,
     action: change.action,
     id: change.id,
     patch: change.patch,
@@ -72,6 +75,7 @@ export async function checkSavedPlan(
     throw new StalePlanError(
       `plan is stale: re-run plan. It deletes contracts whose files are back: ${back.join('; ')}. Nothing was sent.`,
     );
+  await checkDeletions(plan, options);
   const files = [
     ...new Set(
       plan.changes.filter((change) => change.action !== 'delete').map((change) => change.file),
@@ -136,6 +140,46 @@ export async function checkSavedPlan(
       live.set(change.fullyQualifiedName, contract);
   }
   return live;
+}
+
+/**
+ * Refuses `plan` (ConfigError, nothing sent) unless each of its deletions is one a fresh plan
+ * would make of the contract just read: this repository's history proves it (prune/proof.ts),
+ * for the file the deletion names, and no file of the checkout names the contract.
+ */
+async function checkDeletions(
+  plan: Plan,
+  options: {
+    cwd: string;
+    live?: ReadonlyMap<string, LiveContract>;
+    repository?: Promise<Repository | undefined>;
+  },
+): Promise<void> {
+  const deletions = plan.changes.filter((change) => change.action === 'delete');
+  if (deletions.length === 0) return;
+  const refuse = (entry: PlannedChange, why: string): never => {
+    throw new ConfigError(
+      `the plan deletes ${entry.fullyQualifiedName} (${entry.file}), which a plan made now would not: ${why}. Make a new plan. Nothing was sent.`,
+    );
+  };
+  const repository = options.repository ?? Promise.resolve(undefined);
+  const guard = deletionGuard(options.cwd, repository);
+  for (const entry of deletions) {
+    const contract = options.live?.get(entry.fullyQualifiedName);
+    if (contract === undefined) refuse(entry, 'its contract was not read again');
+    const refusal = await guard.refusal(contract!, entry);
+    if (refusal !== undefined) refuse(entry, refusal);
+  }
+  const known = await repository;
+  if (known === undefined) return;
+  const named = await contractsNamedInCheckout(
+    known.top,
+    new Set(deletions.map((change) => change.fullyQualifiedName)),
+  );
+  for (const entry of deletions) {
+    const file = named.get(entry.fullyQualifiedName);
+    if (file !== undefined) refuse(entry, `${file} names its contract`);
+  }
 }
 
 /** Whether a file is at `absolute`. */
