@@ -23,6 +23,7 @@ export class GitHistory {
   private readonly ancestry = new Map<string, Promise<Ancestry>>();
   private readonly texts = new Map<string, Promise<string | undefined>>();
   private readonly deletions = new Map<string, Promise<ReadonlySet<string>>>();
+  private readonly trees = new Map<string, Promise<ReadonlySet<string>>>();
 
   /** `top`: the top of the checkout (absolute); `head`: its HEAD commit. */
   constructor(
@@ -90,6 +91,20 @@ export class GitHistory {
     } catch {
       return undefined;
     }
+  }
+
+  /** Whether `file` (a repository path) was a file at `commit`: one listing of its tree a commit. */
+  async holds(commit: string, file: string): Promise<boolean> {
+    if (!COMMIT_ID.test(commit)) return false;
+    let known = this.trees.get(commit);
+    if (known === undefined) {
+      known = this.git
+        .raw(['ls-tree', '-r', '-z', '--name-only', commit])
+        .then((names) => new Set(names.split('\0').filter((name) => name !== '')))
+        .catch(() => new Set<string>());
+      this.trees.set(commit, known);
+    }
+    return (await known).has(file);
   }
 
   /**

@@ -174,9 +174,7 @@ export function markingFor(
       // A file deleted since and brought back is marked again: a checkout from between the two
       // must not read the old marker as the proof of a deletion.
       if ((await known.deletedSince(live.commit)).has(live.path)) return fresh;
-      return (await known.textAt(live.commit, live.path)) === undefined
-        ? fresh
-        : liveMarker(read.contract);
+      return (await known.holds(live.commit, live.path)) ? liveMarker(read.contract) : fresh;
     },
     unavailable: (properties) =>
       (asked ??= markerUnavailable(profile, properties, reader.refusedExtension === true)),
