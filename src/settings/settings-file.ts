@@ -51,11 +51,13 @@ const SECRET_KEY = /token|secret|password|credential/i;
 
 /**
  * The settings at `cwd` (none when there is no file), or the file's problems, each at its line;
- * `absolute`, the file, when it was already looked for.
+ * `absolute`, the file, when it was already looked for; `given`, its text when it was not read
+ * from disk (from a commit: settings/trusted-ref.ts).
  */
 export function loadSettings(
   cwd: string,
   absolute: string | undefined = findSettingsFile(cwd),
+  given?: string,
 ): SettingsLoad {
   if (absolute === undefined) return { ok: true, settings: {} };
   const shown = path.relative(cwd, absolute).split(path.sep).join('/') || SETTINGS_FILE;
@@ -68,7 +70,7 @@ export function loadSettings(
   });
   let text: string;
   try {
-    text = readFileSync(absolute, 'utf8');
+    text = given ?? readFileSync(absolute, 'utf8');
   } catch (error) {
     return {
       ok: false,
