@@ -2,7 +2,7 @@
 // catalog's URL and profile come from the base commit, in the Action and in the command line),
 // and nothing in it makes the tool read a file outside the repository or in .git, or copy a
 // file's text into what it prints (the credential actions/checkout keeps in .git/config).
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { actionProcess, git, type ActionProcessRun } from './helpers/action-process.js';
 import { cli } from './helpers/cli.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
-import { openSandbox } from './helpers/sandbox.js';
+import { openSandbox, writesAmong } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -155,5 +155,108 @@ describe('a pull request does not decide where the catalog token goes', () => {
     );
     expect(relay.seen).toEqual([]);
     expect(sandbox.requests().length).toBe(sent);
+  }, 60_000);
+});
+
+describe('paths stay in the repository, and no file’s text is quoted', () => {
+  it('Action: paths into .git or out of the repository, and links to .git/config, are refused before reading; the credential shows nowhere', async () => {
+    const { sandbox, github, token } = await sandboxAndGitHub();
+    const repo = await repository(undefined);
+    await writeFile(
+      path.join(repo.parent, 'outside.yaml'),
+      `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${SECRET}\n`,
+    );
+    const cases: [setUp: () => Promise<void>, shown: string, why: string][] = [
+      [
+        () => writeFile(path.join(repo.dir, '.contracts.yaml'), 'paths: [.git/config]\n'),
+        'file=.git/config,line=1,col=1::the path leads into .git (.git/config)',
+        'into .git',
+      ],
+      [
+        () => writeFile(path.join(repo.dir, '.contracts.yaml'), 'paths: [../outside.yaml]\n'),
+        'file=../outside.yaml,line=1,col=1::the path leads outside the repository',
+        'outside',
+      ],
+      [
+        () => symlink('../.git/config', path.join(repo.dir, 'contracts', 'x.yaml')),
+        'file=contracts/x.yaml,line=1,col=1::a symbolic link that leads into .git (.git/config)',
+        'link into .git',
+      ],
+      [
+        () => symlink('.git/config', path.join(repo.dir, '.contracts.yaml')),
+        'file=.contracts.yaml,line=1,col=1::a symbolic link that leads into .git (.git/config)',
+        'settings link',
+      ],
+    ];
+    for (const [setUp, shown, why] of cases) {
+      git(repo.dir, 'checkout', '-q', '--force', repo.base);
+      git(repo.dir, 'clean', '-q', '-fdx');
+      await setUp();
+      const head = commitHead(repo.dir);
+      const run = await actionProcess({
+        workspace: repo.dir,
+        base: repo.base,
+        head,
+        githubUrl: github.url,
+        repository: REPO,
+        cleanups,
+        inputs: {
+          COMMAND: 'plan',
+          'CATALOG-URL': sandbox.url,
+          'CATALOG-TOKEN': token,
+          'GITHUB-TOKEN': GH_TOKEN,
+        },
+      });
+      expect(run.code, why).toBe(1);
+      expect(run.stdout, why).toContain(shown);
+      expect(run.summary, why).toContain('so it is not read');
+      for (const text of [
+        run.stdout,
+        run.stderr,
+        run.summary,
+        ...github.comments.map((c) => c.body),
+      ]) {
+        expect(text, why).not.toContain(SECRET);
+        expect(text, why).not.toContain('AUTHORIZATION');
+      }
+      expect(writesAmong(sandbox.requests()), why).toEqual([]);
+    }
+    expect(github.comments.length).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('CLI: a YAML syntax error in a contract, an ODCS document or the settings file says where, never what the file holds', async () => {
+    const repo = await repository(undefined);
+    const gitConfigLike = `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${SECRET}\n`;
+    await writeFile(path.join(repo.dir, 'contracts', 'copied.yaml'), gitConfigLike);
+    await writeFile(
+      path.join(repo.dir, 'contracts', 'odcs.yaml'),
+      `apiVersion: v3.1.0\nkind: DataContract\ndescription: |x ${SECRET}\n  more\n`,
+    );
+    const contracts = await cli(['validate', '--json', 'contracts'], { cwd: repo.dir });
+    expect(contracts.code).toBe(1);
+    const problems = (
+      JSON.parse(contracts.out) as { problems: { file: string; line: number; message: string }[] }
+    ).problems;
+    expect(problems.filter((p) => p.file === 'contracts/copied.yaml').length).toBeGreaterThan(0);
+    expect(problems.filter((p) => p.file === 'contracts/odcs.yaml').length).toBeGreaterThan(0);
+    expect(contracts.out + contracts.err).not.toContain(SECRET.slice(0, 12));
+    expect(contracts.out + contracts.err).not.toContain('AUTHORIZATION');
+
+    await writeFile(path.join(repo.dir, '.contracts.yaml'), gitConfigLike);
+    const settings = await cli(['validate'], { cwd: repo.dir });
+    expect(settings.code).toBe(1);
+    expect(settings.out).toMatch(/^\.contracts\.yaml:2:\d+ YAML syntax error: /m);
+    expect(settings.out + settings.err).not.toContain(SECRET.slice(0, 12));
+    expect(settings.out + settings.err).not.toContain('AUTHORIZATION');
+
+    // Outside a repository, the working folder bounds what is read.
+    const elsewhere = await tempDir({ 'contracts/a.yaml': 'name: a\n' });
+    cleanups.push(() => elsewhere.remove());
+    const outside = await cli(['validate', path.join(repo.parent, 'repo', 'contracts')], {
+      cwd: elsewhere.dir,
+    });
+    expect(outside.code).toBe(1);
+    expect(outside.out).toContain('the path leads outside the working folder');
+    expect(outside.out + outside.err).not.toContain(SECRET.slice(0, 12));
   }, 60_000);
 });
