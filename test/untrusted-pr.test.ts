@@ -113,6 +113,41 @@ describe('a pull request does not decide where the catalog token goes', () => {
     expect(sandbox.requests().length).toBe(before);
   }, 60_000);
 
+  it('Action: with catalog-url given, the profile is the base commit’s, or asked of the catalog when the base cannot be had; never the head’s', async () => {
+    const { sandbox, github, token } = await sandboxAndGitHub();
+    const repo = await repository(undefined);
+    // The sandbox plays the spec's catalog: as an OpenMetadata catalog it cannot be planned.
+    await writeFile(path.join(repo.dir, '.contracts.yaml'), 'catalog:\n  profile: openmetadata\n');
+    const head = commitHead(repo.dir);
+    const run = (base: string): Promise<ActionProcessRun> =>
+      actionProcess({
+        workspace: repo.dir,
+        base,
+        head,
+        githubUrl: github.url,
+        repository: REPO,
+        cleanups,
+        inputs: {
+          COMMAND: 'plan',
+          'CATALOG-URL': sandbox.url,
+          'CATALOG-TOKEN': token,
+          'GITHUB-TOKEN': GH_TOKEN,
+          PATH: 'contracts',
+        },
+      });
+    const fromBase = await run(repo.base);
+    expect(fromBase.code, fromBase.stdout).toBe(0);
+    expect(fromBase.stdout).toContain(
+      '::warning::This pull request changes catalog.url or catalog.profile',
+    );
+    const shallow = await run('deadbeef'.repeat(5));
+    expect(shallow.code, shallow.stdout).toBe(0);
+    expect(shallow.stdout).toContain(
+      "::warning::The pull request's base commit is not in this checkout and could not be fetched, so catalog.profile is not read from .contracts.yaml: the catalog is asked which it is (auto).",
+    );
+    expect(shallow.summary).toContain('### Data contracts plan');
+  }, 60_000);
+
   it('CLI: a catalog.url that differs from origin/HEAD’s, or from a pull request’s base, is refused until given by flag or environment', async () => {
     const { sandbox, token } = await sandboxAndGitHub();
     const relay = await recorder();

@@ -142,18 +142,34 @@ function routingOf(
     !isPullRequestEvent(env.GITHUB_EVENT_NAME) ||
     (given.url !== undefined && given.profile !== undefined)
       ? head
-      : baseRouting(workspace, env, head, notes);
+      : baseRouting(workspace, env, given, head, notes);
   return { url: given.url ?? fromFile.url, profile: given.profile ?? fromFile.profile };
 }
 
-/** The routing of the pull request's base commit's settings file (none when it has no file). */
+/**
+ * The routing of the pull request's base commit's settings file (none when it has no file). A
+ * base commit the checkout lacks and origin cannot give is an error when the URL would come from
+ * it; when an input gives the URL, the profile is then asked of the catalog (auto), never taken
+ * from the pull request.
+ */
 function baseRouting(
   workspace: string,
   env: NodeJS.ProcessEnv,
+  given: Routing,
   head: Routing,
   notes: string[],
 ): Routing {
-  const ref = baseRef(workspace, env.GITHUB_EVENT_PATH);
+  let ref;
+  try {
+    ref = baseRef(workspace, env.GITHUB_EVENT_PATH);
+  } catch (error) {
+    if (given.url === undefined || !(error instanceof ConfigError)) throw error;
+    if (head.profile !== undefined)
+      notes.push(
+        "The pull request's base commit is not in this checkout and could not be fetched, so catalog.profile is not read from .contracts.yaml: the catalog is asked which it is (auto). Check out with fetch-depth: 0, or give the catalog-profile input.",
+      );
+    return {};
+  }
   const base = routingAt(workspace, ref, (text, absolute) => {
     const read = loadSettings(workspace, absolute, text);
     return read.ok ? (read.settings.catalog ?? {}) : {};
