@@ -3,10 +3,11 @@
 // <CATALOG_TOKEN>`, so a pull request must not decide them: the Action reads them from the pull
 // request's base commit, and the command line uses the file's only where it says what a ref the
 // pull request cannot change (the base commit in a GitHub Actions pull-request run, else the
-// remote's default branch, origin/HEAD) says. Only node's own modules here: the command line
-// loads this at start-up.
-import { execFileSync } from 'node:child_process';
+// remote's default branch, origin/HEAD) says. The command line loads this at start-up, so git's
+// module (child_process) is loaded only when git is asked something.
+import type * as ChildProcess from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { SETTINGS_FILE } from './name.js';
@@ -28,10 +29,13 @@ export type RoutingReader = (text: string, absolute: string) => Routing;
 
 const COMMIT = /^[0-9a-f]{40}$/;
 
+let childProcess: typeof ChildProcess | undefined;
+
 /** git's output, or undefined when git fails (or is not there). */
 function git(cwd: string, args: readonly string[]): string | undefined {
+  childProcess ??= createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
   try {
-    return execFileSync('git', args, {
+    return childProcess.execFileSync('git', args, {
       cwd,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
