@@ -76,9 +76,9 @@ describe('a pull request does not decide where the catalog token goes', () => {
     const repo = await repository(`catalog:\n  url: ${sandbox.url}\n`);
     await writeFile(path.join(repo.dir, '.contracts.yaml'), `catalog:\n  url: ${relay.url}\n`);
     const head = commitHead(repo.dir);
-    const run = (base: string): Promise<ActionProcessRun> =>
+    const run = (base: string, workspace = repo.dir): Promise<ActionProcessRun> =>
       actionProcess({
-        workspace: repo.dir,
+        workspace,
         base,
         head,
         githubUrl: github.url,
@@ -101,6 +101,15 @@ describe('a pull request does not decide where the catalog token goes', () => {
     expect(planned.stdout).toContain(
       "::warning::This pull request changes catalog.url or catalog.profile in .contracts.yaml; until it is merged, the catalog's URL and profile come from the pull request's base commit",
     );
+
+    // A shallow checkout of the head (as actions/checkout makes by default): the base commit is
+    // fetched from origin.
+    const shallow = path.join(repo.parent, 'shallow');
+    git(repo.parent, 'clone', '-q', '--depth', '1', `file://${repo.dir}`, shallow);
+    expect(() => git(shallow, 'cat-file', '-e', `${repo.base}^{commit}`)).toThrow();
+    const fetched = await run(repo.base, shallow);
+    expect(fetched.code, fetched.stdout + fetched.stderr).toBe(0);
+    expect(relay.seen).toEqual([]);
 
     // A base commit the checkout lacks, and origin cannot give: refused, nothing sent anywhere.
     const before = sandbox.requests().length;

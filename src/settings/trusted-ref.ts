@@ -28,11 +28,13 @@ export interface TrustedRef {
 export type RoutingReader = (text: string, absolute: string) => Routing;
 
 const COMMIT = /^[0-9a-f]{40}$/;
+/** How long fetching a pull request's base commit may take. */
+const FETCH_TIMEOUT_MS = 120_000;
 
 let childProcess: typeof ChildProcess | undefined;
 
 /** git's output, or undefined when git fails (or is not there). */
-function git(cwd: string, args: readonly string[]): string | undefined {
+function git(cwd: string, args: readonly string[], timeout?: number): string | undefined {
   childProcess ??= createRequire(import.meta.url)('node:child_process') as typeof ChildProcess;
   try {
     return childProcess.execFileSync('git', args, {
@@ -40,6 +42,9 @@ function git(cwd: string, args: readonly string[]): string | undefined {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       maxBuffer: 8 * 1024 * 1024,
+      // A fetch never waits for a password nobody can type.
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      ...(timeout === undefined ? {} : { timeout }),
     });
   } catch {
     return undefined;
@@ -80,7 +85,11 @@ export function pullRequestBase(eventPath: string | undefined): string {
 function withBaseCommit(cwd: string, base: string): void {
   if (isCommit(cwd, base)) return;
   const shallow = git(cwd, ['rev-parse', '--is-shallow-repository'])?.trim() === 'true';
-  git(cwd, ['fetch', '--no-tags', '--quiet', ...(shallow ? ['--depth=1'] : []), 'origin', base]);
+  git(
+    cwd,
+    ['fetch', '--no-tags', '--quiet', ...(shallow ? ['--depth=1'] : []), 'origin', base],
+    FETCH_TIMEOUT_MS,
+  );
   if (!isCommit(cwd, base))
     throw new ConfigError(
       `the pull request's base commit ${base.slice(0, 12)} is not in this checkout and could not be fetched from origin; the catalog URL and profile are read from it, never from the pull request. Check out with actions/checkout and fetch-depth: 0, or give the catalog-url and catalog-profile inputs (or CATALOG_URL and CATALOG_PROFILE). Nothing was sent.`,
