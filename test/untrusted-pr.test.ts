@@ -302,5 +302,18 @@ describe('paths stay in the repository, and no file’s text is quoted', () => {
     expect(outside.code).toBe(1);
     expect(outside.out).toContain('the path leads outside the working folder');
     expect(outside.out + outside.err).not.toContain(SECRET.slice(0, 12));
+    // ... or the folder of the settings file that applies, whose paths are relative to it.
+    await cp(path.join(root, 'contracts'), path.join(elsewhere.dir, 'contracts'), {
+      recursive: true,
+      force: true,
+    });
+    await writeFile(path.join(elsewhere.dir, 'contracts', 'a.yaml'), '');
+    await writeFile(
+      path.join(elsewhere.dir, '.contracts.yaml'),
+      'paths: [contracts/orders.yaml]\n',
+    );
+    await mkdir(path.join(elsewhere.dir, 'sub'));
+    const below = await cli(['validate'], { cwd: path.join(elsewhere.dir, 'sub') });
+    expect(below.out).toContain('✓ 1 contract file is valid.');
   }, 60_000);
 });

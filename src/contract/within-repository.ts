@@ -6,6 +6,7 @@
 // .git/config, and a problem of a file quotes where it is, not what it holds.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { findSettingsFile } from '../settings/name.js';
 
 /** The folder files are read from, as given and as its real path. */
 export interface Bounds {
@@ -17,14 +18,21 @@ export interface Bounds {
   repository: boolean;
 }
 
-/** The bounds of the files read for a command run in `cwd`. */
+/**
+ * The bounds of the files read for a command run in `cwd`: the repository's root; outside a
+ * repository, the folder of the settings file that applies (its paths are relative to it), else
+ * the working folder.
+ */
 export function boundsOf(cwd: string): Bounds {
   const start = path.resolve(cwd);
   for (let dir = start; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, '.git')))
       return { root: dir, real: realOf(dir), repository: true };
-    if (path.dirname(dir) === dir) return { root: start, real: realOf(start), repository: false };
+    if (path.dirname(dir) === dir) break;
   }
+  const settings = findSettingsFile(start);
+  const root = settings === undefined ? start : path.dirname(settings);
+  return { root, real: realOf(root), repository: false };
 }
 
 function realOf(file: string): string {
