@@ -11,6 +11,7 @@ import {
   type SettingsLoad,
 } from '../settings/settings-file.js';
 import { FAIL_ON, type FailOn } from '../settings/settled.js';
+import { baseRef, isPullRequestEvent, routingAt, type Routing } from '../settings/trusted-ref.js';
 import type { Mentions } from '../plan/render-impact.js';
 import type { PolicySetting } from '../policy/policies.js';
 
@@ -21,10 +22,15 @@ export interface ActionSettings {
   command: ActionCommand;
   /** Contract files or directories, relative to the workspace. */
   paths: string[];
-  /** Catalog base URL (`catalog-url`, else CATALOG_URL). */
+  /**
+   * Catalog base URL (`catalog-url`, else CATALOG_URL, else catalog.url of .contracts.yaml: on a
+   * pull request, of its base commit's, never the pull request's).
+   */
   catalogUrl: string | undefined;
-  /** Catalog profile (`catalog-profile`, else CATALOG_PROFILE, else auto). */
+  /** Catalog profile (`catalog-profile`, else CATALOG_PROFILE, else the file's as for the URL). */
   catalogProfile: string | undefined;
+  /** What the step's log says about where the catalog settings came from. */
+  notes: string[];
   /** Catalog token (`catalog-token`, else CATALOG_TOKEN); masked before anything is logged. */
   catalogToken: string | undefined;
   /** Token for the issue-comments API (`github-token`, default the workflow token). */
@@ -113,6 +119,69 @@ function optional(value: string | undefined): string | undefined {
 }
 
 /**
+ * The catalog's URL and profile: an input, else the environment, else the settings file's. On a
+ * pull request the file is the base commit's (settings/trusted-ref.ts): what the pull request
+ * proposes never decides where the catalog token goes. `notes` gets what the step's log says.
+ */
+function routingOf(
+  command: ActionCommand,
+  loaded: SettingsLoad,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  notes: string[],
+): Routing {
+  const given: Routing = {
+    url: optional(getInput('catalog-url')) ?? optional(env.CATALOG_URL),
+    profile: optional(getInput('catalog-profile')) ?? optional(env.CATALOG_PROFILE),
+  };
+  const head = loaded.ok ? (loaded.settings.catalog ?? {}) : {};
+  // validate sends nothing; a broken file is reported before anything is sent.
+  const fromFile =
+    command === 'validate' ||
+    !loaded.ok ||
+    !isPullRequestEvent(env.GITHUB_EVENT_NAME) ||
+    (given.url !== undefined && given.profile !== undefined)
+      ? head
+      : baseRouting(workspace, env, given, head, notes);
+  return { url: given.url ?? fromFile.url, profile: given.profile ?? fromFile.profile };
+}
+
+/**
+ * The routing of the pull request's base commit's settings file (none when it has no file). A
+ * base commit the checkout lacks and origin cannot give is an error when the URL would come from
+ * it; when an input gives the URL, the profile is then asked of the catalog (auto), never taken
+ * from the pull request.
+ */
+function baseRouting(
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  given: Routing,
+  head: Routing,
+  notes: string[],
+): Routing {
+  let ref;
+  try {
+    ref = baseRef(workspace, env.GITHUB_EVENT_PATH);
+  } catch (error) {
+    if (given.url === undefined || !(error instanceof ConfigError)) throw error;
+    if (head.profile !== undefined)
+      notes.push(
+        "The pull request's base commit is not in this checkout and could not be fetched, so catalog.profile is not read from .contracts.yaml: the catalog is asked which it is (auto). Check out with fetch-depth: 0, or give the catalog-profile input.",
+      );
+    return {};
+  }
+  const base = routingAt(workspace, ref, (text, absolute) => {
+    const read = loadSettings(workspace, absolute, text);
+    return read.ok ? (read.settings.catalog ?? {}) : {};
+  });
+  if (head.url !== base.url || head.profile !== base.profile)
+    notes.push(
+      `This pull request changes catalog.url or catalog.profile in .contracts.yaml; until it is merged, the catalog's URL and profile come from ${ref.shown}, never from the pull request.`,
+    );
+  return base;
+}
+
+/**
  * The Action's settings: an input beats the environment, which beats the repository's
  * .contracts.yaml, which beats the default.
  */
@@ -125,14 +194,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     throw new ConfigError(`input command must be one of ${COMMANDS.join(', ')}, got '${command}'`);
   const boolean = (name: string, fallback: boolean): boolean =>
     getInput(name).trim() === '' ? fallback : getBooleanInput(name);
+  const notes: string[] = [];
+  const routing = routingOf(command, loaded, workspace, env, notes);
   return {
     command,
     paths: pathsOf(getInput('path'), loaded, workspace),
-    catalogUrl: optional(getInput('catalog-url')) ?? optional(env.CATALOG_URL) ?? file.catalog?.url,
-    catalogProfile:
-      optional(getInput('catalog-profile')) ??
-      optional(env.CATALOG_PROFILE) ??
-      file.catalog?.profile,
+    catalogUrl: routing.url,
+    catalogProfile: routing.profile,
+    notes,
     catalogToken: optional(getInput('catalog-token')) ?? optional(env.CATALOG_TOKEN),
     githubToken: optional(getInput('github-token')) ?? optional(env.GITHUB_TOKEN),
     changedOnly: boolean('changed-only', false),

@@ -18,6 +18,7 @@ const runner: Runner = {
 try {
   const settings = readSettings();
   if (settings.catalogToken !== undefined) core.setSecret(settings.catalogToken);
+  for (const note of settings.notes) core.warning(note);
   assertCatalogSettings(settings);
   const outcome = await runAction(settings, runner);
   if (outcome.failed !== null) core.setFailed(outcome.failed);

@@ -310,7 +310,7 @@ export function assertCatalogSettings(settings: ActionSettings): void {
   if (settings.command === 'validate' || settings.settingsProblems.length > 0) return;
   if (settings.catalogUrl === undefined)
     throw new ConfigError(
-      'input catalog-url (or CATALOG_URL, or catalog.url in .contracts.yaml) is required for this command',
+      "input catalog-url (or CATALOG_URL, or catalog.url in .contracts.yaml: on a pull request, its base commit's) is required for this command",
     );
   if (settings.catalogToken === undefined)
     throw new ConfigError('input catalog-token (or CATALOG_TOKEN) is required for this command');

@@ -18,6 +18,7 @@ import {
 } from './load-file.js';
 import { positionOf, type ContractFile } from './parse.js';
 import type { Problem } from './problem.js';
+import { boundsOf, refusalOf, type Bounds } from './within-repository.js';
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 /** The names of contract files. */
@@ -49,12 +50,27 @@ function displayPaths(cwd: string, files: readonly string[]): string[] {
   });
 }
 
+/** A path not read: outside the repository or in .git (within-repository.ts), as shown. */
+interface Refused {
+  file: string;
+  message: string;
+}
+
+/** What a walk finds: contract files (absolute), and the paths it refused to read. */
+interface Found {
+  files: string[];
+  refused: Refused[];
+  bounds: Bounds;
+  cwd: string;
+}
+
 /**
  * Adds the contract files below `directory` (absolute and normalized) to `found`. Symbolic links
  * are followed, to a file or a directory (each directory once, so a link loop ends); a link to
- * nothing that names a contract file is an error, never skipped silently.
+ * nothing that names a contract file is an error, never skipped silently; a link that leads out
+ * of the repository or into .git, to a contract file or a directory, is refused, never followed.
  */
-async function walk(directory: string, found: string[], seen: Set<string>): Promise<void> {
+async function walk(directory: string, found: Found, seen: Set<string>): Promise<void> {
   const real = await realpath(directory);
   if (seen.has(real)) return;
   seen.add(real);
@@ -78,21 +94,28 @@ async function walk(directory: string, found: string[], seen: Set<string>): Prom
       }
       isDirectory = target.isDirectory();
       isFile = target.isFile();
+      if (!isDirectory && !(isFile && contractName)) continue;
+      const refusal = refusalOf(full, found.bounds, true);
+      if (refusal !== undefined) {
+        found.refused.push({ file: displayPaths(found.cwd, [full])[0]!, message: refusal });
+        continue;
+      }
     }
     if (isDirectory) {
       if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(full, found, seen);
     } else if (isFile && contractName) {
-      found.push(full);
+      found.files.push(full);
     }
   }
 }
 
 /**
  * Expands PATH arguments to contract files: a directory means every *.yaml / *.yml below it,
- * a file is taken as given. Returns absolute paths, sorted, without repeats.
+ * a file is taken as given; a path that leads out of the repository or into .git is refused,
+ * before anything is read. Files are absolute, sorted, without repeats.
  */
-export async function findContractFiles(paths: readonly string[], cwd: string): Promise<string[]> {
-  const found: string[] = [];
+async function expandPaths(paths: readonly string[], cwd: string): Promise<Found> {
+  const found: Found = { files: [], refused: [], bounds: boundsOf(cwd), cwd };
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
     let info;
@@ -101,12 +124,29 @@ export async function findContractFiles(paths: readonly string[], cwd: string): 
     } catch {
       throw new ConfigError(`${given}: no such file or directory`);
     }
+    const refusal = refusalOf(absolute, found.bounds);
+    if (refusal !== undefined) {
+      found.refused.push({ file: given.split(path.sep).join('/'), message: refusal });
+      continue;
+    }
     if (info.isDirectory()) await walk(absolute, found, new Set());
-    else if (info.isFile()) found.push(absolute);
+    else if (info.isFile()) found.files.push(absolute);
     else throw new ConfigError(`${given}: not a regular file or directory`);
   }
   // By UTF-16 code units, as `<` compares.
-  return [...new Set(found)].sort();
+  found.files = [...new Set(found.files)].sort();
+  return found;
+}
+
+/**
+ * Expands PATH arguments to contract files (see expandPaths): absolute paths, sorted, without
+ * repeats; a ConfigError for a path that leads out of the repository or into .git.
+ */
+export async function findContractFiles(paths: readonly string[], cwd: string): Promise<string[]> {
+  const found = await expandPaths(paths, cwd);
+  const first = found.refused[0];
+  if (first !== undefined) throw new ConfigError(`${first.file}: ${first.message}`);
+  return found.files;
 }
 
 export interface LoadedContracts {
@@ -254,7 +294,8 @@ export async function loadContracts(
   cwd: string,
   options: LoadOptions = {},
 ): Promise<LoadedContracts> {
-  const absolute = await findContractFiles(paths, cwd);
+  const found = await expandPaths(paths, cwd);
+  const absolute = found.files;
   // A load this large is a run that holds many contracts (heap.ts).
   if (absolute.length >= SECOND_THREAD_FROM) boundHeapGrowth();
   const profiles = options.unstorableIn ?? [];
@@ -290,7 +331,14 @@ export async function loadContracts(
     options.onValid !== undefined,
   );
   const files: ContractFile[] = [];
-  const problems: Problem[] = [];
+  // A path refused is a problem at it, never read: nothing of what it holds is said.
+  const problems: Problem[] = found.refused.map(({ file, message }) => ({
+    file,
+    line: 1,
+    column: 1,
+    path: '',
+    message,
+  }));
   const unstorable = new Map(profiles.map((profile) => [profile, new Set<string>()]));
   loads.forEach((loaded, i) => {
     if (!loaded.ok) {
@@ -305,7 +353,7 @@ export async function loadContracts(
   return {
     files,
     problems,
-    fileCount: absolute.length,
+    fileCount: absolute.length + found.refused.length,
     unstorable,
     loadedBySecondThread: bySecondThread,
   };

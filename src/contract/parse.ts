@@ -14,6 +14,7 @@ import {
   rememberDocument,
 } from './positions.js';
 import { matchesSchema, schemaProblems } from './schema.js';
+import { syntaxReason } from './syntax-message.js';
 import { yamlLibrary } from '../yaml-library.js';
 import { MAX_ALIAS_COUNT, treeProblems } from './tree-checks.js';
 import { fromOdcs, isOdcsDocument } from '../odcs/from-odcs.js';
@@ -269,7 +270,7 @@ function parseAndCheck(
           ? 'duplicate key: each key may appear once in a mapping'
           : /call stack/i.test(reason)
             ? NESTING_MESSAGE
-            : `YAML ${error.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${reason}`;
+            : `YAML ${error.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${syntaxReason(error)}`;
       problems.push(at(p.line, p.column, '', message));
     }
   }
@@ -291,7 +292,7 @@ function parseAndCheck(
       ? 'the aliases in this file expand to far too much data (a YAML alias bomb); write the values out'
       : error instanceof RangeError
         ? NESTING_MESSAGE
-        : `the file could not be read as data: ${reason}`;
+        : 'the file could not be read as data';
     return { ok: false, problems: [at(aliasAt.line, aliasAt.column, '', message)] };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

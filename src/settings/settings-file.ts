@@ -3,13 +3,15 @@
 // schemas/settings.schema.json with every problem at its line, like a contract file. A token, a
 // secret or a password in it is an error: it would be committed. Precedence is flag > environment
 // > this file > default, applied where each setting is read.
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { yamlLibrary } from '../yaml-library.js';
 import { findSettingsFile, SETTINGS_FILE } from './name.js';
 import { locate, nodeStart, type Segment } from '../contract/positions.js';
 import { dottedPath, type Problem } from '../contract/problem.js';
 import { schemaProblems } from '../contract/schema.js';
+import { syntaxReason } from '../contract/syntax-message.js';
+import { boundsOf, refusalOf } from '../contract/within-repository.js';
 import { validate as validateSettings } from './settings-validator.mjs';
 import type { PolicySetting } from '../policy/policies.js';
 import type { Mentions } from '../plan/render-impact.js';
@@ -51,11 +53,13 @@ const SECRET_KEY = /token|secret|password|credential/i;
 
 /**
  * The settings at `cwd` (none when there is no file), or the file's problems, each at its line;
- * `absolute`, the file, when it was already looked for.
+ * `absolute`, the file, when it was already looked for; `given`, its text when it was not read
+ * from disk (from a commit: settings/trusted-ref.ts).
  */
 export function loadSettings(
   cwd: string,
   absolute: string | undefined = findSettingsFile(cwd),
+  given?: string,
 ): SettingsLoad {
   if (absolute === undefined) return { ok: true, settings: {} };
   const shown = path.relative(cwd, absolute).split(path.sep).join('/') || SETTINGS_FILE;
@@ -66,9 +70,19 @@ export function loadSettings(
     path: where,
     message,
   });
+  // A file (a link) that leads out of the repository or into .git is not read.
+  const refusal =
+    given === undefined
+      ? refusalOf(
+          absolute,
+          boundsOf(cwd),
+          lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink(),
+        )
+      : undefined;
+  if (refusal !== undefined) return { ok: false, file: shown, problems: [at(1, 1, '', refusal)] };
   let text: string;
   try {
-    text = readFileSync(absolute, 'utf8');
+    text = given ?? readFileSync(absolute, 'utf8');
   } catch (error) {
     return {
       ok: false,
@@ -89,7 +103,7 @@ export function loadSettings(
       file: shown,
       problems: doc.errors.map((error) => {
         const p = pos(error.pos[0]);
-        return at(p.line, p.column, '', `YAML syntax error: ${error.message.split('\n')[0]!}`);
+        return at(p.line, p.column, '', `YAML syntax error: ${syntaxReason(error)}`);
       }),
     };
   const value = (doc.toJS() ?? {}) as unknown;

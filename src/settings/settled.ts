@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.js';
 import type { Problem } from '../contract/problem.js';
 import type { Acknowledgement, Settings, SettingsLoad } from './settings-file.js';
 import { findSettingsFile, SETTINGS_FILE } from './name.js';
+import { confirmFileRouting } from './trusted-ref.js';
 import type { Mentions } from '../plan/render-impact.js';
 
 /** A settings file with problems: each is said at its line, and the command sends nothing. */
@@ -38,6 +39,8 @@ export interface SettledConnection {
 /** The settings of one run of the command line, from `cwd` and `env`. */
 export function settingsFor(cwd: string, env: Record<string, string | undefined>) {
   let loaded: SettingsLoad | undefined;
+  // The file's reader, loaded with the file: it also reads the file as a trusted ref holds it.
+  let reader: typeof import('./settings-file.js').loadSettings | undefined;
   // The policy engine's compiler, loaded only for a file that names policies.
   let compilePolicies: ((settings: readonly PolicySetting[]) => PolicyCheck[]) | undefined;
   const load = (): SettingsLoad => {
@@ -72,6 +75,7 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
         return;
       }
       const { loadSettings } = await import('./settings-file.js');
+      reader = loadSettings;
       loaded = loadSettings(cwd, absolute);
       if (loaded.ok && (loaded.settings.policies?.length ?? 0) > 0) {
         ({ compilePolicies } = await import('../policy/policies.js'));
@@ -88,7 +92,11 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
     /** The paths given, else the file's; none when neither names any (a command's own default). */
     givenPaths: (given: readonly string[]): string[] =>
       given.length > 0 ? [...given] : (filePaths() ?? []),
-    /** `options` with the catalog's URL, profile and concurrency from the environment, else the file. */
+    /**
+     * `options` with the catalog's URL, profile and concurrency from the environment, else the
+     * file; the file's URL and profile only where a ref the pull request cannot change says the
+     * same (settings/trusted-ref.ts), else a ConfigError before anything is sent.
+     */
     connection: <T extends SettledConnection>(options: T): T => {
       const file = settings();
       const concurrencyText = fromEnv('CATALOG_CONCURRENCY');
@@ -102,12 +110,20 @@ export function settingsFor(cwd: string, env: Record<string, string | undefined>
       }
       concurrency ??= file.concurrency;
       // The environment is read where it always is (connect); the file only fills what neither sets.
-      const url =
-        options.catalogUrl ??
-        (fromEnv('CATALOG_URL') === undefined ? file.catalog?.url : undefined);
-      const profile =
-        options.catalogProfile ??
-        (fromEnv('CATALOG_PROFILE') === undefined ? file.catalog?.profile : undefined);
+      const fileUrl =
+        options.catalogUrl === undefined && fromEnv('CATALOG_URL') === undefined
+          ? file.catalog?.url
+          : undefined;
+      const fileProfile =
+        options.catalogProfile === undefined && fromEnv('CATALOG_PROFILE') === undefined
+          ? file.catalog?.profile
+          : undefined;
+      confirmFileRouting(cwd, env, { url: fileUrl, profile: fileProfile }, (text, absolute) => {
+        const read = reader?.(cwd, absolute, text);
+        return read?.ok === true ? (read.settings.catalog ?? {}) : {};
+      });
+      const url = options.catalogUrl ?? fileUrl;
+      const profile = options.catalogProfile ?? fileProfile;
       return {
         ...options,
         ...(url === undefined ? {} : { catalogUrl: url }),
