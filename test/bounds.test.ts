@@ -220,4 +220,18 @@ describe('what would run for minutes ends at its bound', () => {
     );
     expect(writesAmong(sandbox.requests())).toEqual([]);
   }, 60_000);
+
+  it("the catalog's data asset rule past its budget: an error of the contract, nothing sent", async () => {
+    const { sandbox, cwd, env } = await catalog('failOn: never\n', 'people', {
+      rules: [{ name: 'Hostile', rule: JSON.stringify(mapBomb), enabled: true }],
+    });
+    const plan = await bounded(['apply', '--auto-approve', '--no-color'], cwd, env);
+    expect(plan.seconds).toBeLessThan(20);
+    expect(plan.code, plan.out + plan.err).toBe(1);
+    expect(plan.out).toContain(
+      `this catalog's data asset rule "Hostile" cannot be weighed here: it needs more than 100,000 steps to evaluate, the limit of one evaluation (the bounds of a rule, docs/gates.md)`,
+    );
+    expect(plan.out).toContain('nothing is sent for this contract');
+    expect(writesAmong(sandbox.requests())).toEqual([]);
+  }, 60_000);
 });
