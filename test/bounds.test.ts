@@ -191,6 +191,19 @@ const mapBomb = Array.from({ length: 10 }).reduce<unknown>(
   { '==': [{ var: '' }, 1] },
 );
 
+describe('the linear-time engine', () => {
+  it('is loaded only for a name-pattern (a run without one loads no re2js)', async () => {
+    const loads = async (settings: string): Promise<boolean> => {
+      const { cwd } = await catalog(settings);
+      const run = await cliProcess(['validate'], { cwd, env: { NODE_DEBUG: 'module' } });
+      expect(run.out).toContain('✓ 1 contract file is valid.');
+      return /[\\/]re2js\.cjs\b/.test(run.err);
+    };
+    expect(await loads('policies:\n  - use: owner-required\n')).toBe(false);
+    expect(await loads("policies:\n  - { use: name-pattern, pattern: '^[a-z]+$' }\n")).toBe(true);
+  });
+});
+
 describe('what would run for minutes ends at its bound', () => {
   it('a catastrophic name-pattern runs in linear time: the breach is said at once', async () => {
     const { sandbox, cwd, env } = await catalog(
