@@ -3,6 +3,8 @@
 // (each operation, each item iterated, and the size of each value an operation is given).
 import fc from 'fast-check';
 import jsonLogic from 'json-logic-js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   evaluate,
@@ -151,6 +153,16 @@ describe('the bounded JSON Logic engine', () => {
       unknown: 'log',
     });
     expect(ruleProblem({ and: [{ '!!': { var: 'contract.owners' } }] }, known)).toBeUndefined();
+  });
+
+  it('runs the operations docs/gates.md lists, and no other', () => {
+    const gates = readFileSync(path.join(import.meta.dirname, '..', 'docs', 'gates.md'), 'utf8');
+    const paragraph = gates.slice(
+      gates.indexOf("A rule may use JSON Logic's own operations:"),
+      gates.indexOf('`var` reads the data'),
+    );
+    const listed = [...paragraph.matchAll(/`([^`]+)`/g)].map(([, op]) => op!);
+    expect(listed.filter((op) => op !== 'log').sort()).toEqual([...knownOperations()].sort());
   });
 
   it('reads only the data, not what every value inherits', () => {
