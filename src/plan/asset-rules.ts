@@ -149,7 +149,7 @@ function brokenText(
 
 /** A rule that is past the bounds every JSON Logic rule is run within here, and why. */
 function boundedText(rule: AssetRule, why: string): string {
-  return `${ruleLabel(rule)} cannot be weighed here: ${why} (the bounds of a rule, docs/gates.md); the catalog weighs it on every change to a data contract, so its outcome is unknown; have an admin make the rule simpler, ${TURN_OFF}`;
+  return `${ruleLabel(rule)} cannot be weighed here: ${why} (the bounds of a rule, docs/gates.md); the catalog weighs it on every change to a data contract, so whether it refuses this one is unknown: have an admin make the rule simpler, ${TURN_OFF.replace('or have an admin ', 'or ')}`;
 }
 
 /** Where the catalog could not say which rules are in force: the default rule on owners, said. */
@@ -187,10 +187,7 @@ export function weighWrite(write: Write, rules: AssetRules): RulesFinding {
     typeof outcome === 'object' && 'bounded' in outcome ? [boundedText(rule, outcome.bounded)] : [],
   );
   if (bounded.length > 0) {
-    found.refusal = {
-      error: alsoJoined(bounded.map((text) => `${text}: nothing is sent for this contract`)),
-      warning: alsoJoined(bounded),
-    };
+    found.refusal = { error: alsoJoined(bounded), warning: alsoJoined(bounded) };
     return found;
   }
   if (write.sent)

@@ -214,9 +214,9 @@ export function breaches(checks: readonly Check[], context: PolicyContext): Brea
       holds = check.holds(context);
     } catch (error) {
       const why = LogicBudgetError.is(error)
-        ? `${error.message} (docs/gates.md): make the rule simpler`
-        : `its rule fails: ${(error as Error).message}`;
-      return said(`cannot be checked on this contract: ${why}`);
+        ? `as ${error.message} (docs/gates.md); make the rule simpler`
+        : `as its rule fails (${(error as Error).message})`;
+      return said(`cannot be checked on this contract, ${why}`);
     }
     return holds ? [] : said(check.message);
   });
