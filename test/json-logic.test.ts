@@ -132,6 +132,10 @@ describe('the bounded JSON Logic engine', () => {
       ],
     };
     expect(evaluate(logic, { contract: { schema } })).toBe(true);
+    // An object is compared whole: a live contract of ten thousand columns costs its keys.
+    const live = { name: 'c', schema: Array.from({ length: 10 }, () => schema).flat() };
+    expect(evaluate({ '!=': [{ var: 'live' }, null] }, { live })).toBe(true);
+    expect(evaluate({ '!!': { var: 'live.name' } }, { live })).toBe(true);
   });
 
   it('says where a rule is too deep, too large, or uses an operation it may not', () => {

@@ -3,9 +3,9 @@
 // checked before it runs — its size and depth, and every operation against the set it may use —
 // and each evaluation has a budget of steps, so that no rule, over any data, runs long or builds
 // much: one step for each operation applied and each item `map`, `filter`, `reduce`, `all`,
-// `some` and `none` visit, and, for each value an operation is given, its size (an array's or
-// object's items, a string's length by the 64 characters), which is what reading, copying or
-// comparing it costs. It follows json-logic-js's semantics operation by operation (the library
+// `some` and `none` visit, and, for each value an operation is given, its size (a list's items
+// and theirs, an object's keys, a string's length by the 64 characters), which is what reading,
+// copying, comparing or printing it costs. It follows json-logic-js's semantics operation by operation (the library
 // the rules were run by before), without `log` (which would print a rule's text to the log).
 
 /** The deepest a rule may nest (objects and arrays), and the most values it may hold. */
@@ -219,17 +219,21 @@ export function evaluate(
     left -= steps;
     if (left < 0) throw new LogicBudgetError(budget);
   };
-  /** What reading `value` costs: its items and characters, counted up to what is left. */
+  /**
+   * What reading `value` costs, counted up to what is left: a string's length by the 64
+   * characters; a list's items, and theirs (a list is made a string, or compared, item by item);
+   * an object's keys, but not what they hold (an object is made a string, or compared, whole).
+   */
   const weigh = (value: unknown): void => {
     const stack: unknown[] = [value];
     while (stack.length > 0) {
       const item = stack.pop();
       if (typeof item === 'string') spend(1 + Math.floor(item.length / 64));
-      else if (item !== null && typeof item === 'object') {
-        const children = Array.isArray(item) ? item : Object.values(item);
-        spend(1 + children.length);
-        for (const child of children) stack.push(child);
-      } else spend(1);
+      else if (Array.isArray(item)) {
+        spend(1 + item.length);
+        for (const child of item) stack.push(child);
+      } else if (item !== null && typeof item === 'object') spend(1 + Object.keys(item).length);
+      else spend(1);
     }
   };
   const each = (
