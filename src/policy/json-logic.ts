@@ -5,8 +5,9 @@
 // much: one step for each operation applied and each item `map`, `filter`, `reduce`, `all`,
 // `some` and `none` visit, and, for each value an operation is given, its size (a list's items
 // and theirs, an object's keys, a string's length by the 64 characters), which is what reading,
-// copying, comparing or printing it costs. It follows json-logic-js's semantics operation by operation (the library
-// the rules were run by before), without `log` (which would print a rule's text to the log).
+// copying, comparing or printing it costs. It follows json-logic-js's semantics operation by
+// operation (the library the rules were run by before), without `log` (which would print a
+// rule's text to the run's log).
 
 /** The deepest a rule may nest (objects and arrays), and the most values it may hold. */
 export const MAX_RULE_DEPTH = 32;
@@ -38,7 +39,7 @@ export class LogicBudgetError extends Error {
 }
 
 /** JSON Logic's truthiness: an empty array is false. */
-export function truthy(value: unknown): boolean {
+function truthy(value: unknown): boolean {
   return Array.isArray(value) && value.length === 0 ? false : Boolean(value);
 }
 
