@@ -1,8 +1,9 @@
 // The settings' policies checked when the settings file is read, before any contract is planned:
 // every `name-pattern` compiled on RE2 (re2js, which matches in time linear in the name, so no
 // pattern backtracks for ever; RE2 has no lookaround and no backreferences, and a pattern that
-// uses them is said to; re2js is loaded only then, src/policy/re2-library.ts), and every rule of the team's checked for its size, its depth and its
-// operations (src/policy/json-logic.ts). Each problem is said where it is in the file.
+// uses them is said to; re2js is loaded only then, src/policy/re2-library.ts), and every rule of
+// the team's checked for its size, its depth and its operations (src/policy/json-logic.ts).
+// Each problem is said where it is in the file.
 import type { RE2JS } from 're2js';
 import { knownOperations, ruleProblem } from './json-logic.js';
 import { re2Library } from './re2-library.js';
@@ -14,7 +15,7 @@ export const MAX_PATTERN_PROGRAM = 1000;
 /**
  * The longest pattern, and the most its counted repetitions (`{n}`, `{m,n}`) may add up to:
  * checked before RE2 compiles it, since compiling what is far past MAX_PATTERN_PROGRAM costs
- * time too (500 characters of `a{1000}` take RE2 half a second).
+ * time too (a thousand characters of `a{1000}` take re2js half a second).
  */
 export const MAX_PATTERN_LENGTH = 500;
 const MAX_REPEATS = 1000;
