@@ -1,8 +1,10 @@
 // The repository's settings file, `.contracts.yaml` at the repository root: everything that is not
 // a secret (contract paths, the catalog's URL and profile, concurrency, fail-on), validated against
 // schemas/settings.schema.json with every problem at its line, like a contract file. A token, a
-// secret or a password in it is an error: it would be committed. Precedence is flag > environment
-// > this file > default, applied where each setting is read.
+// secret or a password in it is an error: it would be committed. A pull request may bring it, so
+// what it may cost is bounded: its aliases, and its policies' patterns and rules (checked here by
+// src/policy/policy-checks.ts). Precedence is flag > environment > this file > default, applied
+// where each setting is read.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { yamlLibrary } from '../yaml-library.js';
