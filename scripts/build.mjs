@@ -47,8 +47,9 @@ const commanderSpawnOnUse = {
  * output that holds its starter (`new URL('./NAME', import.meta.url)`), wherever the bundler put
  * the starter: the program's own threads, the catalog's connection thread
  * (src/catalog/http-thread.mjs, undici bundled in) and the contract loader's second thread
- * (src/contract/load-thread.ts); and the yaml package, which src/yaml-library.ts requires on first
- * use (a file that js-yaml reads and that validates never loads it).
+ * (src/contract/load-thread.ts); the yaml package, which src/yaml-library.ts requires on first
+ * use (a file that js-yaml reads and that validates never loads it); and re2js, which
+ * src/policy/re2-library.ts requires for the first `name-pattern` (no other run loads it).
  */
 const BESIDE = [
   {
@@ -67,6 +68,12 @@ const BESIDE = [
     starter: 'src/yaml-library.ts',
     entry: createRequire(import.meta.url).resolve('yaml'),
     name: 'yaml.cjs',
+    format: 'cjs',
+  },
+  {
+    starter: 'src/policy/re2-library.ts',
+    entry: createRequire(import.meta.url).resolve('re2js'),
+    name: 're2js.cjs',
     format: 'cjs',
   },
 ];

@@ -147,6 +147,11 @@ function brokenText(
   return { error: `${text}: change the file so that it holds (${TURN_OFF})`, warning: text };
 }
 
+/** A rule that is past the bounds every JSON Logic rule is run within here, and why. */
+function boundedText(rule: AssetRule, why: string): string {
+  return `${ruleLabel(rule)} cannot be weighed here: ${why} (the bounds of a rule, docs/gates.md); the catalog weighs it on every change to a data contract, so whether it refuses this one is unknown: have an admin make the rule simpler, ${TURN_OFF.replace('or have an admin ', 'or ')}`;
+}
+
 /** Where the catalog could not say which rules are in force: the default rule on owners, said. */
 function unknownRules(write: Write, why: string): RulesFinding {
   const owners = write.after.owners;
@@ -177,9 +182,17 @@ export function weighWrite(write: Write, rules: AssetRules): RulesFinding {
     rules.rules.filter((rule) => weighRule(rule.rule, entity) === 'broken');
   const after = rules.rules.map((rule) => ({ rule, outcome: weighRule(rule.rule, write.after) }));
   const brokenAfter = after.filter(({ outcome }) => outcome === 'broken').map(({ rule }) => rule);
+  // A rule past the bounds rules run within: the contract cannot be weighed, so nothing is sent.
+  const bounded = after.flatMap(({ rule, outcome }) =>
+    typeof outcome === 'object' && 'bounded' in outcome ? [boundedText(rule, outcome.bounded)] : [],
+  );
+  if (bounded.length > 0) {
+    found.refusal = { error: alsoJoined(bounded), warning: alsoJoined(bounded) };
+    return found;
+  }
   if (write.sent)
     for (const { rule, outcome } of after)
-      if (typeof outcome === 'object')
+      if (typeof outcome === 'object' && 'unweighed' in outcome)
         found.warnings.push(
           `${ruleLabel(rule)} could not be weighed here (${outcome.unweighed}); the catalog weighs it on every change to a data contract, and refuses (400) a change that breaks it`,
         );

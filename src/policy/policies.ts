@@ -3,9 +3,13 @@
 // asset}` (the desired contract and the live one in the file's model, `live` null for a create;
 // the asset's PII columns), or one of the built-in rules, off unless named (`- use:
 // owner-required`). A breach says its rule and the field it concerns; `error` blocks the plan as
-// an error of the contract does (nothing is applied), `warning` is said.
-import jsonLogic from 'json-logic-js';
+// an error of the contract does (nothing is applied), `warning` is said. Both are bounded: a
+// pattern runs on RE2 (linear in the name), a rule within a budget of steps (src/policy/
+// json-logic.ts); the settings file's reader checked each before (src/policy/policy-checks.ts).
 import type { DesiredContract } from '../contract/model.js';
+import { ConfigError } from '../errors.js';
+import { evaluate, LogicBudgetError } from './json-logic.js';
+import { compilePattern, DEFAULT_NAME_PATTERN } from './policy-checks.js';
 
 export type PolicySetting =
   | {
@@ -149,14 +153,17 @@ function builtin(setting: Extract<PolicySetting, { use: BuiltinName }>): Check[]
           },
         }));
     case 'name-pattern': {
-      const pattern = new RegExp(setting.pattern ?? '^[a-z][a-z0-9_]*$');
+      const pattern = setting.pattern ?? DEFAULT_NAME_PATTERN;
+      const compiled = compilePattern(pattern);
+      // The settings file's reader refused such a pattern already; no caller gets here with one.
+      if ('problem' in compiled) throw new ConfigError(`name-pattern: ${compiled.problem}`);
       return [
         {
           name: setting.use,
           field: 'name',
           severity,
-          message: said(`the contract's name must match ${pattern.source}`),
-          holds: (c) => pattern.test(c.contract.name),
+          message: said(`the contract's name must match ${pattern}`),
+          holds: (c) => compiled.regex.test(c.contract.name),
         },
       ];
     }
@@ -182,7 +189,7 @@ export function compilePolicies(settings: readonly PolicySetting[]): Check[] {
             message: setting.message,
             holds: (context: PolicyContext) =>
               Boolean(
-                jsonLogic.apply(setting.rule as jsonLogic.RulesLogic, {
+                evaluate(setting.rule, {
                   contract: context.contract,
                   live: context.live,
                   asset: context.asset,
@@ -193,14 +200,26 @@ export function compilePolicies(settings: readonly PolicySetting[]): Check[] {
   );
 }
 
-/** Every breach of `checks` by a planned contract. */
+/**
+ * Every breach of `checks` by a planned contract. A rule that cannot be checked (past its budget
+ * of steps over this contract) is said as a breach of its severity, saying why.
+ */
 export function breaches(checks: readonly Check[], context: PolicyContext): Breach[] {
-  return checks
-    .filter((check) => !check.holds(context))
-    .map((check) => ({
-      severity: check.severity,
-      message: `policy ${check.name} (${check.field}): ${check.message}`,
-    }));
+  return checks.flatMap((check) => {
+    const said = (message: string): Breach[] => [
+      { severity: check.severity, message: `policy ${check.name} (${check.field}): ${message}` },
+    ];
+    let holds: boolean;
+    try {
+      holds = check.holds(context);
+    } catch (error) {
+      const why = LogicBudgetError.is(error)
+        ? `as ${error.message} (docs/gates.md); make the rule simpler`
+        : `as its rule fails (${(error as Error).message})`;
+      return said(`cannot be checked on this contract, ${why}`);
+    }
+    return holds ? [] : said(check.message);
+  });
 }
 
 export type { Check as PolicyCheck };

@@ -1,11 +1,21 @@
 // One OpenMetadata data asset rule weighed against one entity, as the server's RuleEngine weighs
-// it: the rule is JSON Logic (run by json-logic-java there, by json-logic-js here, which it
-// follows) with the operations OpenMetadata adds (`LogicOps`): `length`, and the ones its own
-// rules use, `multipleUsersOrSingleTeamOwnership`, `filterReferenceByType`, `filterTagsBySource`
-// and `validateDataProductDomainMatch`. A rule holds only when it gives `true`. Both the plan (which foresees the
-// catalog's answer) and the sandbox (which gives it) weigh rules here; what each does with the
-// outcome (OpenMetadata's `evaluate` on a create, `evaluateUpdate` on a PATCH) is its own.
-import jsonLogic from 'json-logic-js';
+// it: the rule is JSON Logic (run by json-logic-java there, here by src/policy/json-logic.ts,
+// which follows json-logic-js) with the operations OpenMetadata adds (`LogicOps`): `length`, and
+// the ones its own rules use, `multipleUsersOrSingleTeamOwnership`, `filterReferenceByType`,
+// `filterTagsBySource` and `validateDataProductDomainMatch`. A rule holds only when it gives
+// `true`. Both the plan (which foresees the catalog's answer) and the sandbox (which gives it)
+// weigh rules here; what each does with the outcome (OpenMetadata's `evaluate` on a create,
+// `evaluateUpdate` on a PATCH) is its own. The catalog's rules are input this tool does not
+// control: they run within the bounds of the team's own rules (its size and depth, and the steps
+// of one evaluation), and a rule past them is `bounded`, never a hang.
+import {
+  evaluate,
+  knownOperations,
+  LogicBudgetError,
+  ruleProblem,
+  usesData,
+  type Operation,
+} from '../policy/json-logic.js';
 
 /**
  * The arguments an operation added to json-logic-java gets: the evaluated ones, except that a
@@ -29,7 +39,6 @@ function itemsWith(list: unknown, key: string, wanted: unknown): unknown[] {
   return items.filter((item) => (item as Record<string, unknown> | null)?.[key] === wanted);
 }
 
-jsonLogic.add_operation('length', (...values: unknown[]) => spread(values).length);
 /**
  * The index of the first owner that breaks the ownership rule (a second team, or a user beside a
  * team, or a team beside users), or -1 when the owners keep it.
@@ -46,36 +55,52 @@ export function ownerBreakingRule(owners: unknown): number {
   return -1;
 }
 
-jsonLogic.add_operation('multipleUsersOrSingleTeamOwnership', (...values: unknown[]) => {
-  const owners = spread(values);
-  return owners.every(nullOrEmpty) || ownerBreakingRule(owners) === -1;
-});
-jsonLogic.add_operation('filterReferenceByType', (...values: unknown[]) =>
-  values.length === 0 ? false : itemsWith(values[0], 'type', values[1]),
-);
-jsonLogic.add_operation('filterTagsBySource', (...values: unknown[]) =>
-  itemsWith(values[0], 'source', values[1]),
-);
-// The default rule "Data Product Domain Validation": an entity's data products are in its domains.
-// It holds for an entity without data products, as a data contract always is; the domains of
-// data products are the catalog's to look up, so a rule over some cannot be weighed here.
-jsonLogic.add_operation('validateDataProductDomainMatch', (...values: unknown[]) => {
-  if (nullOrEmpty(values[0])) return true;
-  throw new Error("validateDataProductDomainMatch needs the domains of the entity's data products");
-});
+/** The operations OpenMetadata adds to JSON Logic (`LogicOps`), as it runs them. */
+const OPENMETADATA_OPERATIONS: Readonly<Record<string, Operation>> = {
+  length: (...values) => spread(values).length,
+  multipleUsersOrSingleTeamOwnership: (...values) => {
+    const owners = spread(values);
+    return owners.every(nullOrEmpty) || ownerBreakingRule(owners) === -1;
+  },
+  filterReferenceByType: (...values) =>
+    values.length === 0 ? false : itemsWith(values[0], 'type', values[1]),
+  filterTagsBySource: (...values) => itemsWith(values[0], 'source', values[1]),
+  // The default rule "Data Product Domain Validation": an entity's data products are in its
+  // domains. It holds for an entity without data products, as a data contract always is; the
+  // domains of data products are the catalog's to look up, so a rule over some cannot be weighed.
+  validateDataProductDomainMatch: (...values) => {
+    if (nullOrEmpty(values[0])) return true;
+    throw new Error(
+      "validateDataProductDomainMatch needs the domains of the entity's data products",
+    );
+  },
+};
+const KNOWN = knownOperations(OPENMETADATA_OPERATIONS);
 
-/** How a rule came out: it holds, it is broken, or it could not be weighed here (and why). */
-export type RuleOutcome = 'holds' | 'broken' | { unweighed: string };
+/**
+ * How a rule came out: it holds, it is broken, it could not be weighed here (and why), or it is
+ * past the bounds every rule is run within (its size, its depth, or the steps of one evaluation).
+ */
+export type RuleOutcome = 'holds' | 'broken' | { unweighed: string } | { bounded: string };
+
+type Read = { logic: unknown } | { unweighed: string } | { bounded: string };
 
 /** Rules read once a process: a plan weighs the same few rules on every contract, twice. */
-const parsed = new Map<string, { logic: unknown } | { unweighed: string }>();
+const parsed = new Map<string, Read>();
 
-/** The JSON Logic of `rule`, or why it is not JSON Logic. */
-function logicOf(rule: string): { logic: unknown } | { unweighed: string } {
+/** The JSON Logic of `rule`, or why it is not JSON Logic, or why it is not run. */
+function logicOf(rule: string): Read {
   let found = parsed.get(rule);
   if (found === undefined) {
     try {
-      found = { logic: JSON.parse(rule) as unknown };
+      const logic = JSON.parse(rule) as unknown;
+      const problem = ruleProblem(logic, KNOWN);
+      found =
+        problem === undefined
+          ? { logic }
+          : problem.unknown !== undefined
+            ? { unweighed: `Unrecognized operation ${problem.unknown}` }
+            : { bounded: problem.message };
     } catch (error) {
       found = { unweighed: `its rule is not JSON (${(error as Error).message})` };
     }
@@ -84,27 +109,33 @@ function logicOf(rule: string): { logic: unknown } | { unweighed: string } {
   return found;
 }
 
+/** `value` as JSON, cut to a few words: a rule's result may be anything the catalog holds. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
 /** How `rule` (JSON Logic text) comes out for `entity` (the entity as the catalog holds it). */
 export function weighRule(rule: string, entity: Readonly<Record<string, unknown>>): RuleOutcome {
   const read = logicOf(rule);
-  if ('unweighed' in read) return read;
+  if (!('logic' in read)) return read;
   let result: unknown;
   try {
-    result = jsonLogic.apply(read.logic as jsonLogic.RulesLogic, entity);
+    result = evaluate(read.logic, entity, OPENMETADATA_OPERATIONS);
   } catch (error) {
+    if (LogicBudgetError.is(error)) return { bounded: error.message };
     return { unweighed: (error as Error).message };
   }
   if (result === true) return 'holds';
   if (result === false || result === null || result === undefined) return 'broken';
-  return { unweighed: `it gives ${JSON.stringify(result)}, not true or false` };
+  return { unweighed: `it gives ${shown(result)}, not true or false` };
 }
 
 /** The top-level fields `rule` reads (`owners` for `{"var": "owners.0.type"}`), in its order. */
 export function fieldsRead(rule: string): string[] {
   const read = logicOf(rule);
-  if ('unweighed' in read || read.logic === null || typeof read.logic !== 'object') return [];
-  const names = jsonLogic
-    .uses_data(read.logic as Record<string, unknown>)
+  if (!('logic' in read) || read.logic === null || typeof read.logic !== 'object') return [];
+  const names = usesData(read.logic)
     .map((name: unknown) => String(name).split('.')[0]!)
     .filter((name: string) => name !== '');
   return [...new Set<string>(names)];

@@ -1,17 +1,22 @@
 // The repository's settings file, `.contracts.yaml` at the repository root: everything that is not
 // a secret (contract paths, the catalog's URL and profile, concurrency, fail-on), validated against
 // schemas/settings.schema.json with every problem at its line, like a contract file. A token, a
-// secret or a password in it is an error: it would be committed. Precedence is flag > environment
-// > this file > default, applied where each setting is read.
+// secret or a password in it is an error: it would be committed. A pull request may bring it, so
+// what it may cost is bounded: its aliases, and its policies' patterns and rules (checked here by
+// src/policy/policy-checks.ts). Precedence is flag > environment > this file > default, applied
+// where each setting is read.
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { yamlLibrary } from '../yaml-library.js';
 import { findSettingsFile, SETTINGS_FILE } from './name.js';
+import type { Node as YamlNode } from 'yaml';
 import { locate, nodeStart, type Segment } from '../contract/positions.js';
 import { dottedPath, type Problem } from '../contract/problem.js';
 import { schemaProblems } from '../contract/schema.js';
 import { syntaxReason } from '../contract/syntax-message.js';
 import { boundsOf, refusalOf } from '../contract/within-repository.js';
+import { MAX_ALIAS_COUNT } from '../contract/tree-checks.js';
+import { policyProblems } from '../policy/policy-checks.js';
 import { validate as validateSettings } from './settings-validator.mjs';
 import type { PolicySetting } from '../policy/policies.js';
 import type { Mentions } from '../plan/render-impact.js';
@@ -106,7 +111,40 @@ export function loadSettings(
         return at(p.line, p.column, '', `YAML syntax error: ${syntaxReason(error)}`);
       }),
     };
-  const value = (doc.toJS() ?? {}) as unknown;
+  // An alias bomb (YAML's billion laughs) is refused before anything is expanded, at its first
+  // alias: a settings file needs few aliases, if any, as a contract file does.
+  const { isAlias, visit } = yamlLibrary();
+  let aliases = 0;
+  let firstAlias: YamlNode | null = null;
+  visit(doc, {
+    Alias(_key, node) {
+      aliases += 1;
+      firstAlias ??= node;
+    },
+  });
+  const aliasAt = pos(nodeStart(firstAlias));
+  const unread = (message: string): SettingsLoad => ({
+    ok: false,
+    file: shown,
+    problems: [at(aliasAt.line, aliasAt.column, '', message)],
+  });
+  if (aliases > MAX_ALIAS_COUNT)
+    return unread(
+      `the file uses ${aliases} aliases, over the limit of ${MAX_ALIAS_COUNT}; write the values out`,
+    );
+  let value: unknown;
+  try {
+    value = (doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {}) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return unread(
+      isAlias(firstAlias) && /alias/i.test(reason)
+        ? 'the aliases in this file expand to far too much data (a YAML alias bomb); write the values out'
+        : error instanceof RangeError
+          ? 'the file nests too deep to be read; settings need a few levels'
+          : 'the file could not be read as data',
+    );
+  }
   const locateProblem = (segments: readonly Segment[], pointAtKey: boolean, message: string) => {
     const { found, depth } = locate(doc, segments);
     const exact = depth === segments.length;
@@ -115,9 +153,14 @@ export function loadSettings(
     return at(p.line, p.column, dottedPath(segments), message);
   };
   const secrets = secretProblems(value, [], locateProblem);
+  // Patterns that RE2 does not compile, and rules too large or with unknown operations.
+  const policies = policyProblems((value as Settings | null)?.policies).map((problem) =>
+    locateProblem(problem.at, problem.atKey, problem.message),
+  );
   // A secret's key is said once, as a secret, not also as an unknown key.
   const problems = [
     ...secrets,
+    ...policies,
     ...schemaProblems(value, locateProblem, validateSettings).filter(
       (problem) => !secrets.some((s) => s.line === problem.line && s.column === problem.column),
     ),
