@@ -11,7 +11,8 @@ import { withEtag } from './etag.js';
 import { Connections } from './connections.js';
 import type { AnswerShape, CatalogClientOptions } from './types.js';
 import { followRedirects } from './redirects.js';
-import { checkedToken, tokenForms } from './token.js';
+import { redactorFor } from './redact.js';
+import { checkedToken } from './token.js';
 import { normalizeCatalogUrl } from './url.js';
 
 /** The statuses of a request the catalog did not take, so that it may be sent again. */
@@ -32,13 +33,13 @@ export class CatalogTransport {
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly token: string;
-  /** The forms of the token redact removes, longest first. */
-  private readonly secrets: readonly string[];
+  /** Takes the token, in any form, and credentials of known shapes out of a text. */
+  private readonly redactor: (text: string) => string;
 
   constructor(options: CatalogClientOptions) {
     this.baseUrl = normalizeCatalogUrl(options.baseUrl);
     this.token = checkedToken(options.token);
-    this.secrets = tokenForms(this.token);
+    this.redactor = redactorFor(this.token);
     const concurrency = options.concurrency ?? 8;
     // The pool is the only bound on requests at once, so it must be a real one (undici reads a
     // missing or zero `connections` as "no limit").
@@ -68,13 +69,11 @@ export class CatalogTransport {
   }
 
   /**
-   * Removes the token from any text that might echo a request (server messages, errors): as it
-   * is, percent-encoded, and each long part of it (a JWT's payload or signature quoted alone).
+   * Removes the token from any text that might echo a request (server messages, errors): in any
+   * form, and any piece of it long enough to tell, and credentials of known shapes (redact.ts).
    */
   redact(text: string): string {
-    let redacted = text;
-    for (const secret of this.secrets) redacted = redacted.split(secret).join('***');
-    return redacted;
+    return this.redactor(text);
   }
 
   /** Closes the connections; `abandon` drops the reads still queued (see Connections.close). */

@@ -1,0 +1,61 @@
+// A catalog that answers what a test tells it to, on 127.0.0.1: a hostile catalog or proxy (error
+// pages that quote the token, answers trickled a byte at a time, lists whose cursor goes round,
+// answers of the wrong shape), and a workspace of the repository's example contracts to plan
+// against it. Everything it starts is stopped by `stop`.
+import { cp } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { tempDir } from './temp-dir.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export interface HostileCatalog {
+  url: string;
+  /** `METHOD /path?query` of every request, in order. */
+  requests: string[];
+}
+
+/** Everything a test started, stopped in reverse order (call in afterEach). */
+export class Started {
+  private readonly stops: (() => Promise<void>)[] = [];
+
+  async stop(): Promise<void> {
+    while (this.stops.length > 0) await this.stops.pop()!();
+  }
+
+  /** A catalog on 127.0.0.1 whose every answer is `handler`'s. */
+  async catalog(
+    handler: (request: IncomingMessage, response: ServerResponse) => void,
+  ): Promise<HostileCatalog> {
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(`${request.method ?? ''} ${request.url ?? ''}`);
+      request.resume();
+      handler(request, response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.stops.push(
+      () =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  }
+
+  /** A directory holding the repository's example contracts (contracts/), and nothing else. */
+  async workspace(): Promise<string> {
+    const dir = await tempDir();
+    this.stops.push(() => dir.remove());
+    await cp(path.join(root, 'contracts'), path.join(dir.dir, 'contracts'), { recursive: true });
+    return dir.dir;
+  }
+}
+
+/** Answers `status` with `body` as JSON. */
+export function json(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
