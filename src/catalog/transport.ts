@@ -18,6 +18,25 @@ import { normalizeCatalogUrl } from './url.js';
 /** The statuses of a request the catalog did not take, so that it may be sent again. */
 export const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
+/**
+ * The most milliseconds one request may take, headers and body together: `requestTimeoutMs` when
+ * given, else the longer of the header and body timeouts. So CATALOG_TIMEOUT_MS, which sets both,
+ * bounds each request whole (an answer trickled a byte at a time included), and by default a
+ * request gets 30 s.
+ */
+function requestDeadline(
+  requestTimeoutMs: number | undefined,
+  headersTimeoutMs: number,
+  bodyTimeoutMs: number,
+): number {
+  const deadline = requestTimeoutMs ?? Math.max(headersTimeoutMs, bodyTimeoutMs);
+  if (!Number.isFinite(deadline) || deadline <= 0)
+    throw new RangeError(
+      `a request's deadline must be a positive number of milliseconds, got ${deadline}`,
+    );
+  return deadline;
+}
+
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -45,13 +64,15 @@ export class CatalogTransport {
     // missing or zero `connections` as "no limit").
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new RangeError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
+    const headersTimeout = options.headersTimeoutMs ?? 30_000;
+    const bodyTimeout = options.bodyTimeoutMs ?? 30_000;
     this.connections = new Connections(
       this.baseUrl.origin,
       {
         connections: concurrency,
         connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        headersTimeout: options.headersTimeoutMs ?? 30_000,
-        bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+        headersTimeout,
+        bodyTimeout,
         keepAliveTimeout: 10_000,
       },
       {
@@ -59,6 +80,7 @@ export class CatalogTransport {
         accept: 'application/json',
         'user-agent': USER_AGENT,
       },
+      requestDeadline(options.requestTimeoutMs, headersTimeout, bodyTimeout),
     );
     this.prefix = `${this.baseUrl.pathname === '/' ? '' : this.baseUrl.pathname}/v1`;
     this.retries = options.retries ?? 4;

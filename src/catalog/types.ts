@@ -155,6 +155,11 @@ export interface CatalogClientOptions {
   headersTimeoutMs?: number;
   /** Milliseconds of silence allowed while reading a body (default 30 s). */
   bodyTimeoutMs?: number;
+  /**
+   * The most milliseconds one request may take, from going out on a connection to the last byte
+   * of its answer, headers and body together (default: the longer of the two timeouts above).
+   */
+  requestTimeoutMs?: number;
   /** Retries of a read after a network error, 429, 502, 503 or 504 (default 4). */
   retries?: number;
   /** First backoff in milliseconds, doubled each retry, with full jitter (default 200). */

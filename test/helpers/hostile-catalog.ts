@@ -4,7 +4,7 @@
 // against it. Everything it starts is stopped by `stop`.
 import { cp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { tempDir } from './temp-dir.js';
 
@@ -43,6 +43,29 @@ export class Started {
         }),
     );
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  }
+
+  /**
+   * A server on 127.0.0.1 that speaks raw HTTP/1.1: `answer` is called with the connection once
+   * the first bytes of a request arrive (they are not read further).
+   */
+  async raw(answer: (socket: Socket) => void): Promise<string> {
+    const sockets = new Set<Socket>();
+    const server = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+      socket.once('data', () => answer(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.stops.push(
+      () =>
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        }),
+    );
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
   /** A directory holding the repository's example contracts (contracts/), and nothing else. */
