@@ -33,6 +33,7 @@ import {
   type PatchedContract,
   type SearchResponse,
 } from './types.js';
+import { ListCursors, MAX_LIST_PAGES } from './paging.js';
 import { preflightProblem } from './preflight.js';
 import { catalogUrlText, pathSegment } from './url.js';
 
@@ -52,6 +53,7 @@ export type {
 } from './types.js';
 export { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 export { retryAfterMs } from './answer.js';
+export { ListCursors, MAX_LIST_PAGES } from './paging.js';
 
 /** Where OpenMetadata answers an entity of each kind by its name. */
 const REFERENCE_ROUTES: Readonly<Record<ReferenceType, string>> = {
@@ -65,10 +67,12 @@ export class CatalogClient {
   private readonly http: CatalogTransport;
   /** The catalog refused `extension` among a contract's fields: its contracts have none. */
   private contractsWithoutExtension = false;
+  private readonly maxListPages: number;
 
   constructor(options: CatalogClientOptions) {
     this.http = new CatalogTransport(options);
     this.baseUrl = this.http.baseUrl;
+    this.maxListPages = options.maxListPages ?? MAX_LIST_PAGES;
   }
 
   /** Whether the catalog refused `extension` among a contract's fields (so far): none is kept. */
@@ -255,20 +259,23 @@ export class CatalogClient {
     return page;
   }
 
-  /** Every item of a list endpoint, page by page, passing back only the cursors the server gave. */
+  /**
+   * Every item of a list endpoint, page by page, passing back only the cursors the server gave; a
+   * cursor given twice, or a list past MAX_LIST_PAGES, is a CatalogError (see ListCursors).
+   */
   async *listAll<T>(
     path: string,
     params: Record<string, string>,
     onPage?: (page: Page<T>) => void,
   ): AsyncGenerator<T> {
+    const cursors = new ListCursors(`GET ${this.http.prefix}${path}`, this.maxListPages);
     let cursor: { after: string } | undefined;
     for (;;) {
       const page = await this.listPage<T>(path, params, cursor);
       onPage?.(page);
       yield* page.data;
-      const after = page.paging.after;
-      if (page.data.length === 0 || after === undefined || after === null || after === '') return;
-      cursor = { after };
+      cursor = cursors.next(page);
+      if (cursor === undefined) return;
     }
   }
 

@@ -160,6 +160,8 @@ export interface CatalogClientOptions {
    * of its answer, headers and body together (default: the longer of the two timeouts above).
    */
   requestTimeoutMs?: number;
+  /** The most pages one list is read in (default MAX_LIST_PAGES, 10,000; see ListCursors). */
+  maxListPages?: number;
   /** Retries of a read after a network error, 429, 502, 503 or 504 (default 4). */
   retries?: number;
   /** First backoff in milliseconds, doubled each retry, with full jitter (default 200). */
