@@ -2,7 +2,7 @@
 // error one as the typed error of the catalog's error table, and the waits a Retry-After asks.
 import { CatalogError, catalogErrorFor, errorTypeForStatus } from '../errors.js';
 import { redactThenCut } from './redact.js';
-import type { AnswerShape } from './types.js';
+import type { AnswerShape } from './shapes.js';
 
 /** The most of a page that is not JSON (a proxy's or a web server's) an error quotes. */
 const PAGE_QUOTED = 300;
@@ -39,11 +39,18 @@ export function parseAnswer(
         request,
       );
     }
-    if (!shape.test(body))
+    const problem = shape.problem(body);
+    if (problem !== undefined)
       throw new CatalogError(
         response.status,
         'UNEXPECTED_RESPONSE',
-        `the catalog answered ${response.status} with something that is not ${shape.what}; is the catalog URL that of the catalog's API?`,
+        `the catalog answered ${response.status} with something that is not ${shape.what}: ${problem}${
+          // Not the kind of value asked for, or without its first fields: perhaps not the
+          // catalog's API at all.
+          /^(?:the answer |\w+ is missing)/.test(problem)
+            ? "; is the catalog URL that of the catalog's API?"
+            : ''
+        }`,
         request,
       );
     return body;

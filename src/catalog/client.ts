@@ -15,23 +15,29 @@ import { CatalogTransport, RETRYABLE_STATUS } from './transport.js';
 import type { ReferenceType } from '../profile/references.js';
 
 import {
-  ANY_ANSWER,
-  LIST_ANSWER,
   CONTRACT_ANSWER,
+  CREATE_VALIDATION_ANSWER,
   ENTITY_ANSWER,
   LINEAGE_ANSWER,
+  LIST_ANSWER,
+  OWNED_ANSWER,
   PAGE_ANSWER,
   RESULT_ANSWER,
   SEARCH_ANSWER,
-  type CatalogClientOptions,
-  type ContractRun,
-  type EntityLineage,
-  type CustomProperty,
-  type CreateValidation,
-  type LiveContract,
-  type Page,
-  type PatchedContract,
-  type SearchResponse,
+  TYPE_ANSWER,
+  ANY_ANSWER,
+  pageAnswer,
+} from './shapes.js';
+import type {
+  CatalogClientOptions,
+  ContractRun,
+  EntityLineage,
+  CustomProperty,
+  CreateValidation,
+  LiveContract,
+  Page,
+  PatchedContract,
+  SearchResponse,
 } from './types.js';
 import { ListCursors, MAX_LIST_PAGES } from './paging.js';
 import { preflightProblem } from './preflight.js';
@@ -146,7 +152,7 @@ export class CatalogClient {
     const answer = await this.http.getJson<unknown>(
       `/metadata/types/name/${pathSegment(entityType)}`,
       { fields: 'customProperties' },
-      ENTITY_ANSWER,
+      TYPE_ANSWER,
     );
     return customPropertiesOf(answer);
   }
@@ -253,7 +259,7 @@ export class CatalogClient {
     const page = await this.http.getJson<Page<T>>(
       path,
       { ...params, ...(cursor ?? {}) },
-      PAGE_ANSWER,
+      pageAnswer(path),
     );
     page.paging ??= {};
     return page;
@@ -350,7 +356,7 @@ export class CatalogClient {
     const answer = await this.http.getJson<{ owners?: unknown }>(
       `/${collection}/name/${pathSegment(fullyQualifiedName)}`,
       { fields: 'owners' },
-      ENTITY_ANSWER,
+      OWNED_ANSWER,
     );
     return Array.isArray(answer.owners)
       ? (answer.owners as { type?: unknown; name?: unknown }[])
@@ -392,7 +398,7 @@ export class CatalogClient {
       '/dataContracts/validate',
       JSON.stringify(body),
       'application/json',
-      ANY_ANSWER,
+      CREATE_VALIDATION_ANSWER,
       { again: RETRYABLE_STATUS, unserved: [404, 405] },
     )) as CreateValidation | null;
   }

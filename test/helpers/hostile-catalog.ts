@@ -6,6 +6,10 @@ import { cp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { stringify } from 'yaml';
+import { forwarder } from './forwarder.js';
+import { openSandbox } from './sandbox.js';
 import { tempDir } from './temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -66,6 +70,34 @@ export class Started {
         }),
     );
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  /**
+   * A sandbox behind a hostile proxy: `rewrite` changes the sandbox's JSON answers (method, path
+   * with query, body) on their way; a directory holding `contracts` (name → contract, as YAML
+   * under contracts/), and the environment that plans it through the proxy.
+   */
+  async proxied(
+    options: Parameters<typeof openSandbox>[0],
+    contracts: Record<string, unknown>,
+    rewrite: (method: string, url: string, body: unknown) => unknown,
+  ): Promise<{ cwd: string; env: Record<string, string>; requests: string[] }> {
+    const opened = await openSandbox(options);
+    this.stops.push(() => opened.sandbox.close());
+    const front = await forwarder(opened.sandbox.root, () => undefined, rewrite);
+    this.stops.push(() => front.close());
+    const dir = await tempDir();
+    this.stops.push(() => dir.remove());
+    await mkdir(path.join(dir.dir, 'contracts'));
+    for (const [name, contract] of Object.entries(contracts))
+      await writeFile(path.join(dir.dir, 'contracts', `${name}.yaml`), stringify(contract));
+    // The catalog's base keeps the sandbox's path (/api under the openmetadata profile).
+    const base = `${front.url}${new URL(opened.sandbox.url).pathname.replace(/\/$/, '')}`;
+    return {
+      cwd: dir.dir,
+      env: { CATALOG_URL: base, CATALOG_TOKEN: await opened.token() },
+      requests: front.requests,
+    };
   }
 
   /** A directory holding the repository's example contracts (contracts/), and nothing else. */
