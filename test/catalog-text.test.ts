@@ -1,0 +1,121 @@
+// Text the catalog gives is printed escaped wherever it is shown: names in lineage (the consumers
+// of a breaking change and their owners) and what a contract's run says (its status, rules,
+// reasons, result). A hostile catalog or proxy that puts line breaks, workflow commands
+// (`::error::`), ANSI escapes or bidi controls in them cannot start a line with `::` in a CI log,
+// move the cursor or reorder what a reviewer reads: in the plan (human and markdown), in verify,
+// and in the verification's markdown (the Action's summary and check run).
+import { afterEach, describe, expect, it } from 'vitest';
+import { CatalogClient } from '../src/catalog/client.js';
+import { PLAIN } from '../src/cli/io.js';
+import {
+  renderVerificationHuman,
+  renderVerificationMarkdown,
+} from '../src/verify/render-verify.js';
+import { verifyContracts } from '../src/verify/verify-contracts.js';
+import { cli } from './helpers/cli.js';
+import { Started } from './helpers/hostile-catalog.js';
+import { lineageSeed, ordersFile } from './helpers/lineage-seed.js';
+
+const started = new Started();
+afterEach(() => started.stop());
+
+/** A line break, a workflow command, ANSI (colour, clear screen, a link), and a bidi override. */
+const hostile = (what: string) =>
+  `${what}\n::error file=x.yaml::${what} pwned\r::warning::\u001b[31m\u001b[2J\u001b]8;;https://evil.example\u0007link\u202e\u2066gnp.exe\u2028::notice::end`;
+
+const NO_COLOR = { NO_COLOR: '1' };
+
+/** Controls (but the line break) and bidi formatting characters, none of which may be printed. */
+const UNPRINTED = new RegExp(
+  // eslint-disable-next-line no-control-regex
+  '[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029]',
+);
+
+function expectEscaped(texts: readonly string[]): void {
+  for (const text of texts) {
+    for (const line of text.split(/\r\n|\r|\n|\u2028|\u2029/))
+      expect(line.startsWith('::'), line).toBe(false);
+    expect(text).not.toMatch(UNPRINTED);
+  }
+}
+
+describe('catalog text is printed escaped', () => {
+  it('in the consumers of a breaking change: lineage names and owners, human and markdown', async () => {
+    const proxy = await started.proxied(
+      { profile: 'openmetadata', seed: lineageSeed() },
+      { orders: ordersFile },
+      (_method, url, body) => {
+        if (url.includes('/lineage/')) {
+          const graph = body as { nodes: { fullyQualifiedName: string; type: string }[] };
+          return {
+            ...graph,
+            nodes: graph.nodes.map((node) =>
+              node.fullyQualifiedName === 'db.s.daily'
+                ? { ...node, fullyQualifiedName: hostile('db.s.daily'), type: hostile('table') }
+                : node,
+            ),
+          };
+        }
+        if (url.startsWith('/api/v1/dashboards/name/'))
+          return { ...(body as object), owners: [{ type: 'team', name: hostile('ops') }] };
+        return body;
+      },
+    );
+    const env = { ...proxy.env, ...NO_COLOR };
+    const human = await cli(['plan'], { cwd: proxy.cwd, env });
+    const markdown = await cli(['plan', '--markdown'], { cwd: proxy.cwd, env });
+    expect(human.code, human.err).toBe(0);
+    // Shown, escaped.
+    expect(human.out).toContain(
+      'table\\n::error file=x.yaml::table pwned\\u000d::warning::\\u001b[31m',
+    );
+    expect(human.out).toContain('db.s.daily\\n::error file=x.yaml::db.s.daily pwned');
+    expect(human.out).toContain('owned by team ops\\n::error file=x.yaml::ops pwned');
+    expect(markdown.out).toContain('ops\\n::error file=x.yaml::ops pwned');
+    expectEscaped([human.out, human.err, markdown.out, markdown.err]);
+  });
+
+  it("in a contract's run: its status, failed rules, reasons and result, human and markdown", async () => {
+    const proxy = await started.proxied(
+      { profile: 'openmetadata', seed: lineageSeed() },
+      { orders: ordersFile },
+      (_method, url, body) =>
+        /\/dataContracts\/[^/]+\/(validate|results\/)/.test(url)
+          ? {
+              ...(body as object),
+              contractExecutionStatus: hostile('Failed'),
+              result: hostile('result'),
+              schemaValidation: { passed: 1, failed: 1, total: 2, failedFields: [hostile('col')] },
+              semanticsValidation: {
+                passed: 0,
+                failed: 1,
+                total: 1,
+                failedRules: [{ ruleName: hostile('rule'), reason: hostile('reason') }],
+              },
+            }
+          : body,
+    );
+    const verified = await cli(['verify'], { cwd: proxy.cwd, env: { ...proxy.env, ...NO_COLOR } });
+    expect(verified.code).toBe(1);
+    expect(verified.out).toContain('Failed\\n::error file=x.yaml::Failed pwned');
+    expect(verified.out).toContain('semantics: rule rule\\n::error file=x.yaml::rule pwned');
+    expect(verified.out).toContain(': reason\\n::error file=x.yaml::reason pwned');
+    // The same report over HTTP, rendered as the Action's summary and check run show it.
+    const client = new CatalogClient({
+      baseUrl: proxy.env.CATALOG_URL!,
+      token: proxy.env.CATALOG_TOKEN!,
+    });
+    const live = await client.getContractByName(ordersFile.fullyQualifiedName);
+    const report = await verifyContracts(
+      [{ file: 'contracts/orders.yaml', fullyQualifiedName: live.fullyQualifiedName, id: live.id }],
+      client,
+      { profile: 'openmetadata', pollMs: 1, timeoutMs: 5_000 },
+    );
+    await client.close();
+    const markdown = renderVerificationMarkdown(report);
+    const human = renderVerificationHuman(report, PLAIN);
+    expect(markdown).toContain('- semantics: rule rule\\n::error file=x.yaml::rule pwned');
+    expect(markdown).toContain('schema: column col\\n::error');
+    expectEscaped([verified.out, verified.err, markdown, human]);
+  });
+});
