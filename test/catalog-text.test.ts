@@ -7,13 +7,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/catalog/client.js';
 import { PLAIN } from '../src/cli/io.js';
+import { progressLine } from '../src/cli/progress.js';
 import {
   renderVerificationHuman,
   renderVerificationMarkdown,
 } from '../src/verify/render-verify.js';
 import { verifyContracts } from '../src/verify/verify-contracts.js';
 import { cli } from './helpers/cli.js';
-import { Started } from './helpers/hostile-catalog.js';
+import { json, Started } from './helpers/hostile-catalog.js';
 import { lineageSeed, ordersFile } from './helpers/lineage-seed.js';
 
 const started = new Started();
@@ -117,5 +118,84 @@ describe('catalog text is printed escaped', () => {
     expect(markdown).toContain('- semantics: rule rule\\n::error file=x.yaml::rule pwned');
     expect(markdown).toContain('schema: column col\\n::error');
     expectEscaped([verified.out, verified.err, markdown, human]);
+  });
+});
+
+describe('catalog text in coverage and import is printed escaped', () => {
+  /** A catalog of one table whose own contract is managed from another repository. */
+  async function oddCatalog() {
+    const contract = {
+      id: 'c1',
+      name: 'c',
+      fullyQualifiedName: hostile('db.s.t.dataContract_c'),
+      entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+      version: 0.1,
+      extension: { managedBy: `https://github.com/acme/other/blob/HEAD/${hostile('c')}.yaml` },
+    };
+    return started.catalog((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://catalog');
+      if (url.pathname === '/v1/tables')
+        return json(response, 200, {
+          data: [{ id: 't1', fullyQualifiedName: hostile('db.s.t') }],
+          paging: { total: 1 },
+        });
+      if (
+        url.pathname === '/v1/dataContracts/entity' ||
+        url.pathname.startsWith('/v1/dataContracts/name/')
+      )
+        return json(response, 200, contract);
+      if (url.pathname === '/v1/search/fieldQuery')
+        return json(response, 200, { hits: { total: { value: 0, relation: 'eq' }, hits: [] } });
+      json(response, 404, { code: 404, message: 'not found' });
+    });
+  }
+
+  it('coverage, human and markdown: table, contract and manager', async () => {
+    const catalog = await oddCatalog();
+    const cwd = await started.workspace();
+    const env = {
+      CATALOG_URL: catalog.url,
+      CATALOG_TOKEN: 'a-token',
+      CATALOG_PROFILE: 'spec',
+      ...NO_COLOR,
+    };
+    const human = await cli(['coverage'], { cwd, env });
+    const markdown = await cli(['coverage', '--markdown'], { cwd, env });
+    expect(human.code, human.err).toBe(0);
+    expect(human.out).toContain('db.s.t\\n::error file=x.yaml::db.s.t pwned');
+    expect(human.out).toContain('own: db.s.t.dataContract_c\\n::error');
+    expect(human.out).toContain('managed from https://github.com/acme/other (c\\n::error');
+    expect(markdown.out).toContain('db.s.t\\n::error file=x.yaml::db.s.t pwned');
+    expectEscaped([human.out, human.err, markdown.out, markdown.err]);
+  });
+
+  it('import: the name of the contract it wrote', async () => {
+    const catalog = await oddCatalog();
+    const cwd = await started.workspace();
+    const env = { CATALOG_URL: catalog.url, CATALOG_TOKEN: 'a-token', CATALOG_PROFILE: 'spec' };
+    const run = await cli(['import', '--fqn', 'db.s.t.dataContract_c', '--out', 'imported'], {
+      cwd,
+      env,
+    });
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('(db.s.t.dataContract_c\\n::error file=x.yaml::');
+    expectEscaped([run.out, run.err]);
+  });
+});
+
+describe('the progress line at a terminal', () => {
+  it('shows the name in flight (a table the catalog listed) escaped', () => {
+    const writes: string[] = [];
+    const line = progressLine(
+      { write: (text: string) => writes.push(text), isTTY: true, columns: 400 },
+      'Checking tables',
+      { total: 30, now: () => 0 },
+    );
+    line.begin(hostile('db.s.t'));
+    const drawn = writes.at(-1)!;
+    // Only the line's own clearing sequence moves the cursor.
+    expect(drawn.startsWith('\r\u001b[2K')).toBe(true);
+    expect(drawn.slice('\r\u001b[2K'.length)).toContain('in flight: db.s.t\\n::error');
+    expectEscaped([drawn.slice('\r\u001b[2K'.length)]);
   });
 });
