@@ -9,6 +9,7 @@ import { CatalogClient, MAX_LIST_PAGES } from '../src/catalog/client.js';
 import { CatalogError } from '../src/errors.js';
 import { cli } from './helpers/cli.js';
 import { json, Started } from './helpers/hostile-catalog.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 const started = new Started();
 afterEach(() => started.stop());
@@ -173,5 +174,46 @@ describe('a list whose cursor goes round in a circle', () => {
     await client.close();
     expect(catalog.listed()).toBe(20);
     expect(MAX_LIST_PAGES).toBe(10_000);
+  });
+});
+
+describe("plan's listing of a database's tables", () => {
+  it('stops listing at a cursor given twice, and searches instead', async () => {
+    // 50 contracts on tables of one database: plan lists the database's tables.
+    const tables = Array.from({ length: 50 }, (_, i) => `svc.db.s.t${i}`);
+    let listed = 0;
+    const catalog = await started.catalog((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://catalog');
+      if (url.pathname === '/v1/tables' && url.searchParams.has('database')) {
+        listed += 1;
+        if (listed > LISTED_AT_MOST) return json(response, 500, { code: 500, message: 'enough' });
+        return json(response, 200, {
+          data: [{ id: `id${listed}`, fullyQualifiedName: tables[listed % 50]! }],
+          paging: { after: 'the-same-cursor', total: 50 },
+        });
+      }
+      if (url.pathname === '/v1/tables') return json(response, 200, { data: [], paging: {} });
+      if (url.pathname === '/v1/search/fieldQuery')
+        return json(response, 200, { hits: { total: { value: 0, relation: 'eq' }, hits: [] } });
+      json(response, 404, { code: 404, message: 'not found' });
+    });
+    const dir = await tempDir(
+      Object.fromEntries(
+        tables.map((fqn, i) => [
+          `contracts/t${i}.yaml`,
+          `name: t${i}\nfullyQualifiedName: ${fqn}.dataContract_t${i}\nentity: {type: table, fullyQualifiedName: ${fqn}}\n`,
+        ]),
+      ),
+    );
+    const run = await cli(['plan'], {
+      cwd: dir.dir,
+      env: { CATALOG_URL: catalog.url, CATALOG_TOKEN: 'a-token', CATALOG_PROFILE: 'spec' },
+    });
+    await dir.remove();
+    // The listing stops at the repeat, and the tables are searched instead (the search finds none
+    // here): the plan ends, with those tables said to be missing.
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('table svc.db.s.t10 is not in the catalog');
+    expect(listed).toBe(2);
   });
 });

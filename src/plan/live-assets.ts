@@ -120,7 +120,8 @@ async function listDatabase(
     fields: 'columns,dataProducts',
     limit: String(LIST_PAGE_SIZE),
   };
-  // A cursor given twice, or a list without an end, stops the plan (see ListCursors).
+  // A cursor given twice, or a list without an end, is an error (see ListCursors): the listing
+  // stops, and the tables it did not find are searched for instead.
   const cursors = new ListCursors('GET /v1/tables');
   let cursor: { after: string } | undefined;
   for (;;) {
