@@ -129,3 +129,23 @@ describe('lineage and owners of the wrong shape', () => {
     expectNoCrash(run);
   });
 });
+
+describe('a PATCH answer whose change description is of the wrong shape', () => {
+  it('is read as a lost answer: the contract is read back, and the change reported applied', async () => {
+    const proxy = await started.proxied(
+      { profile: 'openmetadata', seed: lineageSeed() },
+      { orders: ordersFile },
+      (method, _url, body) =>
+        method === 'PATCH'
+          ? { ...(body as object), incrementalChangeDescription: { fieldsUpdated: [null] } }
+          : body,
+    );
+    const run = await cli(['apply', '--auto-approve'], { cwd: proxy.cwd, env: proxy.env });
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain(
+      'the response was lost; reading the contract back showed the change in place',
+    );
+    expect(proxy.requests.filter((r) => r.startsWith('PATCH '))).toHaveLength(1);
+    expectNoCrash(run);
+  });
+});

@@ -199,3 +199,33 @@ describe('the progress line at a terminal', () => {
     expectEscaped([drawn.slice('\r\u001b[2K'.length)]);
   });
 });
+
+describe('what the catalog says a PATCH changed', () => {
+  it('is printed escaped by apply: field names, item names, properties', async () => {
+    const proxy = await started.proxied(
+      { profile: 'openmetadata', seed: lineageSeed() },
+      { orders: ordersFile },
+      (method, _url, body) => {
+        if (method !== 'PATCH') return body;
+        const said = {
+          fieldsUpdated: [{ name: hostile('description'), oldValue: 'a', newValue: 'b' }],
+          fieldsDeleted: [
+            {
+              name: hostile('schema'),
+              oldValue: JSON.stringify({ name: hostile('amount'), dataType: 'DECIMAL' }),
+            },
+          ],
+        };
+        return { ...(body as object), changeDescription: said, incrementalChangeDescription: said };
+      },
+    );
+    const run = await cli(['apply', '--auto-approve'], {
+      cwd: proxy.cwd,
+      env: { ...proxy.env, ...NO_COLOR },
+    });
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('description\\n::error file=x.yaml::description pwned');
+    expect(run.out).toContain('- schema\\n::error file=x.yaml::schema pwned');
+    expectEscaped([run.out, run.err]);
+  });
+});

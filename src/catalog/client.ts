@@ -22,6 +22,7 @@ import {
   LIST_ANSWER,
   OWNED_ANSWER,
   PAGE_ANSWER,
+  PATCHED_ANSWER,
   RESULT_ANSWER,
   SEARCH_ANSWER,
   TYPE_ANSWER,
@@ -301,7 +302,7 @@ export class CatalogClient {
       `/dataContracts/${pathSegment(id)}`,
       patchText(operations),
       'application/json-patch+json',
-      CONTRACT_ANSWER,
+      PATCHED_ANSWER,
       // The catalog refuses the PATCH (412) if the contract is no longer the one read.
       options.ifMatch === undefined ? {} : { headers: { 'if-match': options.ifMatch } },
     )) as PatchedContract;

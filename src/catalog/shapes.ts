@@ -83,6 +83,24 @@ export const CONTRACT_ANSWER = shape(
   contract,
 );
 
+/** What a change did (ChangeDescription): each field changed, by its name. */
+const changes = optional(
+  record({
+    fieldsAdded: optional(list(record({ name: string }))),
+    fieldsUpdated: optional(list(record({ name: string }))),
+    fieldsDeleted: optional(list(record({ name: string }))),
+    previousVersion: optional(number),
+  }),
+);
+
+/** A contract as a PATCH leaves it: a contract, and what the change did. */
+export const PATCHED_ANSWER = shape(
+  'a data contract (an object with id, fullyQualifiedName, version and entity)',
+  (body, at) =>
+    contract(body, at) ??
+    record({ changeDescription: changes, incrementalChangeDescription: changes })(body, at),
+);
+
 /** A user, team or test case read by name: what a reference to it needs. */
 export const ENTITY_ANSWER: AnswerShape = {
   what: 'an entity (an object with an id)',
