@@ -58,6 +58,9 @@ async function serve(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
+/** The asset of the contracts these servers answer with. */
+const ENTITY = { type: 'table', fullyQualifiedName: 'a' };
+
 function json(
   response: ServerResponse,
   status: number,
@@ -119,7 +122,7 @@ describe('CatalogClient', () => {
             { code: statuses[i], message: 'busy' },
             i === 1 ? { 'retry-after': '2' } : {},
           )
-        : json(r, 200, { id: 'id', fullyQualifiedName: 'a.b', version: 0.1 }),
+        : json(r, 200, { id: 'id', fullyQualifiedName: 'a.b', entity: ENTITY, version: 0.1 }),
     );
     const waits: number[] = [];
     const c = client(server.url, waits, { retries: 4 });
@@ -151,7 +154,7 @@ describe('CatalogClient', () => {
             { code: 429, message: 'slow down' },
             { 'retry-after': index === 0 ? '2' : '600' },
           )
-        : json(r, 200, { id: 'id', fullyQualifiedName: 'a.b', version: 0.2 }),
+        : json(r, 200, { id: 'id', fullyQualifiedName: 'a.b', entity: ENTITY, version: 0.2 }),
     );
     const waits: number[] = [];
     await expect(client(server.url, waits).patchContract('id', [])).resolves.toMatchObject({
@@ -168,13 +171,20 @@ describe('CatalogClient', () => {
   it('keeps the ETag a contract was read with, and sends it as If-Match on a PATCH', async () => {
     const server = await serve((q, r) =>
       q.method === 'GET'
-        ? json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.3 }, { etag: 'W/"0.3"' })
-        : json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.4 }),
+        ? json(
+            r,
+            200,
+            { id: 'x', fullyQualifiedName: 'a.b', entity: ENTITY, version: 0.3 },
+            { etag: 'W/"0.3"' },
+          )
+        : json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', entity: ENTITY, version: 0.4 }),
     );
     const c = client(server.url);
     const live = await c.getContractByName('a.b');
     expect(etagOf(live)).toBe('W/"0.3"');
-    expect(JSON.stringify(live)).toBe('{"id":"x","fullyQualifiedName":"a.b","version":0.3}');
+    expect(JSON.stringify(live)).toBe(
+      '{"id":"x","fullyQualifiedName":"a.b","entity":{"type":"table","fullyQualifiedName":"a"},"version":0.3}',
+    );
     await c.patchContract('x', [], { ifMatch: etagOf(live)! });
     await c.patchContract('x', []);
     expect(server.seen[1]!.headers['if-match']).toBe('W/"0.3"');
@@ -186,7 +196,12 @@ describe('CatalogClient', () => {
       json(
         r,
         200,
-        { id: 'x', fullyQualifiedName: 'a.b', version: q.url!.includes('one') ? 1 : 0.3 },
+        {
+          id: 'x',
+          fullyQualifiedName: 'a.b',
+          entity: ENTITY,
+          version: q.url!.includes('one') ? 1 : 0.3,
+        },
         q.url!.includes('none') ? {} : { etag: '"6dc39a9f444addf2"' },
       ),
     );
@@ -244,7 +259,7 @@ describe('CatalogClient', () => {
 
   it('percent-encodes the FQNs . and .., which would otherwise name other paths', async () => {
     const server = await serve((_q, r) =>
-      json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.1 }),
+      json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', entity: ENTITY, version: 0.1 }),
     );
     await client(server.url).getContractByName('..');
     await client(server.url).getContractByName('.');
@@ -279,7 +294,7 @@ describe('CatalogClient', () => {
       peak = Math.max(peak, open);
       setTimeout(() => {
         open -= 1;
-        json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', version: 0.2 });
+        json(r, 200, { id: 'x', fullyQualifiedName: 'a.b', entity: ENTITY, version: 0.2 });
       }, 20);
     });
     const c = client(server.url, [], { concurrency: 3 });
@@ -439,12 +454,12 @@ describe('CatalogClient', () => {
     const coverage = await cli(['coverage'], { cwd: dir.dir, env });
     expect(coverage.code).toBe(1);
     expect(coverage.err).toBe(
-      `Error: GET /v1/tables failed with status 200 UNEXPECTED_RESPONSE: the catalog listed a table without an id or a fullyQualifiedName ({"name":"x"}); is the catalog URL that of the catalog's API?\n`,
+      `Error: GET /v1/tables failed with status 200 UNEXPECTED_RESPONSE: the catalog answered 200 with something that is not a page of a list (an object with a data list): data[0].id is missing, not a string\n`,
     );
     const plan = await cli(['plan', '--catalog-profile', 'spec'], { cwd: dir.dir, env });
     expect(plan.code).toBe(1);
     expect(plan.out).toContain(
-      "error: GET /v1/dataContracts/name/db.s.t.dataContract_c failed with status 200 UNEXPECTED_RESPONSE: the catalog answered 200 with something that is not a data contract (an object with id, fullyQualifiedName and version); is the catalog URL that of the catalog's API?",
+      "error: GET /v1/dataContracts/name/db.s.t.dataContract_c failed with status 200 UNEXPECTED_RESPONSE: the catalog answered 200 with something that is not a data contract (an object with id, fullyQualifiedName, version and entity): id is missing, not a string; is the catalog URL that of the catalog's API?",
     );
     const imported = await cli(['import', '--fqn', 'db.s.t.dataContract_c'], { cwd: dir.dir, env });
     expect(imported.code).toBe(1);

@@ -183,6 +183,10 @@ function deletedLine(result: Applied, c: Colors): string {
   return `${c.red('-')} ${c.bold(result.fullyQualifiedName)}  ${how}  ${c.dim(`(${result.file})`)}${result.confirmedByReread ? c.dim(' (the response was lost; reading the contract back showed it gone)') : ''}`;
 }
 
+/**
+ * The lines of an applied change; the names and values of what the catalog says it changed are
+ * made printable (printable is idempotent, so texts already printable are shown as they are).
+ */
 export function appliedLines(given: Applied, c: Colors): string[] {
   const result = shown(given);
   if (result.deleted !== undefined) return [deletedLine(result, c)];
@@ -198,12 +202,14 @@ export function appliedLines(given: Applied, c: Colors): string[] {
   for (const f of description?.fieldsUpdated ?? []) {
     const updated = updatedField(f, 120);
     if (updated.kind === 'values')
-      lines.push(`    ${c.yellow(`${f.name}: ${updated.before} → ${updated.after}`)}`);
+      lines.push(`    ${c.yellow(`${printable(f.name)}: ${updated.before} → ${updated.after}`)}`);
     else if (updated.kind === 'properties')
-      lines.push(`    ${c.yellow(`~ ${f.name}: ${updated.properties.join(', ')}`)}`);
+      lines.push(
+        `    ${c.yellow(`~ ${printable(f.name)}: ${updated.properties.map(printable).join(', ')}`)}`,
+      );
     else {
       // A change inside a long value: its lines, the changed ones marked.
-      lines.push(`    ${c.yellow(`${f.name}:`)}`);
+      lines.push(`    ${c.yellow(`${printable(f.name)}:`)}`);
       for (const row of updated.lines) {
         const text = `${row.mark} ${row.text}`;
         lines.push(
@@ -214,9 +220,11 @@ export function appliedLines(given: Applied, c: Colors): string[] {
   }
   const items = pairedItems(description);
   for (const item of items.changed)
-    lines.push(`    ${c.yellow(`~ ${item.label}: ${item.properties.join(', ')}`)}`);
-  each(items.added, (f) => c.green(`+ ${itemEntry(f, true)}`));
-  each(items.deleted, (f) => c.red(`- ${itemEntry(f, false)}`));
+    lines.push(
+      `    ${c.yellow(`~ ${printable(item.label)}: ${item.properties.map(printable).join(', ')}`)}`,
+    );
+  each(items.added, (f) => c.green(`+ ${printable(itemEntry(f, true))}`));
+  each(items.deleted, (f) => c.red(`- ${printable(itemEntry(f, false))}`));
   if (result.confirmedByReread)
     lines.push(
       c.dim('    (the response was lost; reading the contract back showed the change in place)'),

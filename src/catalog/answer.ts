@@ -1,7 +1,13 @@
 // Reading the catalog's answers: a successful one as JSON of the shape its request expects, an
 // error one as the typed error of the catalog's error table, and the waits a Retry-After asks.
 import { CatalogError, catalogErrorFor, errorTypeForStatus } from '../errors.js';
-import type { AnswerShape } from './types.js';
+import { redactThenCut } from './redact.js';
+import type { AnswerShape } from './shapes.js';
+
+/** The most of a page that is not JSON (a proxy's or a web server's) an error quotes. */
+const PAGE_QUOTED = 300;
+/** The most of a JSON error's message an error quotes: whole, for any message a catalog writes. */
+const MESSAGE_QUOTED = 4000;
 
 /** An answer as the client received it, after redirects. */
 export interface RawResponse {
@@ -12,7 +18,8 @@ export interface RawResponse {
 
 /**
  * The JSON of a 2xx answer, if it is `shape`; otherwise, and for any other status, the typed
- * error (`request` is `METHOD /v1/…`; the server's message passes through `redact`).
+ * error (`request` is `METHOD /v1/…`; the server's message passes through `redact`, before it is
+ * cut to what an error quotes: a token the cut went through would match no form redact knows).
  */
 export function parseAnswer(
   response: RawResponse,
@@ -32,11 +39,18 @@ export function parseAnswer(
         request,
       );
     }
-    if (!shape.test(body))
+    const problem = shape.problem(body);
+    if (problem !== undefined)
       throw new CatalogError(
         response.status,
         'UNEXPECTED_RESPONSE',
-        `the catalog answered ${response.status} with something that is not ${shape.what}; is the catalog URL that of the catalog's API?`,
+        `the catalog answered ${response.status} with something that is not ${shape.what}: ${problem}${
+          // Not the kind of value asked for, or without its first fields: perhaps not the
+          // catalog's API at all.
+          /^(?:the answer |\w+ is missing)/.test(problem)
+            ? "; is the catalog URL that of the catalog's API?"
+            : ''
+        }`,
         request,
       );
     return body;
@@ -53,12 +67,14 @@ export function parseAnswer(
     // The error table's `message`, or OpenMetadata's `responseMessage` for unhandled errors.
     if (typeof body.message === 'string') message = body.message;
     else if (typeof body.responseMessage === 'string') message = body.responseMessage;
-    if (typeof body.errorType === 'string' && body.errorType !== '') errorType = body.errorType;
+    message = redactThenCut(message, MESSAGE_QUOTED, redact);
+    if (typeof body.errorType === 'string' && body.errorType !== '')
+      errorType = redactThenCut(body.errorType, 100, redact);
   } catch {
-    message = response.text.replace(/\s+/g, ' ').trim().slice(0, 300);
+    message = redactThenCut(response.text.replace(/\s+/g, ' ').trim(), PAGE_QUOTED, redact);
   }
   if (message === '') message = `HTTP ${response.status}`;
-  throw catalogErrorFor(response.status, errorType, redact(message), request);
+  throw catalogErrorFor(response.status, errorType, message, request);
 }
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if any. */

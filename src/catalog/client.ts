@@ -15,24 +15,32 @@ import { CatalogTransport, RETRYABLE_STATUS } from './transport.js';
 import type { ReferenceType } from '../profile/references.js';
 
 import {
-  ANY_ANSWER,
-  LIST_ANSWER,
   CONTRACT_ANSWER,
+  CREATE_VALIDATION_ANSWER,
   ENTITY_ANSWER,
   LINEAGE_ANSWER,
+  LIST_ANSWER,
+  OWNED_ANSWER,
   PAGE_ANSWER,
+  PATCHED_ANSWER,
   RESULT_ANSWER,
   SEARCH_ANSWER,
-  type CatalogClientOptions,
-  type ContractRun,
-  type EntityLineage,
-  type CustomProperty,
-  type CreateValidation,
-  type LiveContract,
-  type Page,
-  type PatchedContract,
-  type SearchResponse,
+  TYPE_ANSWER,
+  ANY_ANSWER,
+  pageAnswer,
+} from './shapes.js';
+import type {
+  CatalogClientOptions,
+  ContractRun,
+  EntityLineage,
+  CustomProperty,
+  CreateValidation,
+  LiveContract,
+  Page,
+  PatchedContract,
+  SearchResponse,
 } from './types.js';
+import { ListCursors, MAX_LIST_PAGES } from './paging.js';
 import { preflightProblem } from './preflight.js';
 import { catalogUrlText, pathSegment } from './url.js';
 
@@ -52,6 +60,7 @@ export type {
 } from './types.js';
 export { catalogUrlText, normalizeCatalogUrl, pathSegment } from './url.js';
 export { retryAfterMs } from './answer.js';
+export { ListCursors, MAX_LIST_PAGES } from './paging.js';
 
 /** Where OpenMetadata answers an entity of each kind by its name. */
 const REFERENCE_ROUTES: Readonly<Record<ReferenceType, string>> = {
@@ -65,10 +74,12 @@ export class CatalogClient {
   private readonly http: CatalogTransport;
   /** The catalog refused `extension` among a contract's fields: its contracts have none. */
   private contractsWithoutExtension = false;
+  private readonly maxListPages: number;
 
   constructor(options: CatalogClientOptions) {
     this.http = new CatalogTransport(options);
     this.baseUrl = this.http.baseUrl;
+    this.maxListPages = options.maxListPages ?? MAX_LIST_PAGES;
   }
 
   /** Whether the catalog refused `extension` among a contract's fields (so far): none is kept. */
@@ -142,7 +153,7 @@ export class CatalogClient {
     const answer = await this.http.getJson<unknown>(
       `/metadata/types/name/${pathSegment(entityType)}`,
       { fields: 'customProperties' },
-      ENTITY_ANSWER,
+      TYPE_ANSWER,
     );
     return customPropertiesOf(answer);
   }
@@ -249,26 +260,29 @@ export class CatalogClient {
     const page = await this.http.getJson<Page<T>>(
       path,
       { ...params, ...(cursor ?? {}) },
-      PAGE_ANSWER,
+      pageAnswer(path),
     );
     page.paging ??= {};
     return page;
   }
 
-  /** Every item of a list endpoint, page by page, passing back only the cursors the server gave. */
+  /**
+   * Every item of a list endpoint, page by page, passing back only the cursors the server gave; a
+   * cursor given twice, or a list past MAX_LIST_PAGES, is a CatalogError (see ListCursors).
+   */
   async *listAll<T>(
     path: string,
     params: Record<string, string>,
     onPage?: (page: Page<T>) => void,
   ): AsyncGenerator<T> {
+    const cursors = new ListCursors(`GET ${this.http.prefix}${path}`, this.maxListPages);
     let cursor: { after: string } | undefined;
     for (;;) {
       const page = await this.listPage<T>(path, params, cursor);
       onPage?.(page);
       yield* page.data;
-      const after = page.paging.after;
-      if (page.data.length === 0 || after === undefined || after === null || after === '') return;
-      cursor = { after };
+      cursor = cursors.next(page);
+      if (cursor === undefined) return;
     }
   }
 
@@ -288,7 +302,7 @@ export class CatalogClient {
       `/dataContracts/${pathSegment(id)}`,
       patchText(operations),
       'application/json-patch+json',
-      CONTRACT_ANSWER,
+      PATCHED_ANSWER,
       // The catalog refuses the PATCH (412) if the contract is no longer the one read.
       options.ifMatch === undefined ? {} : { headers: { 'if-match': options.ifMatch } },
     )) as PatchedContract;
@@ -343,7 +357,7 @@ export class CatalogClient {
     const answer = await this.http.getJson<{ owners?: unknown }>(
       `/${collection}/name/${pathSegment(fullyQualifiedName)}`,
       { fields: 'owners' },
-      ENTITY_ANSWER,
+      OWNED_ANSWER,
     );
     return Array.isArray(answer.owners)
       ? (answer.owners as { type?: unknown; name?: unknown }[])
@@ -385,7 +399,7 @@ export class CatalogClient {
       '/dataContracts/validate',
       JSON.stringify(body),
       'application/json',
-      ANY_ANSWER,
+      CREATE_VALIDATION_ANSWER,
       { again: RETRYABLE_STATUS, unserved: [404, 405] },
     )) as CreateValidation | null;
   }

@@ -101,8 +101,9 @@ class ConnectionThread {
     origin: string,
     settings: PoolSettings,
     headers: Record<string, string>,
+    deadline: number,
   ): void {
-    this.worker.postMessage({ open: pool, origin, settings, headers });
+    this.worker.postMessage({ open: pool, origin, settings, headers, deadline });
   }
 
   send(pool: number, request: OutgoingRequest): Promise<RawResponse> {
@@ -147,12 +148,21 @@ export class Connections {
   private readonly pool: number;
   private closed = false;
 
-  /** `headers` go with every request, given once here rather than with each. */
-  constructor(origin: string, settings: PoolSettings, headers: Record<string, string>) {
+  /**
+   * `headers` go with every request, given once here rather than with each; `deadline` is the
+   * most milliseconds a request may take, from going out on a connection to the last byte of its
+   * answer (a request past it fails with code REQUEST_DEADLINE).
+   */
+  constructor(
+    origin: string,
+    settings: PoolSettings,
+    headers: Record<string, string>,
+    deadline: number,
+  ) {
     thread ??= new ConnectionThread();
     this.thread = thread;
     this.pool = thread.newId();
-    thread.open(this.pool, origin, settings, headers);
+    thread.open(this.pool, origin, settings, headers, deadline);
   }
 
   /** Sends `request` on the next free connection, queued behind those already sent. */

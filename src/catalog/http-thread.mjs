@@ -7,17 +7,16 @@
 // Plain JavaScript, so that Node can start it as it is, from the sources (tests, tsx) and from a
 // build alike; the build bundles undici into it.
 //
-// Only undici's Pool and its request API are loaded, from their own modules: undici's index loads
-// and runs all of undici (fetch, WebSocket, caches, mocks), which this thread never uses and
-// which held 8.5 MiB more of the process's memory for as long as it ran (measured: the thread
-// alone, idle, 21.6 MiB with the index against 13.1 with these two). The index adds the request
-// API to every dispatcher's prototype; here it is called on the pool.
+// Only undici's Pool is loaded, from its own module: undici's index loads and runs all of undici
+// (fetch, WebSocket, caches, mocks), which this thread never uses and which held 8.5 MiB more of
+// the process's memory for as long as it ran (measured: the thread alone, idle, 21.6 MiB with the
+// index against 13.1 with the Pool and the request API). Requests go through the pool's own
+// dispatch, with a handler that reads the answer whole and holds the request's deadline.
 import { parentPort } from 'node:worker_threads';
 import Pool from 'undici/lib/dispatcher/pool.js';
-import { request } from 'undici/lib/api/index.js';
 
-/** Each client's pool, and the headers every one of its requests carries. */
-/** @type {Map<number, { pool: import('undici').Pool, headers: Record<string, string> }>} */
+/** Each client's pool, the headers every one of its requests carries, and its requests' deadline (ms). */
+/** @type {Map<number, { pool: import('undici').Pool, headers: Record<string, string>, deadline: number }>} */
 const pools = new Map();
 
 parentPort.on('message', (message) => {
@@ -25,6 +24,7 @@ parentPort.on('message', (message) => {
     pools.set(message.open, {
       pool: new Pool(message.origin, message.settings),
       headers: message.headers,
+      deadline: message.deadline,
     });
   } else if (message.close !== undefined) {
     const client = pools.get(message.close);
@@ -35,7 +35,7 @@ parentPort.on('message', (message) => {
       .catch(() => undefined)
       .then(() => parentPort.postMessage({ closed: message.close }));
   } else {
-    void send(message);
+    send(message);
   }
 });
 
@@ -45,47 +45,41 @@ parentPort.on('message', (message) => {
  */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
-/** The body's bytes, or an error (code ANSWER_TOO_LARGE) once it holds more than `limit`. */
-async function readAtMost(body, limit) {
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      const error = new Error(
-        `the answer was larger than ${limit / 1024 / 1024} MiB, which no catalog answer this tool asks for is; it was not read`,
-      );
-      error.code = 'ANSWER_TOO_LARGE';
-      throw error;
-    }
-    chunks.push(chunk);
-  }
-  const whole = Buffer.concat(chunks, size);
-  // A buffer of its own, so that it can be transferred.
-  return whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength);
+/** An error of `code` saying `message`, as undici's errors are (name, code, message). */
+function failureOf(name, code, message) {
+  const error = new Error(message);
+  error.name = name;
+  error.code = code;
+  return error;
 }
 
 /**
- * Sends one request on its client's pool, with the client's headers and its own: posts back `{ id, status, headers, bytes }` (the body's
- * bytes, transferred), or `{ id, failure }` with what the client needs to describe a network error
- * (its name, code and message).
+ * Sends one request on its client's pool, with the client's headers and its own: posts back
+ * `{ id, status, headers, bytes }` (the body's bytes, transferred), or `{ id, failure }` with
+ * what the client needs to describe a network error (its name, code and message).
+ *
+ * Its client's deadline counts from the moment the request goes out on a connection (not while
+ * it waits in the pool's queue) to the last byte of the answer, headers and body together:
+ * undici's own headersTimeout and bodyTimeout are idle timeouts, which an answer trickled a byte
+ * at a time (or headers held open by informational answers) never trips. Past it the request is
+ * aborted with code REQUEST_DEADLINE.
  */
-async function send({ id, pool, method, path, headers, body }) {
-  try {
-    const client = pools.get(pool);
-    const response = await request.call(client.pool, {
-      method,
-      path,
-      headers: { ...client.headers, ...headers },
-      ...(body === undefined ? {} : { body }),
-    });
-    const bytes = await readAtMost(response.body, MAX_ANSWER_BYTES);
-    parentPort.postMessage({ id, status: response.statusCode, headers: response.headers, bytes }, [
-      bytes,
-    ]);
-  } catch (error) {
-    parentPort.postMessage({
+function send({ id, pool, method, path, headers, body }) {
+  const client = pools.get(pool);
+  let timer;
+  let settled = false;
+  let status = 0;
+  let answerHeaders = {};
+  const chunks = [];
+  let size = 0;
+  const settle = (message, transfer) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    parentPort.postMessage(message, transfer);
+  };
+  const fail = (error) =>
+    settle({
       id,
       failure: {
         name: error instanceof Error ? error.name : 'Error',
@@ -93,5 +87,61 @@ async function send({ id, pool, method, path, headers, body }) {
         message: error instanceof Error ? error.message : String(error),
       },
     });
+  try {
+    client.pool.dispatch(
+      {
+        method,
+        path,
+        headers: { ...client.headers, ...headers },
+        ...(body === undefined ? {} : { body }),
+      },
+      {
+        onRequestStart(controller) {
+          clearTimeout(timer);
+          timer = setTimeout(
+            () =>
+              controller.abort(
+                failureOf(
+                  'DeadlineError',
+                  'REQUEST_DEADLINE',
+                  `no complete answer within ${client.deadline} ms (CATALOG_TIMEOUT_MS)`,
+                ),
+              ),
+            client.deadline,
+          );
+        },
+        onResponseStart(_controller, statusCode, responseHeaders) {
+          // An informational answer (1xx) comes before the answer itself.
+          if (statusCode < 200) return;
+          status = statusCode;
+          answerHeaders = responseHeaders;
+        },
+        onResponseData(controller, chunk) {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            controller.abort(
+              failureOf(
+                'Error',
+                'ANSWER_TOO_LARGE',
+                `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB, which no catalog answer this tool asks for is; it was not read`,
+              ),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          const whole = Buffer.concat(chunks, size);
+          // A buffer of its own, so that it can be transferred.
+          const bytes = whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength);
+          settle({ id, status, headers: answerHeaders, bytes }, [bytes]);
+        },
+        onResponseError(_controller, error) {
+          fail(error);
+        },
+      },
+    );
+  } catch (error) {
+    fail(error);
   }
 }

@@ -22,7 +22,8 @@ export function networkError(
   if (
     code === 'UND_ERR_CONNECT_TIMEOUT' ||
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT'
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'REQUEST_DEADLINE'
   ) {
     return new TimeoutError(`${where} timed out (${reason})`, { cause: error });
   }

@@ -1,5 +1,5 @@
-// The catalog token as the client holds it: checked to be one header's worth of visible ASCII,
-// and the forms of it that redaction removes from any text the tool shows.
+// The catalog token as the client holds it: checked to be one header's worth of visible ASCII
+// (the forms of it that redaction removes from any text the tool shows are redact.ts's).
 import { ConfigError } from '../errors.js';
 
 /** The token given, trimmed; a ConfigError (never quoting it) when it is empty or holds a character a header cannot. */
@@ -22,15 +22,4 @@ export function checkedToken(raw: string): string {
     );
   }
   return token;
-}
-
-/**
- * The forms in which a text may quote `token`: whole, percent-encoded, and each of its dot-separated
- * parts of 16 characters or more (a JWT's payload and signature), longest first.
- */
-export function tokenForms(token: string): string[] {
-  const parts = token.split('.').filter((part) => part.length >= 16);
-  return [...new Set([token, encodeURIComponent(token), ...parts])].sort(
-    (a, b) => b.length - a.length,
-  );
 }

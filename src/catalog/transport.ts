@@ -9,13 +9,34 @@ import { USER_AGENT } from '../version.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
 import { withEtag } from './etag.js';
 import { Connections } from './connections.js';
-import type { AnswerShape, CatalogClientOptions } from './types.js';
+import type { AnswerShape } from './shapes.js';
+import type { CatalogClientOptions } from './types.js';
 import { followRedirects } from './redirects.js';
-import { checkedToken, tokenForms } from './token.js';
+import { redactorFor } from './redact.js';
+import { checkedToken } from './token.js';
 import { normalizeCatalogUrl } from './url.js';
 
 /** The statuses of a request the catalog did not take, so that it may be sent again. */
 export const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/**
+ * The most milliseconds one request may take, headers and body together: `requestTimeoutMs` when
+ * given, else the longer of the header and body timeouts. So CATALOG_TIMEOUT_MS, which sets both,
+ * bounds each request whole (an answer trickled a byte at a time included), and by default a
+ * request gets 30 s.
+ */
+function requestDeadline(
+  requestTimeoutMs: number | undefined,
+  headersTimeoutMs: number,
+  bodyTimeoutMs: number,
+): number {
+  const deadline = requestTimeoutMs ?? Math.max(headersTimeoutMs, bodyTimeoutMs);
+  if (!Number.isFinite(deadline) || deadline <= 0)
+    throw new RangeError(
+      `a request's deadline must be a positive number of milliseconds, got ${deadline}`,
+    );
+  return deadline;
+}
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,25 +53,27 @@ export class CatalogTransport {
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly token: string;
-  /** The forms of the token redact removes, longest first. */
-  private readonly secrets: readonly string[];
+  /** Takes the token, in any form, and credentials of known shapes out of a text. */
+  private readonly redactor: (text: string) => string;
 
   constructor(options: CatalogClientOptions) {
     this.baseUrl = normalizeCatalogUrl(options.baseUrl);
     this.token = checkedToken(options.token);
-    this.secrets = tokenForms(this.token);
+    this.redactor = redactorFor(this.token);
     const concurrency = options.concurrency ?? 8;
     // The pool is the only bound on requests at once, so it must be a real one (undici reads a
     // missing or zero `connections` as "no limit").
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new RangeError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
+    const headersTimeout = options.headersTimeoutMs ?? 30_000;
+    const bodyTimeout = options.bodyTimeoutMs ?? 30_000;
     this.connections = new Connections(
       this.baseUrl.origin,
       {
         connections: concurrency,
         connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        headersTimeout: options.headersTimeoutMs ?? 30_000,
-        bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+        headersTimeout,
+        bodyTimeout,
         keepAliveTimeout: 10_000,
       },
       {
@@ -58,6 +81,7 @@ export class CatalogTransport {
         accept: 'application/json',
         'user-agent': USER_AGENT,
       },
+      requestDeadline(options.requestTimeoutMs, headersTimeout, bodyTimeout),
     );
     this.prefix = `${this.baseUrl.pathname === '/' ? '' : this.baseUrl.pathname}/v1`;
     this.retries = options.retries ?? 4;
@@ -68,13 +92,11 @@ export class CatalogTransport {
   }
 
   /**
-   * Removes the token from any text that might echo a request (server messages, errors): as it
-   * is, percent-encoded, and each long part of it (a JWT's payload or signature quoted alone).
+   * Removes the token from any text that might echo a request (server messages, errors): in any
+   * form, and any piece of it long enough to tell, and credentials of known shapes (redact.ts).
    */
   redact(text: string): string {
-    let redacted = text;
-    for (const secret of this.secrets) redacted = redacted.split(secret).join('***');
-    return redacted;
+    return this.redactor(text);
   }
 
   /** Closes the connections; `abandon` drops the reads still queued (see Connections.close). */

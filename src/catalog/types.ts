@@ -48,46 +48,6 @@ export interface Page<T> {
   paging: { total?: number; before?: string | null; after?: string | null };
 }
 
-/** What a successful answer must be, said as "something that is not …" when it is not. */
-export interface AnswerShape {
-  what: string;
-  test(body: unknown): boolean;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** The three properties every use of a contract relies on. */
-export const CONTRACT_ANSWER: AnswerShape = {
-  what: 'a data contract (an object with id, fullyQualifiedName and version)',
-  test: (body) =>
-    isRecord(body) &&
-    typeof body.id === 'string' &&
-    typeof body.fullyQualifiedName === 'string' &&
-    typeof body.version === 'number',
-};
-
-/** A user, team or test case read by name: what a reference to it needs. */
-export const ENTITY_ANSWER: AnswerShape = {
-  what: 'an entity (an object with an id)',
-  test: (body) => isRecord(body) && typeof body.id === 'string' && body.id !== '',
-};
-
-/** A lineage graph (EntityLineage): the asset, its nodes, and the edges by id. */
-export const LINEAGE_ANSWER: AnswerShape = {
-  what: 'a lineage graph (an object with entity and nodes)',
-  test: (body) =>
-    isRecord(body) &&
-    isRecord(body.entity) &&
-    (body.nodes === undefined || body.nodes === null || Array.isArray(body.nodes)),
-};
-
-/** A contract's run (DataContractResult): at least its status. */
-export const RESULT_ANSWER: AnswerShape = {
-  what: 'a data contract result (an object with contractExecutionStatus)',
-  test: (body) => isRecord(body) && typeof body.contractExecutionStatus === 'string',
-};
-
 /** The lineage graph of an asset, as OpenMetadata answers it (entityLineage.json). */
 export interface EntityLineage {
   entity: { id: string; type: string; fullyQualifiedName: string };
@@ -119,26 +79,6 @@ export interface ContractRun {
   qualityValidation?: { passed?: number; failed?: number; total?: number; qualityScore?: number };
 }
 
-export const PAGE_ANSWER: AnswerShape = {
-  what: 'a page of a list (an object with a data list)',
-  test: (body) =>
-    isRecord(body) &&
-    Array.isArray(body.data) &&
-    (body.paging === undefined || isRecord(body.paging)),
-};
-
-export const SEARCH_ANSWER: AnswerShape = {
-  what: 'a search result (an object with hits.hits, a list)',
-  test: (body) => isRecord(body) && isRecord(body.hits) && Array.isArray(body.hits.hits),
-};
-
-export const ANY_ANSWER: AnswerShape = { what: 'JSON', test: () => true };
-
-export const LIST_ANSWER: AnswerShape = {
-  what: 'a JSON list',
-  test: (body) => Array.isArray(body),
-};
-
 export interface CatalogClientOptions {
   /** Base URL of the catalog; `/v1` is added (a trailing `/v1` is accepted). */
   baseUrl: string;
@@ -155,6 +95,13 @@ export interface CatalogClientOptions {
   headersTimeoutMs?: number;
   /** Milliseconds of silence allowed while reading a body (default 30 s). */
   bodyTimeoutMs?: number;
+  /**
+   * The most milliseconds one request may take, from going out on a connection to the last byte
+   * of its answer, headers and body together (default: the longer of the two timeouts above).
+   */
+  requestTimeoutMs?: number;
+  /** The most pages one list is read in (default MAX_LIST_PAGES, 10,000; see ListCursors). */
+  maxListPages?: number;
   /** Retries of a read after a network error, 429, 502, 503 or 504 (default 4). */
   retries?: number;
   /** First backoff in milliseconds, doubled each retry, with full jitter (default 200). */

@@ -7,6 +7,8 @@ import { collectCoverage, type CoverageReport, type CoverageRow } from '../cover
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Colors, type Io } from './io.js';
 import { ConfigError } from '../errors.js';
+import { codeSpan } from '../plan/render-markdown.js';
+import { printable } from '../printable.js';
 import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from './settings.js';
 import { renderProblems } from './validate.js';
@@ -19,6 +21,20 @@ export interface CoverageCliOptions extends ConnectionFlags {
   pageSize?: number;
   format: 'human' | 'json' | 'markdown';
   color: boolean;
+}
+
+/** `row` with every text from the catalog (and every file name) made printable. */
+function shownRow(row: CoverageRow): CoverageRow {
+  const shown = (text: string | null): string | null => (text === null ? null : printable(text));
+  return {
+    ...row,
+    table: printable(row.table),
+    contract: shown(row.contract),
+    dataProduct: shown(row.dataProduct),
+    file: shown(row.file),
+    toCreate: shown(row.toCreate),
+    managedBy: shown(row.managedBy),
+  };
 }
 
 /** Who manages an own contract, by its marker. */
@@ -41,13 +57,14 @@ function totalsLine(report: CoverageReport): string {
 }
 
 export function renderCoverageHuman(report: CoverageReport, catalogUrl: string, c: Colors): string {
-  const width = Math.max(5, ...report.rows.map((row) => row.table.length));
+  const rows = report.rows.map(shownRow);
+  const width = Math.max(5, ...rows.map((row) => row.table.length));
   const lines = [
     `Coverage of ${report.totals.tables} tables in ${catalogUrl}:`,
     '',
     `  ${c.bold('TABLE'.padEnd(width))}  ${c.bold('CONTRACT')}  ${c.dim('(file in git)')}`,
   ];
-  for (const row of report.rows) {
+  for (const row of rows) {
     const text = describe(row);
     const colored =
       row.status === 'none'
@@ -74,9 +91,11 @@ export function renderCoverageMarkdown(report: CoverageReport, catalogUrl: strin
     '| Table | Contract | File in git |',
     '|---|---|---|',
   ];
-  for (const row of report.rows)
+  // A table cell ends at a `|`, even inside a code span.
+  const cell = (text: string): string => text.replace(/\|/g, '\\|');
+  for (const row of report.rows.map(shownRow))
     lines.push(
-      `| \`${row.table}\` | ${describe(row).replace(/\|/g, '\\|')} | ${row.file !== null ? `\`${row.file}\`` : row.toCreate !== null ? `\`${row.toCreate}\` (to create)` : ''} |`,
+      `| ${cell(codeSpan(row.table))} | ${cell(describe(row))} | ${cell(row.file !== null ? codeSpan(row.file) : row.toCreate !== null ? `${codeSpan(row.toCreate)} (to create)` : '')} |`,
     );
   lines.push('', `**${totalsLine(report)}**`, '');
   return lines.join('\n');

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { shippedSchemaFile } from '../shipped.js';
 import type { CatalogClient, LiveContract } from '../catalog/client.js';
 import { ConfigError, NotFoundError } from '../errors.js';
+import { printable } from '../printable.js';
 import { contractFileText, filePathFor } from '../import/import-contracts.js';
 import type { DesiredContract } from '../contract/model.js';
 import { odcsFileText } from '../odcs/to-odcs.js';
@@ -211,7 +212,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     for (const { contract, file, text, leftOut } of planned) {
       await writeWhole(file, text);
       io.stdout.write(
-        `wrote ${path.relative(io.cwd, file).split(path.sep).join('/')}  (${contract.fullyQualifiedName}, version ${String(contract.version)})\n`,
+        `wrote ${printable(path.relative(io.cwd, file).split(path.sep).join('/'))}  (${printable(contract.fullyQualifiedName)}, version ${String(contract.version)})\n`,
       );
       for (const field of leftOut)
         io.stderr.write(`  left out ${field}; the field stays unmanaged\n`);

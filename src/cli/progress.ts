@@ -5,6 +5,7 @@
 // and when the run ends.
 import type { ProgressHooks } from '../progress.js';
 import type { Output } from './io.js';
+import { printable } from '../printable.js';
 
 export interface ProgressLine extends ProgressHooks {
   total(count: number): void;
@@ -70,7 +71,8 @@ export function progressLine(
     const oldest = inFlight.values().next();
     const out = Math.min(inFlight.size, options.concurrency ?? Infinity);
     if (oldest.done !== true)
-      parts.push(`in flight: ${oldest.value}${out > 1 ? ` (+${out - 1})` : ''}`);
+      // The item is a name from a file or the catalog: printable, so it cannot move the cursor.
+      parts.push(`in flight: ${printable(oldest.value)}${out > 1 ? ` (+${out - 1})` : ''}`);
     let text = parts.join(' · ');
     const width = (stderr.columns ?? 80) - 1;
     if (text.length > width) text = `${text.slice(0, width - 1)}…`;

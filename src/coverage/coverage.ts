@@ -3,7 +3,6 @@
 import type { LiveContract, Page } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { AuthError, CatalogError, NotFoundError } from '../errors.js';
-import { printable } from '../printable.js';
 import { track, type ProgressHooks } from '../progress.js';
 import { managerOfContract } from '../prune/marker.js';
 import { sameRepository, type Manager, type Repository } from '../prune/repository.js';
@@ -21,6 +20,7 @@ export interface CoverageReader {
   ): Promise<LiveContract>;
 }
 
+/** A row of the tables list: the client has checked its id and fullyQualifiedName are strings. */
 interface TableRow {
   id: string;
   name: string;
@@ -118,13 +118,6 @@ export async function collectCoverage(
     let status: CoverageRow['status'] = 'none';
     let contract: string | null = null;
     let manager: Manager | undefined;
-    if (typeof table.id !== 'string' || typeof table.fullyQualifiedName !== 'string')
-      throw new CatalogError(
-        200,
-        'UNEXPECTED_RESPONSE',
-        `the catalog listed a table without an id or a fullyQualifiedName (${printable(JSON.stringify(table)).slice(0, 120)}); is the catalog URL that of the catalog's API?`,
-        'GET /v1/tables',
-      );
     try {
       const effective = await track(options.progress, table.fullyQualifiedName, () =>
         reader.getEffectiveContract(table.id, 'table', ['extension']),

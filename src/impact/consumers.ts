@@ -39,9 +39,10 @@ export interface ImpactOptions {
   assetOf(fullyQualifiedName: string): Asset | undefined;
 }
 
+/** Why lineage could not be read: the catalog's status, the request it answered, its message. */
 function redacted(reader: CatalogReader, error: unknown): string {
   if (error instanceof CatalogError)
-    return `${error.status} ${error.errorType}: ${reader.redact(error.serverMessage)}`;
+    return `${error.status} ${error.errorType} from ${error.request}: ${reader.redact(error.serverMessage)}`;
   return reader.redact(error instanceof Error ? error.message : String(error));
 }
 

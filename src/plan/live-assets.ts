@@ -3,6 +3,7 @@
 // and FQN prefix, `warehouse.sales.public.*`, rather than one per asset), so live-asset checks cost
 // a handful of requests however many contracts there are.
 import { AuthError, CatalogError, NetworkError } from '../errors.js';
+import { ListCursors } from '../catalog/paging.js';
 import type { Profile } from '../profile/profile.js';
 import type { CatalogReader } from './catalog-reader.js';
 import { assetDocument, type AssetDocument } from './asset-document.js';
@@ -119,6 +120,9 @@ async function listDatabase(
     fields: 'columns,dataProducts',
     limit: String(LIST_PAGE_SIZE),
   };
+  // A cursor given twice, or a list without an end, is an error (see ListCursors): the listing
+  // stops, and the tables it did not find are searched for instead.
+  const cursors = new ListCursors('GET /v1/tables');
   let cursor: { after: string } | undefined;
   for (;;) {
     let page;
@@ -134,9 +138,8 @@ async function listDatabase(
       if (typeof row.fullyQualifiedName === 'string' && wanted.has(row.fullyQualifiedName))
         found(assetDocument(row, ''));
     }
-    const after = page.paging.after;
-    if (page.data.length === 0 || after === undefined || after === null || after === '') return;
-    cursor = { after };
+    cursor = cursors.next(page);
+    if (cursor === undefined) return;
   }
 }
 

@@ -1,6 +1,9 @@
 // Who a plan's breaking changes reach, as people read it: each breaking contract's consumers
 // downstream and their owners, in the terminal and in markdown; in a pull request comment, the
-// owners' GitHub handles where the settings map them, so that they are told.
+// owners' GitHub handles where the settings map them, so that they are told. Every name the
+// catalog's lineage gave (assets, owners, types) and every reason is made printable first, as
+// the plan's own texts are: none can start a line of its own, move the cursor or reorder text.
+import { printable } from '../printable.js';
 import type { Consumer, Owner, Plan, PlannedChange } from './types.js';
 
 /** Catalog teams and users to GitHub handles (`impact.mentions` of .contracts.yaml). */
@@ -28,7 +31,7 @@ function ownersText(
   return `owned by ${owners
     .map((owner) => {
       const handle = handleOf(owner, mentions);
-      return `${owner.type} ${code(owner.name)}${handle === undefined ? '' : ` (${handle})`}`;
+      return `${printable(owner.type)} ${code(printable(owner.name))}${handle === undefined ? '' : ` (${printable(handle)})`}`;
     })
     .join(', ')}`;
 }
@@ -45,8 +48,9 @@ export function impactLines(
 ): string[] {
   const impact = change.impact;
   if (impact === undefined) return [];
-  const asset = `${impact.asset.type} ${code(impact.asset.fullyQualifiedName)}`;
-  if (impact.unknown !== undefined) return [`consumers of ${asset}: unknown, ${impact.unknown}`];
+  const asset = `${printable(impact.asset.type)} ${code(printable(impact.asset.fullyQualifiedName))}`;
+  if (impact.unknown !== undefined)
+    return [`consumers of ${asset}: unknown, ${printable(impact.unknown)}`];
   const levels = plan.impact?.depth ?? 0;
   const depth = `${levels} level${levels === 1 ? '' : 's'} of lineage`;
   if (impact.consumers.length === 0) return [`consumers of ${asset}: none downstream (${depth})`];
@@ -54,19 +58,19 @@ export function impactLines(
     `consumers of ${asset} (${impact.consumers.length} downstream, ${depth}):`,
     ...impact.consumers.map(
       (consumer) =>
-        `  ${consumer.type} ${code(consumer.fullyQualifiedName)} · ${ownersText(consumer.owners, code, mentions)}`,
+        `  ${printable(consumer.type)} ${code(printable(consumer.fullyQualifiedName))} · ${ownersText(consumer.owners, code, mentions)}`,
     ),
   ];
 }
 
-/** Every handle the breaking changes' consumers are owned by, once each, in order. */
+/** Every handle the breaking changes' consumers are owned by, once each, in order, printable. */
 export function mentionedHandles(plan: Plan, mentions: Mentions | undefined): string[] {
   const handles = new Set<string>();
   for (const change of plan.changes)
     for (const consumer of change.impact?.consumers ?? [])
       for (const owner of consumer.owners ?? []) {
         const handle = handleOf(owner, mentions);
-        if (handle !== undefined) handles.add(handle);
+        if (handle !== undefined) handles.add(printable(handle));
       }
   return [...handles];
 }
@@ -76,5 +80,5 @@ export function impactNote(plan: Pick<Plan, 'impact'>): string {
   const unavailable = plan.impact?.unavailable;
   return unavailable === undefined
     ? ''
-    : `Consumers of breaking changes not looked up: ${unavailable}.`;
+    : `Consumers of breaking changes not looked up: ${printable(unavailable)}.`;
 }

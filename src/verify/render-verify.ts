@@ -1,7 +1,12 @@
 // What verifying contracts found, as people read it: per contract the catalog's verdict, each part
 // (schema, semantics, quality) with its counts, and what failed, in the terminal and in markdown.
+// Every text the catalog gave (names, verdicts, reasons) and every file name is made printable
+// first: no control or bidi character reaches a terminal, a CI log or a comment, so none can
+// start a line of its own (a workflow command), move the cursor or reorder what is read.
 import type { ContractRun } from '../catalog/types.js';
 import type { Colors } from '../cli/io.js';
+import { codeSpan } from '../plan/render-markdown.js';
+import { printable } from '../printable.js';
 import { failedVerification, type Verification, type VerifyReport } from './verify-contracts.js';
 
 function part(
@@ -23,17 +28,17 @@ function counts(run: ContractRun | undefined): string {
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
-/** What failed in a run, one sentence each. */
+/** What failed in a run, one sentence each, printable. */
 export function failures(run: ContractRun | undefined): string[] {
   if (run === undefined) return [];
   const found: string[] = [];
   for (const field of run.schemaValidation?.failedFields ?? [])
-    found.push(`schema: column ${field} is not in the asset`);
+    found.push(`schema: column ${printable(field)} is not in the asset`);
   for (const field of run.schemaValidation?.duplicateFields ?? [])
-    found.push(`schema: column ${field} is named twice`);
+    found.push(`schema: column ${printable(field)} is named twice`);
   for (const rule of run.semanticsValidation?.failedRules ?? [])
     found.push(
-      `semantics: rule ${rule.ruleName ?? '?'} does not hold${rule.reason ? `: ${rule.reason}` : ''}`,
+      `semantics: rule ${printable(rule.ruleName ?? '?')} does not hold${rule.reason ? `: ${printable(rule.reason)}` : ''}`,
     );
   const quality = run.qualityValidation;
   if ((quality?.failed ?? 0) > 0)
@@ -43,7 +48,17 @@ export function failures(run: ContractRun | undefined): string[] {
 
 /** What a verification says beyond its verdict: the server's message, or why there is none. */
 function said(verification: Verification): string | undefined {
-  return verification.message ?? verification.run?.result;
+  const text = verification.message ?? verification.run?.result;
+  return text === undefined ? undefined : printable(text);
+}
+
+/** A verification's names and verdict as shown: printable. */
+function shown(verification: Verification): { name: string; file: string; status: string } {
+  return {
+    name: printable(verification.fullyQualifiedName),
+    file: printable(verification.file),
+    status: printable(verification.status),
+  };
 }
 
 export function renderVerificationHuman(report: VerifyReport, c: Colors): string {
@@ -51,7 +66,8 @@ export function renderVerificationHuman(report: VerifyReport, c: Colors): string
   if (report.unavailable !== undefined) lines.push(c.dim(`Not verified: ${report.unavailable}.`));
   for (const verification of report.results) {
     const ok = !failedVerification(verification);
-    const head = `${ok ? c.green('✓') : c.red('✗')} ${c.bold(verification.fullyQualifiedName)}  ${ok ? 'holds on its data' : verification.status}${counts(verification.run)}${said(verification) === undefined ? '' : `: ${said(verification)!}`}  ${c.dim(`(${verification.file})`)}`;
+    const { name, file, status } = shown(verification);
+    const head = `${ok ? c.green('✓') : c.red('✗')} ${c.bold(name)}  ${ok ? 'holds on its data' : status}${counts(verification.run)}${said(verification) === undefined ? '' : `: ${said(verification)!}`}  ${c.dim(`(${file})`)}`;
     lines.push(head);
     for (const failure of failures(verification.run)) lines.push(`    ${c.red(failure)}`);
   }
@@ -80,15 +96,19 @@ export function renderVerificationMarkdown(report: VerifyReport): string {
   lines.push('| Contract | Result | Schema | Semantics | Quality |', '|---|---|---|---|---|');
   const cell = (counted: { passed?: number; total?: number } | undefined): string =>
     counted === undefined ? '' : `${counted.passed ?? 0}/${counted.total ?? 0}`;
+  // A table cell ends at a `|`, even inside a code span.
+  const inCell = (text: string): string => text.replace(/\|/g, '\\|');
   for (const verification of report.results) {
     const run = verification.run;
+    const { name, status } = shown(verification);
     lines.push(
-      `| \`${verification.fullyQualifiedName}\` | ${failedVerification(verification) ? '❌' : '✅'} ${verification.status} | ${cell(run?.schemaValidation)} | ${cell(run?.semanticsValidation)} | ${cell(run?.qualityValidation)} |`,
+      `| ${inCell(codeSpan(name))} | ${failedVerification(verification) ? '❌' : '✅'} ${inCell(status)} | ${cell(run?.schemaValidation)} | ${cell(run?.semanticsValidation)} | ${cell(run?.qualityValidation)} |`,
     );
   }
   lines.push('');
   for (const verification of report.results.filter(failedVerification)) {
-    lines.push(`**${verification.fullyQualifiedName}** (\`${verification.file}\`)`, '');
+    const { name, file } = shown(verification);
+    lines.push(`**${codeSpan(name)}** (${codeSpan(file)})`, '');
     const message = said(verification);
     if (message !== undefined) lines.push(`- ${message}`);
     for (const failure of failures(verification.run)) lines.push(`- ${failure}`);

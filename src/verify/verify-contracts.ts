@@ -79,9 +79,10 @@ export function failedVerification(verification: Verification): boolean {
   return verification.status !== 'Success';
 }
 
+/** Why a contract has no verdict: the catalog's status, the request it answered, its message. */
 function failureText(error: unknown, redact: (text: string) => string): string {
   if (error instanceof CatalogError)
-    return `${error.status} ${error.errorType}: ${redact(error.serverMessage)}`;
+    return `${error.status} ${error.errorType} from ${error.request}: ${redact(error.serverMessage)}`;
   return redact(error instanceof Error ? error.message : String(error));
 }
 
