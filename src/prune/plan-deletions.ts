@@ -88,11 +88,15 @@ export async function planDeletions(
 ): Promise<PlannedDeletions> {
   if (reader.listAll === undefined)
     throw new ConfigError('--prune needs the catalog’s list of data contracts');
+  // A checkout before its first commit proves no deletion: each candidate is kept, and said.
   const history = await GitHistory.of(scope.repository.top);
-  if (history === undefined)
-    throw new ConfigError(
-      '--prune needs a commit: a deletion is proven by the commit whose apply marked the contract, and this checkout has none; nothing was planned',
-    );
+  const prove = (contract: LiveContract) =>
+    history === undefined
+      ? Promise.resolve({
+          proven: false as const,
+          reason: 'this checkout has no commit, so nothing proves which file managed it',
+        })
+      : proveDeletion(contract, scope.repository, history);
   // Paths as git names them: a working folder reached through a link names the same files.
   const cwd = await realpath(scope.cwd).catch(() => scope.cwd);
   const roots = await Promise.all(
@@ -120,7 +124,7 @@ export async function planDeletions(
       const inScope =
         scope.within === undefined ? underRoots(absolute, roots) : scope.within.has(absolute);
       if (!inScope) continue;
-      const proof = await proveDeletion(listed, scope.repository, history);
+      const proof = await prove(listed);
       if (!proof.proven) {
         kept(fqn, proof.reason);
         continue;
@@ -156,7 +160,7 @@ export async function planDeletions(
       if (error instanceof NotFoundError) continue;
       throw error;
     }
-    const proof = await proveDeletion(contract, scope.repository, history);
+    const proof = await prove(contract);
     if (!proof.proven) {
       kept(fqn, proof.reason);
       continue;
