@@ -1,5 +1,6 @@
 // One call to GitHub's REST API with the workflow's token, as the Action makes them: JSON in and
 // out, the API version pinned, and the token never in an error's text.
+import { redactThenCut, redactorFor } from '../catalog/redact.js';
 
 /** A GitHub API answer other than 2xx: its status, and the start of its body (token masked). */
 export class GitHubApiError extends Error {
@@ -32,7 +33,8 @@ export async function callGitHub(
   });
   const text = await response.text();
   if (!response.ok) {
-    const message = text.replaceAll(token, '***').slice(0, 300);
+    // Redacted before it is cut, so a cut token is still found whole.
+    const message = redactThenCut(text, 300, redactorFor(token));
     throw new GitHubApiError(
       response.status,
       `GitHub API ${method} ${path} failed with status ${response.status}: ${message}`,

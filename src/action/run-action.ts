@@ -1,6 +1,7 @@
 // What the Action does for each command, written against a small interface to GitHub's runner
 // (annotations, outputs, summary) so the entry stays a few lines. Uses the same functions as
 // the CLI: load and validate, plan, apply.
+import { redactorFor } from '../catalog/redact.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connect } from '../cli/settings.js';
@@ -71,8 +72,9 @@ const EVERY_PROBLEM = "every problem is also an annotation in the step's log";
 
 export async function runAction(settings: ActionSettings, runner: Runner): Promise<ActionOutcome> {
   if (settings.catalogToken !== undefined) runner.setSecret(settings.catalogToken);
-  const redact = (text: string): string =>
-    settings.catalogToken === undefined ? text : text.replaceAll(settings.catalogToken, '***');
+  // Every form of the token, and credentials of known shapes (a git extraheader, a GitHub token),
+  // out of everything the run writes where people read it: the summary, the comment, errors.
+  const redact = redactorFor(settings.catalogToken ?? '');
   /** Writes the step's summary, cut to what GitHub keeps; `rest` says where what is cut can be read. */
   const summary = (markdown: string, rest: string): Promise<void> =>
     runner.writeSummary(fitSummary(redact(markdown), (omitted) => cutNotice(omitted, rest)));

@@ -78,7 +78,8 @@ export function tokenForms(token: string): string[] {
  * token an error page cut, or broke across lines), then every credential of a known shape.
  */
 export function redactorFor(token: string): (text: string) => string {
-  const forms = tokenForms(token);
+  // No token (a run without one): the credentials of known shapes only.
+  const forms = token === '' ? [] : tokenForms(token);
   const short = forms.filter((form) => form.length < PIECE);
   const pieces = new Set<string>();
   for (const form of forms)
