@@ -18,7 +18,13 @@ import type { CatalogClient } from '../catalog/client.js';
 import type { Profile } from '../profile/profile.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
-import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
+import {
+  exitOnInterrupt,
+  listenForInterrupts,
+  SIGNAL_EXIT_CODES,
+  type InterruptExit,
+  type InterruptSignal,
+} from '../interrupts.js';
 import { deletedContractFiles, filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
@@ -112,7 +118,32 @@ function finish(
     : EXIT_ERROR;
 }
 
+/** What an interrupt before anything was sent says: the run ends there. */
+export function nothingSent(signal: InterruptSignal): string {
+  return `Interrupted: nothing was sent${signal === 'SIGTERM' ? ' (SIGTERM)' : ''}.`;
+}
+
 export async function runApply(options: ApplyCliOptions, io: Io): Promise<number> {
+  // Until the apply itself starts (its ordered stop), an interrupt ends the run at once: loading
+  // the files, reading the catalog, planning and the prompts send nothing.
+  const beforeSending = exitOnInterrupt(
+    (text) => io.stderr.write(text),
+    nothingSent,
+    io.interruptible === true,
+  );
+  beforeSending.arm();
+  try {
+    return await applyCommand(options, io, beforeSending);
+  } finally {
+    beforeSending.disarm();
+  }
+}
+
+async function applyCommand(
+  options: ApplyCliOptions,
+  io: Io,
+  beforeSending: InterruptExit,
+): Promise<number> {
   const c = colorsFor(io.stdout, io.env, options.color);
   const planFile = await planFileArgument(options.args, io.cwd);
   const only =
@@ -165,12 +196,15 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
       // Stale first (the contracts moved), then made again from its files: an edited plan, even
       // one whose checksum was made again, is refused before anything is sent.
+      // The check answers an interrupt itself, dropping the reads still out.
+      beforeSending.disarm();
       const checked = await checkSavedPlanAtTerminal(
         plan,
         client,
         { profile, concurrency: connections },
         io,
       );
+      beforeSending.arm();
       if ('interrupted' in checked) {
         abandon = true;
         io.stderr.write(
@@ -181,6 +215,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       const liveContracts = checked.live;
       const consent = await askingForDeletions(plan, options, io, c);
       if (consent === 'cancelled') return EXIT_INTERRUPTED;
+      beforeSending.disarm();
       const interrupt = listenForInterrupts(
         (text) => io.stderr.write(text),
         io.interruptible === true,
@@ -267,8 +302,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         );
       } catch (error) {
         if (!(error instanceof PromptCancelled)) throw error;
-        io.stderr.write('\nApply cancelled; nothing was sent.\n');
-        return EXIT_INTERRUPTED;
+        return promptCancelled(error, io);
       }
       if (answer.trim() !== 'yes') {
         io.stderr.write('Apply cancelled; nothing was sent.\n');
@@ -278,6 +312,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     const consent = await askingForDeletions(plan, options, io, c);
     if (consent === 'cancelled') return EXIT_INTERRUPTED;
     if (!options.json) io.stdout.write('\n');
+    beforeSending.disarm();
     const interrupt = listenForInterrupts(
       (text) => io.stderr.write(text),
       io.interruptible === true,
@@ -319,6 +354,16 @@ async function verifyApplied(
   return verifyTargets(appliedTargets(report, plan), client, profile, options.verifyTimeout);
 }
 
+/** Says why a prompt ended without an answer (Ctrl-C, Ctrl-D); exit 130 either way. */
+function promptCancelled(cancelled: PromptCancelled, io: Io): number {
+  io.stderr.write(
+    cancelled.signal === undefined
+      ? '\nApply cancelled; nothing was sent.\n'
+      : `\n${nothingSent(cancelled.signal)}\n`,
+  );
+  return EXIT_INTERRUPTED;
+}
+
 /** The deletions agreed to (confirm-deletions.ts), or `cancelled` at the prompt (said). */
 async function askingForDeletions(
   plan: Plan,
@@ -339,7 +384,7 @@ async function askingForDeletions(
     );
   } catch (error) {
     if (!(error instanceof PromptCancelled)) throw error;
-    io.stderr.write('\nApply cancelled; nothing was sent.\n');
+    promptCancelled(error, io);
     return 'cancelled';
   }
 }
