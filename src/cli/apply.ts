@@ -2,20 +2,16 @@
 // apply in one go after a confirmation that only a terminal can give.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPlan, assertApplicable, type ApplyReport } from '../apply/apply-plan.js';
-import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
+import { applyPlan, assertApplicable, type ContractResult } from '../apply/apply-plan.js';
+import { renderResult } from '../apply/render-report.js';
 import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, deletions, type Plan } from '../plan/types.js';
 import { deletionConsent, type DeletionConsent } from './confirm-deletions.js';
+import { applyAsConfirmed, type ConfirmedOutcome } from './apply-as-confirmed.js';
+import { finish, noChanges, verifyApplied } from './apply-end.js';
 import { pruneWithin } from '../prune/scope.js';
-import { verificationFails, verifyTargets } from './verify.js';
-import { appliedTargets } from '../verify/verify-contracts.js';
-import { renderVerificationHuman } from '../verify/render-verify.js';
-import type { VerifyReport } from '../verify/verify-contracts.js';
-import type { CatalogClient } from '../catalog/client.js';
-import type { Profile } from '../profile/profile.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
 import {
@@ -81,43 +77,6 @@ async function planFileArgument(args: readonly string[], cwd: string): Promise<s
   return path.resolve(cwd, plans[0]!);
 }
 
-function finish(
-  report: ApplyReport,
-  options: ApplyCliOptions,
-  io: Io,
-  signal: InterruptSignal | null = null,
-  verified?: VerifyReport,
-): number {
-  const c = colorsFor(io.stdout, io.env, options.color);
-  if (options.json)
-    io.stdout.write(
-      `${JSON.stringify(
-        verified === undefined
-          ? reportJson(report)
-          : { ...(reportJson(report) as object), verification: verified },
-        null,
-        2,
-      )}\n`,
-    );
-  else {
-    // Standard output's reader went away during the apply: the lines written as each contract
-    // ended may be lost with it, so every result is said again where the report now goes.
-    if (io.stdout.closed === true)
-      for (const result of report.results) {
-        const text = renderResult(result, c);
-        if (text !== null) io.stdout.write(`${text}\n`);
-      }
-    io.stdout.write(`\n${renderReportSummary(report, c)}`);
-    if (verified !== undefined) io.stdout.write(`\n${renderVerificationHuman(verified, c)}`);
-  }
-  if (report.interrupted === true) return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
-  return report.stoppedBy === null &&
-    report.results.every((r) => r.status !== 'failed') &&
-    (verified === undefined || !verificationFails(verified))
-    ? EXIT_OK
-    : EXIT_ERROR;
-}
-
 /** What an interrupt before anything was sent says: the run ends there. */
 export function nothingSent(signal: InterruptSignal): string {
   return `Interrupted: nothing was sent${signal === 'SIGTERM' ? ' (SIGTERM)' : ''}.`;
@@ -163,18 +122,20 @@ async function applyCommand(
   const progress = progressLine(io.stderr, 'Applying', { concurrency: patchConcurrency });
   // Reads still queued when the saved plan's check was interrupted: dropped, not waited for.
   let abandon = false;
-  const onResult = options.json
-    ? undefined
-    : (result: Parameters<typeof renderResult>[0]): void => {
-        const text = renderResult(result, c);
-        if (text === null) return;
-        progress.clear();
-        io.stdout.write(`${text}\n`);
-      };
+  /** Each result as it comes; with `holdMoved`, not a contract that moved (it is planned again). */
+  const onResult =
+    (holdMoved: boolean) =>
+    (result: ContractResult): void => {
+      if (holdMoved && result.status === 'failed' && result.errorType === 'CONFLICT') return;
+      const text = renderResult(result, c);
+      if (text === null) return;
+      progress.clear();
+      io.stdout.write(`${text}\n`);
+    };
   /** What applying `plan` reports as it goes. */
-  const reporting = (plan: Plan) => {
+  const reporting = (plan: Plan, holdMoved = false) => {
     progress.total(changeCount(plan));
-    return { progress, ...(onResult === undefined ? {} : { onResult }) };
+    return { progress, ...(options.json ? {} : { onResult: onResult(holdMoved) }) };
   };
   try {
     if (planFile !== undefined) {
@@ -236,16 +197,20 @@ async function applyCommand(
       return finish(report, options, io, interrupt.received(), verified);
     }
 
+    /** How the files are planned: once, and again for what moved after the yes. */
+    const planning = {
+      paths: options.args.length > 0 ? options.args : ['contracts'],
+      json: options.json,
+      strict: options.strict,
+      keepLive: true,
+      profile,
+      connections,
+      ...(options.policies === undefined ? {} : { policies: options.policies }),
+    };
     const outcome = await planFilesForCommand(
       {
-        paths: options.args.length > 0 ? options.args : ['contracts'],
-        json: options.json,
-        strict: options.strict,
+        ...planning,
         only,
-        keepLive: true,
-        profile,
-        connections,
-        ...(options.policies === undefined ? {} : { policies: options.policies }),
         ...(options.prune === true
           ? {
               prune: pruneWithin(
@@ -317,41 +282,68 @@ async function applyCommand(
       (text) => io.stderr.write(text),
       io.interruptible === true,
     );
-    const report = await applyPlan(plan, client, {
+    const applying = {
       signal: interrupt.signal,
       concurrency: patchConcurrency,
-      // Straight after planning the live contracts are fresh; after a prompt they are read again.
-      ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
-      desired: outcome.desired,
       codec: outcome.codec,
       deletions: consent,
       hardDelete: options.hardDelete === true,
-      ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
-      ...reporting(plan),
-    }).finally(() => {
+    };
+    // Straight after planning the live contracts are fresh, and a contract that moves meanwhile
+    // is planned again inside the apply; after a prompt they are read again, and a contract that
+    // moved is planned again only as the person says (apply-as-confirmed.ts).
+    const applyNow = async (): Promise<ConfirmedOutcome> =>
+      options.autoApprove
+        ? {
+            report: await applyPlan(plan, client, {
+              ...applying,
+              liveContracts: outcome.liveContracts,
+              desired: outcome.desired,
+              ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
+              ...reporting(plan),
+            }),
+          }
+        : applyAsConfirmed(
+            plan,
+            {
+              apply: (round, live) =>
+                applyPlan(round, client, {
+                  ...applying,
+                  ...(live === undefined ? {} : { liveContracts: live }),
+                  ...reporting(round, live === undefined),
+                }),
+              replan: async (files) => {
+                progress.clear();
+                const again = await planFilesForCommand(
+                  { ...planning, only: files, impactDepth: options.impactDepth },
+                  io,
+                  client,
+                  catalogUrl,
+                );
+                return again === null
+                  ? null
+                  : { plan: again.plan, liveContracts: again.liveContracts };
+              },
+              interrupted: () => interrupt.signal.aborted,
+            },
+            io,
+            options.json ? io.stderr : io.stdout,
+            c,
+          );
+    const applied = await applyNow().finally(() => {
       interrupt.release();
       progress.clear();
     });
+    const { report } = applied;
+    if ('cancelled' in applied) {
+      finish(report, options, io);
+      return EXIT_INTERRUPTED;
+    }
     const verified = await verifyApplied(report, plan, client, outcome.codec.profile, options);
     return finish(report, options, io, interrupt.received(), verified);
   } finally {
     await client.close(abandon);
   }
-}
-
-/**
- * With --verify, the contracts the apply stored, run on their data; undefined without it, or
- * when the apply was interrupted (nothing more is sent then).
- */
-async function verifyApplied(
-  report: ApplyReport,
-  plan: Plan,
-  client: CatalogClient,
-  profile: Profile,
-  options: ApplyCliOptions,
-): Promise<VerifyReport | undefined> {
-  if (options.verify !== true || report.interrupted === true) return undefined;
-  return verifyTargets(appliedTargets(report, plan), client, profile, options.verifyTimeout);
 }
 
 /** Says why a prompt ended without an answer (Ctrl-C, Ctrl-D); exit 130 either way. */
@@ -387,20 +379,4 @@ async function askingForDeletions(
     promptCancelled(error, io);
     return 'cancelled';
   }
-}
-
-function noChanges(plan: Plan, options: ApplyCliOptions, io: Io): number {
-  if (options.json) {
-    const unchanged = plan.changes.map((c) => ({
-      status: 'unchanged' as const,
-      file: c.file,
-      fullyQualifiedName: c.fullyQualifiedName,
-    }));
-    io.stdout.write(
-      `${JSON.stringify(reportJson({ results: unchanged, stoppedBy: null }), null, 2)}\n`,
-    );
-  } else {
-    io.stdout.write('Nothing to apply.\n');
-  }
-  return EXIT_OK;
 }
