@@ -78,7 +78,7 @@ async function planFileArgument(args: readonly string[], cwd: string): Promise<s
 }
 
 /** What an interrupt before anything was sent says: the run ends there. */
-export function nothingSent(signal: InterruptSignal): string {
+function nothingSent(signal: InterruptSignal): string {
   return `Interrupted: nothing was sent${signal === 'SIGTERM' ? ' (SIGTERM)' : ''}.`;
 }
 
