@@ -198,12 +198,10 @@ function merged(
     return after.status === 'unchanged' && before.status === 'failed' ? before : after;
   });
   results.push(...later.values());
-  const stoppedBy =
-    second.stoppedBy ??
-    (results.includes(first.stoppedBy as ContractResult) ? first.stoppedBy : null);
+  // The first round's stop (a contract that moved) did not end the run: the second went on.
   return {
     results,
-    stoppedBy,
+    stoppedBy: second.stoppedBy,
     ...(second.interrupted === true ? { interrupted: true } : {}),
   };
 }
