@@ -1,3 +1,5 @@
+// Before anything is sent (files loading, the catalog read, the plan made, a prompt), an interrupt
+// ends the command at once with a sentence and 130 (SIGINT) or 143 (SIGTERM): exitOnInterrupt.
 // An apply that is interrupted stops in order: Ctrl-C (SIGINT) and SIGTERM (CI's timeout, `docker
 // stop`, a cancelled GitHub job) both abort a signal, so that nothing new is sent, what is in
 // flight finishes and the report is written; the same signal again exits at once. The CLI and the
@@ -53,6 +55,44 @@ export function listenForInterrupts(say: (text: string) => void, enabled = true)
         process.removeListener(name, first);
         process.removeListener(name, second);
       }
+    },
+  };
+}
+
+/** Whether the first SIGINT or SIGTERM ends the process at once (armed), or is left to others. */
+export interface InterruptExit {
+  /** From now on, SIGINT or SIGTERM says the sentence and exits with the signal's exit code. */
+  arm(): void;
+  /** Leaves both signals to whoever else listens (an ordered stop), or to their usual meaning. */
+  disarm(): void;
+}
+
+/**
+ * For the phases in which nothing has been sent (loading files, reading the catalog, planning, a
+ * prompt) there is nothing to finish in order: while armed, SIGINT or SIGTERM writes `sentence`
+ * through `say` and exits at once with 130 or 143, never killed by the signal without a word.
+ * Does nothing when not `enabled` (a command run inside tests).
+ */
+export function exitOnInterrupt(
+  say: (text: string) => void,
+  sentence: (signal: InterruptSignal) => string,
+  enabled = true,
+): InterruptExit {
+  let armed = false;
+  const exit = (signal: InterruptSignal): void => {
+    say(`\n${sentence(signal)}\n`);
+    process.exit(SIGNAL_EXIT_CODES[signal]);
+  };
+  return {
+    arm: () => {
+      if (!enabled || armed) return;
+      armed = true;
+      for (const name of SIGNALS) process.on(name, exit);
+    },
+    disarm: () => {
+      if (!armed) return;
+      armed = false;
+      for (const name of SIGNALS) process.removeListener(name, exit);
     },
   };
 }

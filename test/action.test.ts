@@ -889,3 +889,58 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(run.summary).toContain('4 contracts in the catalog differ from git.');
   });
 });
+
+describe('hostile names in the pull request comment', () => {
+  /** A contract file named and a contract named to break out of the comment's markup. */
+  const FILE = 'contracts/a`b<img src=x onerror=alert(1)>.yaml';
+  const FQN =
+    'warehouse.sales.public.orders.dataContract_x@octocat</summary><script>alert(1)</script>';
+
+  /** The text of the comment outside HTML comments (the sticky comment's marker). */
+  const bodyOf = (s: Setup): string => s.github.comments[0]!.body.replace(/<!--[^]*?-->/g, '');
+
+  /** Every tag of `markdown`, by name: what GitHub would render as HTML. */
+  const tags = (markdown: string): string[] =>
+    [...markdown.matchAll(/<\/?([a-zA-Z][\w-]*)/g)].map((m) => m[1]!.toLowerCase());
+
+  it('a file name with backticks and a tag, a contract name closing <summary>: no raw tag, the blocks intact', async () => {
+    const orders = await readFile(path.join(root, 'contracts', 'orders.yaml'), 'utf8');
+    const s = await setup({
+      files: {
+        [FILE]: orders
+          .replace(/^name: orders$/m, 'name: x')
+          .replace(/^fullyQualifiedName: .*$/m, `fullyQualifiedName: ${JSON.stringify(FQN)}`)
+          .replace(
+            /^ {2}fullyQualifiedName: .*$/m,
+            '  fullyQualifiedName: warehouse.sales.public.x',
+          ),
+      },
+    });
+    const run = await runAction(s, { COMMAND: 'plan' });
+    expect(run.code, run.stderr).toBe(1); // The hostile contract cannot be planned: an error.
+    expect(s.github.comments).toHaveLength(1);
+    for (const markdown of [bodyOf(s), run.summary]) {
+      // Only the tags the renderer writes itself: no img, no script, no summary closed early.
+      expect(new Set(tags(markdown))).toEqual(new Set(['details', 'summary', 'code']));
+      expect(markdown).not.toContain('onerror=alert(1)>');
+      const opened = markdown.match(/<details>/g)!.length;
+      expect(markdown.match(/<\/details>/g)).toHaveLength(opened);
+      expect(markdown.match(/<summary>/g)).toHaveLength(opened);
+      // Each summary opens and closes on its line, and nothing follows it there.
+      for (const line of markdown.split('\n').filter((l) => l.includes('<summary>')))
+        expect(line).toMatch(/^<details><summary>[^<]*(<code>[^<]*<\/code>[^<]*)?<\/summary>$/);
+      // The table keeps its six columns on every row.
+      for (const row of markdown.split('\n').filter((l) => l.startsWith('| ')))
+        expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(8);
+      // The names are there, escaped: the file as code, the contract in its summary.
+      expect(markdown).toContain(
+        '<code>contracts/a\\`b&lt;img src=x onerror=alert(1)&gt;.yaml</code>',
+      );
+      expect(markdown).toContain(
+        '<code>warehouse.sales.public.orders.dataContract_x@octocat&lt;/summary&gt;&lt;script&gt;alert(1)&lt;/script&gt;</code>',
+      );
+      // A name from the catalog's words in plain text mentions no one.
+      expect(markdown).not.toMatch(/\*\*Error:\*\*[^\n]*@octocat/);
+    }
+  });
+});

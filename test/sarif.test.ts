@@ -7,6 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import AjvDraft04 from 'ajv-draft-04';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
+import { cliProcess } from './helpers/cli-process.js';
 import { sandboxWithFolder } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -144,5 +145,27 @@ describe('SARIF', () => {
     const good = await cli(['validate', '--format', 'sarif', 'good'], { cwd: dir.dir });
     expect(good.code).toBe(0);
     expect((JSON.parse(good.out) as SarifLog).runs[0]!.results).toEqual([]);
+  });
+
+  it('a file whose name has a space, `#`, `%` or a character outside ASCII: its uri is a relative URI reference, percent-encoded segment by segment', async () => {
+    const bad =
+      'name: x\nfullyQualifiedName: y\nentity: { type: table, fullyQualifiedName: z }\nentityStatus: Live\n';
+    const dir = await tempDir({ 'con tracts/a#b%.yaml': bad, 'con tracts/ü?.yaml': bad });
+    cleanups.push(() => dir.remove());
+    // The built CLI, as CI runs it.
+    const run = await cliProcess(['validate', '--format', 'sarif', 'con tracts'], { cwd: dir.dir });
+    expect(run.code, run.err).toBe(1);
+    const log = JSON.parse(run.out) as SarifLog;
+    const validate = await sarifValidator();
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    const uris = log.runs[0]!.results.map(
+      (result) => result.locations[0]!.physicalLocation.artifactLocation.uri,
+    );
+    expect(uris.sort()).toEqual(['con%20tracts/%C3%BC%3F.yaml', 'con%20tracts/a%23b%25.yaml']);
+    // Read back as a URI against the checkout, each names its file.
+    for (const uri of uris)
+      expect(decodeURIComponent(new URL(uri, 'file:///checkout/').pathname)).toMatch(
+        /^\/checkout\/con tracts\/(a#b%|ü\?)\.yaml$/,
+      );
   });
 });

@@ -10,13 +10,16 @@ import {
 } from '../apply/render-report.js';
 import type { Problem } from '../contract/problem.js';
 import type { GateResult } from '../gate/version-gate.js';
-import { codeSpan } from '../plan/render-markdown.js';
+import { codeSpan, markdownText, tableCell } from '../plan/markdown-text.js';
 import { MAX_COMMENT_CHARS } from './github-comments.js';
 
+/** Where a problem is, `file:line:column`, as code in a table's cell. */
+function where(problem: Problem): string {
+  return tableCell(codeSpan(`${problem.file}:${problem.line}:${problem.column}`));
+}
+
 export function problemsMarkdown(problems: readonly Problem[]): string {
-  const rows = problems.map(
-    (p) => `| \`${p.file}:${p.line}:${p.column}\` | ${p.message.replace(/\|/g, '\\|')} |`,
-  );
+  const rows = problems.map((p) => `| ${where(p)} | ${tableCell(markdownText(p.message))} |`);
   return [
     '### Data contracts: invalid files',
     '',
@@ -58,7 +61,7 @@ export function appliedMarkdown(report: ApplyReport): string {
   const notAttempted = results.filter((r) => r.status === 'not-attempted');
   if (report.stoppedBy !== null) {
     lines.push(
-      `**Apply stopped:** \`${report.stoppedBy.fullyQualifiedName}\` failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}; no further changes were sent.`,
+      `**Apply stopped:** ${codeSpan(report.stoppedBy.fullyQualifiedName)} failed with ${String(report.stoppedBy.httpStatus)} ${markdownText(report.stoppedBy.errorType)}; no further changes were sent.`,
       '',
     );
     const advice = stopAdvice(report.stoppedBy);
@@ -71,19 +74,19 @@ export function appliedMarkdown(report: ApplyReport): string {
   for (const result of applied) {
     lines.push(
       result.createdId === undefined
-        ? `- ✅ \`${result.fullyQualifiedName}\` ${versionsText(result)} (\`${result.file}\`)`
-        : `- ✅ \`${result.fullyQualifiedName}\` created: id \`${result.createdId}\`, version ${String(result.newVersion)} (\`${result.file}\`)`,
+        ? `- ✅ ${codeSpan(result.fullyQualifiedName)} ${versionsText(result)} (${codeSpan(result.file)})`
+        : `- ✅ ${codeSpan(result.fullyQualifiedName)} created: id ${codeSpan(result.createdId)}, version ${String(result.newVersion)} (${codeSpan(result.file)})`,
     );
     const description = result.changeDescription;
     for (const f of description?.fieldsUpdated ?? []) {
       const updated = updatedField(f, 80);
       lines.push(
         updated.kind === 'values'
-          ? `  - \`${f.name}\`: ${codeSpan(updated.before)} → ${codeSpan(updated.after)}`
+          ? `  - ${codeSpan(f.name)}: ${codeSpan(updated.before)} → ${codeSpan(updated.after)}`
           : updated.kind === 'properties'
-            ? `  - changed \`${f.name}\`: ${updated.properties.map(codeSpan).join(', ')}`
+            ? `  - changed ${codeSpan(f.name)}: ${updated.properties.map(codeSpan).join(', ')}`
             : // A change inside a long value: its lines, the changed ones marked, as a diff.
-              `  - \`${f.name}\`:\n\n    \`\`\`diff\n${updated.lines.map((row) => `    ${row.mark} ${row.text.replace(/`{3,}/g, '`\u200b``')}`).join('\n')}\n    \`\`\``,
+              `  - ${codeSpan(f.name)}:\n\n    \`\`\`diff\n${updated.lines.map((row) => `    ${row.mark} ${row.text.replace(/`{3,}/g, '`\u200b``')}`).join('\n')}\n    \`\`\``,
       );
     }
     const items = pairedItems(description);
@@ -96,10 +99,12 @@ export function appliedMarkdown(report: ApplyReport): string {
   }
   for (const result of failed)
     lines.push(
-      `- ❌ \`${result.fullyQualifiedName}\` failed: ${result.httpStatus === null ? '' : `${result.httpStatus} `}${result.errorType}: ${result.message} (\`${result.file}\`)`,
+      `- ❌ ${codeSpan(result.fullyQualifiedName)} failed: ${result.httpStatus === null ? '' : `${result.httpStatus} `}${markdownText(`${result.errorType}: ${result.message}`)} (${codeSpan(result.file)})`,
     );
   for (const result of notAttempted)
-    lines.push(`- ⏭️ \`${result.fullyQualifiedName}\` not attempted (\`${result.file}\`)`);
+    lines.push(
+      `- ⏭️ ${codeSpan(result.fullyQualifiedName)} not attempted (${codeSpan(result.file)})`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -111,12 +116,10 @@ export function gateMarkdown(gate: GateResult): string {
     lines.push(
       '| Where | Version not bumped as the change needs |',
       '|---|---|',
-      ...gate.errors.map(
-        (p) => `| \`${p.file}:${p.line}:${p.column}\` | ${p.message.replace(/\|/g, '\\|')} |`,
-      ),
+      ...gate.errors.map((p) => `| ${where(p)} | ${tableCell(markdownText(p.message))} |`),
       '',
     );
-  for (const warning of gate.warnings) lines.push(`- ⚠️ ${warning}`);
-  for (const note of gate.notes) lines.push(`- note: ${note}`);
+  for (const warning of gate.warnings) lines.push(`- ⚠️ ${markdownText(warning)}`);
+  for (const note of gate.notes) lines.push(`- note: ${markdownText(note)}`);
   return `${lines.join('\n')}\n`;
 }

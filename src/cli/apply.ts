@@ -2,25 +2,27 @@
 // apply in one go after a confirmation that only a terminal can give.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { applyPlan, assertApplicable, type ApplyReport } from '../apply/apply-plan.js';
-import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
+import { applyPlan, assertApplicable, type ContractResult } from '../apply/apply-plan.js';
+import { renderResult } from '../apply/render-report.js';
 import { ConfigError } from '../errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, deletions, type Plan } from '../plan/types.js';
 import { deletionConsent, type DeletionConsent } from './confirm-deletions.js';
+import { applyAsConfirmed, type ConfirmedOutcome } from './apply-as-confirmed.js';
+import { finish, noChanges, verifyApplied } from './apply-end.js';
 import { pruneWithin } from '../prune/scope.js';
 import { deletionGuard } from '../prune/proof.js';
 import { repositoryOf } from '../prune/repository.js';
-import { verificationFails, verifyTargets } from './verify.js';
-import { appliedTargets } from '../verify/verify-contracts.js';
-import { renderVerificationHuman } from '../verify/render-verify.js';
-import type { VerifyReport } from '../verify/verify-contracts.js';
-import type { CatalogClient } from '../catalog/client.js';
-import type { Profile } from '../profile/profile.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
-import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
+import {
+  exitOnInterrupt,
+  listenForInterrupts,
+  SIGNAL_EXIT_CODES,
+  type InterruptExit,
+  type InterruptSignal,
+} from '../interrupts.js';
 import { deletedContractFiles, filesChangedSince } from '../pipeline/git.js';
 import { planFilesForCommand } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
@@ -77,44 +79,32 @@ async function planFileArgument(args: readonly string[], cwd: string): Promise<s
   return path.resolve(cwd, plans[0]!);
 }
 
-function finish(
-  report: ApplyReport,
-  options: ApplyCliOptions,
-  io: Io,
-  signal: InterruptSignal | null = null,
-  verified?: VerifyReport,
-): number {
-  const c = colorsFor(io.stdout, io.env, options.color);
-  if (options.json)
-    io.stdout.write(
-      `${JSON.stringify(
-        verified === undefined
-          ? reportJson(report)
-          : { ...(reportJson(report) as object), verification: verified },
-        null,
-        2,
-      )}\n`,
-    );
-  else {
-    // Standard output's reader went away during the apply: the lines written as each contract
-    // ended may be lost with it, so every result is said again where the report now goes.
-    if (io.stdout.closed === true)
-      for (const result of report.results) {
-        const text = renderResult(result, c);
-        if (text !== null) io.stdout.write(`${text}\n`);
-      }
-    io.stdout.write(`\n${renderReportSummary(report, c)}`);
-    if (verified !== undefined) io.stdout.write(`\n${renderVerificationHuman(verified, c)}`);
-  }
-  if (report.interrupted === true) return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
-  return report.stoppedBy === null &&
-    report.results.every((r) => r.status !== 'failed') &&
-    (verified === undefined || !verificationFails(verified))
-    ? EXIT_OK
-    : EXIT_ERROR;
+/** What an interrupt before anything was sent says: the run ends there. */
+function nothingSent(signal: InterruptSignal): string {
+  return `Interrupted: nothing was sent${signal === 'SIGTERM' ? ' (SIGTERM)' : ''}.`;
 }
 
 export async function runApply(options: ApplyCliOptions, io: Io): Promise<number> {
+  // Until the apply itself starts (its ordered stop), an interrupt ends the run at once: loading
+  // the files, reading the catalog, planning and the prompts send nothing.
+  const beforeSending = exitOnInterrupt(
+    (text) => io.stderr.write(text),
+    nothingSent,
+    io.interruptible === true,
+  );
+  beforeSending.arm();
+  try {
+    return await applyCommand(options, io, beforeSending);
+  } finally {
+    beforeSending.disarm();
+  }
+}
+
+async function applyCommand(
+  options: ApplyCliOptions,
+  io: Io,
+  beforeSending: InterruptExit,
+): Promise<number> {
   const c = colorsFor(io.stdout, io.env, options.color);
   const planFile = await planFileArgument(options.args, io.cwd);
   const only =
@@ -134,18 +124,20 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
   const progress = progressLine(io.stderr, 'Applying', { concurrency: patchConcurrency });
   // Reads still queued when the saved plan's check was interrupted: dropped, not waited for.
   let abandon = false;
-  const onResult = options.json
-    ? undefined
-    : (result: Parameters<typeof renderResult>[0]): void => {
-        const text = renderResult(result, c);
-        if (text === null) return;
-        progress.clear();
-        io.stdout.write(`${text}\n`);
-      };
+  /** Each result as it comes; with `holdMoved`, not a contract that moved (it is planned again). */
+  const onResult =
+    (holdMoved: boolean) =>
+    (result: ContractResult): void => {
+      if (holdMoved && result.status === 'failed' && result.errorType === 'CONFLICT') return;
+      const text = renderResult(result, c);
+      if (text === null) return;
+      progress.clear();
+      io.stdout.write(`${text}\n`);
+    };
   /** What applying `plan` reports as it goes. */
-  const reporting = (plan: Plan) => {
+  const reporting = (plan: Plan, holdMoved = false) => {
     progress.total(changeCount(plan));
-    return { progress, ...(onResult === undefined ? {} : { onResult }) };
+    return { progress, ...(options.json ? {} : { onResult: onResult(holdMoved) }) };
   };
   try {
     if (planFile !== undefined) {
@@ -167,12 +159,15 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       if (changeCount(plan) === 0) return noChanges(plan, options, io);
       // Stale first (the contracts moved), then made again from its files: an edited plan, even
       // one whose checksum was made again, is refused before anything is sent.
+      // The check answers an interrupt itself, dropping the reads still out.
+      beforeSending.disarm();
       const checked = await checkSavedPlanAtTerminal(
         plan,
         client,
         { profile, concurrency: connections },
         io,
       );
+      beforeSending.arm();
       if ('interrupted' in checked) {
         abandon = true;
         io.stderr.write(
@@ -183,6 +178,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       const liveContracts = checked.live;
       const consent = await askingForDeletions(plan, options, io, c);
       if (consent === 'cancelled') return EXIT_INTERRUPTED;
+      beforeSending.disarm();
       const interrupt = listenForInterrupts(
         (text) => io.stderr.write(text),
         io.interruptible === true,
@@ -204,16 +200,20 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
       return finish(report, options, io, interrupt.received(), verified);
     }
 
+    /** How the files are planned: once, and again for what moved after the yes. */
+    const planning = {
+      paths: options.args.length > 0 ? options.args : ['contracts'],
+      json: options.json,
+      strict: options.strict,
+      keepLive: true,
+      profile,
+      connections,
+      ...(options.policies === undefined ? {} : { policies: options.policies }),
+    };
     const outcome = await planFilesForCommand(
       {
-        paths: options.args.length > 0 ? options.args : ['contracts'],
-        json: options.json,
-        strict: options.strict,
+        ...planning,
         only,
-        keepLive: true,
-        profile,
-        connections,
-        ...(options.policies === undefined ? {} : { policies: options.policies }),
         ...(options.prune === true
           ? {
               prune: pruneWithin(
@@ -270,8 +270,7 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
         );
       } catch (error) {
         if (!(error instanceof PromptCancelled)) throw error;
-        io.stderr.write('\nApply cancelled; nothing was sent.\n');
-        return EXIT_INTERRUPTED;
+        return promptCancelled(error, io);
       }
       if (answer.trim() !== 'yes') {
         io.stderr.write('Apply cancelled; nothing was sent.\n');
@@ -281,26 +280,69 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
     const consent = await askingForDeletions(plan, options, io, c);
     if (consent === 'cancelled') return EXIT_INTERRUPTED;
     if (!options.json) io.stdout.write('\n');
+    beforeSending.disarm();
     const interrupt = listenForInterrupts(
       (text) => io.stderr.write(text),
       io.interruptible === true,
     );
-    const report = await applyPlan(plan, client, {
+    const applying = {
       signal: interrupt.signal,
       concurrency: patchConcurrency,
-      // Straight after planning the live contracts are fresh; after a prompt they are read again.
-      ...(options.autoApprove ? { liveContracts: outcome.liveContracts } : {}),
-      desired: outcome.desired,
       codec: outcome.codec,
       deletions: consent,
       hardDelete: options.hardDelete === true,
       deletionGuard: deletionGuard(io.cwd, repositoryOf(io.cwd, io.env)),
-      ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
-      ...reporting(plan),
-    }).finally(() => {
+    };
+    // Straight after planning the live contracts are fresh, and a contract that moves meanwhile
+    // is planned again inside the apply; after a prompt they are read again, and a contract that
+    // moved is planned again only as the person says (apply-as-confirmed.ts).
+    const applyNow = async (): Promise<ConfirmedOutcome> =>
+      options.autoApprove
+        ? {
+            report: await applyPlan(plan, client, {
+              ...applying,
+              liveContracts: outcome.liveContracts,
+              desired: outcome.desired,
+              ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
+              ...reporting(plan),
+            }),
+          }
+        : applyAsConfirmed(
+            plan,
+            {
+              apply: (round, live) =>
+                applyPlan(round, client, {
+                  ...applying,
+                  ...(live === undefined ? {} : { liveContracts: live }),
+                  ...reporting(round, live === undefined),
+                }),
+              replan: async (files) => {
+                progress.clear();
+                const again = await planFilesForCommand(
+                  { ...planning, only: files, impactDepth: options.impactDepth },
+                  io,
+                  client,
+                  catalogUrl,
+                );
+                return again === null
+                  ? null
+                  : { plan: again.plan, liveContracts: again.liveContracts };
+              },
+              interrupted: () => interrupt.signal.aborted,
+            },
+            io,
+            options.json ? io.stderr : io.stdout,
+            c,
+          );
+    const applied = await applyNow().finally(() => {
       interrupt.release();
       progress.clear();
     });
+    const { report } = applied;
+    if ('cancelled' in applied) {
+      finish(report, options, io);
+      return EXIT_INTERRUPTED;
+    }
     const verified = await verifyApplied(report, plan, client, outcome.codec.profile, options);
     return finish(report, options, io, interrupt.received(), verified);
   } finally {
@@ -308,19 +350,14 @@ export async function runApply(options: ApplyCliOptions, io: Io): Promise<number
   }
 }
 
-/**
- * With --verify, the contracts the apply stored, run on their data; undefined without it, or
- * when the apply was interrupted (nothing more is sent then).
- */
-async function verifyApplied(
-  report: ApplyReport,
-  plan: Plan,
-  client: CatalogClient,
-  profile: Profile,
-  options: ApplyCliOptions,
-): Promise<VerifyReport | undefined> {
-  if (options.verify !== true || report.interrupted === true) return undefined;
-  return verifyTargets(appliedTargets(report, plan), client, profile, options.verifyTimeout);
+/** Says why a prompt ended without an answer (Ctrl-C, Ctrl-D); exit 130 either way. */
+function promptCancelled(cancelled: PromptCancelled, io: Io): number {
+  io.stderr.write(
+    cancelled.signal === undefined
+      ? '\nApply cancelled; nothing was sent.\n'
+      : `\n${nothingSent(cancelled.signal)}\n`,
+  );
+  return EXIT_INTERRUPTED;
 }
 
 /** The deletions agreed to (confirm-deletions.ts), or `cancelled` at the prompt (said). */
@@ -343,23 +380,7 @@ async function askingForDeletions(
     );
   } catch (error) {
     if (!(error instanceof PromptCancelled)) throw error;
-    io.stderr.write('\nApply cancelled; nothing was sent.\n');
+    promptCancelled(error, io);
     return 'cancelled';
   }
-}
-
-function noChanges(plan: Plan, options: ApplyCliOptions, io: Io): number {
-  if (options.json) {
-    const unchanged = plan.changes.map((c) => ({
-      status: 'unchanged' as const,
-      file: c.file,
-      fullyQualifiedName: c.fullyQualifiedName,
-    }));
-    io.stdout.write(
-      `${JSON.stringify(reportJson({ results: unchanged, stoppedBy: null }), null, 2)}\n`,
-    );
-  } else {
-    io.stdout.write('Nothing to apply.\n');
-  }
-  return EXIT_OK;
 }

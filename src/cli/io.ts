@@ -50,6 +50,10 @@ export interface Io {
 /** The person at the prompt pressed Ctrl-C or Ctrl-D instead of answering. */
 export class PromptCancelled extends Error {
   override name = 'PromptCancelled';
+  /** `SIGINT` for Ctrl-C (an interrupt), undefined for Ctrl-D (the end of input). */
+  constructor(readonly signal?: 'SIGINT') {
+    super(signal === undefined ? 'the prompt was closed' : 'the prompt was interrupted');
+  }
 }
 
 export function processIo(): Io {
@@ -66,7 +70,7 @@ export function processIo(): Io {
       try {
         // Ctrl-C (SIGINT) or Ctrl-D (end of input) at the prompt cancels: never an answer.
         return await new Promise<string>((resolve, reject) => {
-          rl.once('SIGINT', () => reject(new PromptCancelled()));
+          rl.once('SIGINT', () => reject(new PromptCancelled('SIGINT')));
           rl.once('close', () => reject(new PromptCancelled()));
           rl.question(question).then(resolve, () => reject(new PromptCancelled()));
         });

@@ -22,6 +22,7 @@ import { reportGate } from './gate-report.js';
 import { versionGate } from '../gate/version-gate.js';
 import type { Acknowledgement } from '../settings/settings-file.js';
 import type { PolicyCheck } from '../policy/policies.js';
+import { exitOnInterrupt, type InterruptSignal } from '../interrupts.js';
 
 export interface PlanOptions extends ConnectionFlags {
   paths: string[];
@@ -71,7 +72,27 @@ export function planExitCode(plan: Plan, detailed: boolean, failOn: FailOn = 'ne
   return detailed && changeCount(plan) > 0 ? EXIT_CHANGES : EXIT_OK;
 }
 
+/** What an interrupt of plan says (plan only reads). */
+function planInterrupted(signal: InterruptSignal): string {
+  return `Interrupted: the plan stopped; nothing was sent${signal === 'SIGTERM' ? ' (SIGTERM)' : ''}.`;
+}
+
 export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
+  // Plan only reads: an interrupt ends it at once, with a word and the signal's exit code.
+  const interrupted = exitOnInterrupt(
+    (text) => io.stderr.write(text),
+    planInterrupted,
+    io.interruptible === true,
+  );
+  interrupted.arm();
+  try {
+    return await planCommand(options, io);
+  } finally {
+    interrupted.disarm();
+  }
+}
+
+async function planCommand(options: PlanOptions, io: Io): Promise<number> {
   const only =
     options.changedSince === undefined
       ? undefined

@@ -6,6 +6,7 @@ import { deletedFilesText, type DeletedContractFile, type DeletedSaying } from '
 import { closingLine, diffLineLines } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
 import { impactLines, impactNote, mentionedHandles, type Mentions } from './render-impact.js';
+import { codeSpan, fencedJson, htmlText, markdownText, tableCell } from './markdown-text.js';
 
 const ACTION_LABEL: Record<PlannedChange['action'], string> = {
   create: '+ create',
@@ -16,22 +17,35 @@ const ACTION_LABEL: Record<PlannedChange['action'], string> = {
   error: '✗ error',
 };
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-/** `text` as an inline code span, whatever backticks it holds. */
-export function codeSpan(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${ticks}${pad}${text}${pad}${ticks}`;
-}
+export { codeSpan } from './markdown-text.js';
 
 function fence(text: string, language: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const ticks = '`'.repeat(longest + 1);
   return `${ticks}${language}\n${text}\n${ticks}`;
+}
+
+/**
+ * The change's consumers with the catalog's words in them (types, why they are unknown) escaped
+ * as markdown; names stay as they are, for impactLines writes them as code and maps owners'.
+ */
+function escapedImpact(change: PlannedChange): PlannedChange {
+  const impact = change.impact;
+  if (impact === undefined) return change;
+  return {
+    ...change,
+    impact: {
+      ...impact,
+      asset: { ...impact.asset, type: markdownText(impact.asset.type) },
+      ...(impact.unknown === undefined ? {} : { unknown: markdownText(impact.unknown) }),
+      consumers: impact.consumers.map((consumer) => ({
+        ...consumer,
+        type: markdownText(consumer.type),
+        owners:
+          consumer.owners?.map((owner) => ({ ...owner, type: markdownText(owner.type) })) ?? null,
+      })),
+    },
+  };
 }
 
 export function renderChangeDetails(
@@ -45,17 +59,24 @@ export function renderChangeDetails(
       ? [change.diff.length, 'field']
       : [changesOf(change.patch).length, 'operation'];
   const size = change.action === 'delete' ? '' : ` (${count} ${noun}${count === 1 ? '' : 's'})`;
-  const title = `${ACTION_LABEL[change.action]} <code>${cell(change.fullyQualifiedName)}</code>${size}${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
+  const title = `${ACTION_LABEL[change.action]} <code>${htmlText(change.fullyQualifiedName)}</code>${size}${change.breaking.length > 0 ? ' ⚠️ breaking' : ''}`;
   parts.push(`<details><summary>${title}</summary>`, '');
-  parts.push(`File: \`${change.file}\` · live version ${String(change.liveVersion ?? '–')}`, '');
+  parts.push(
+    `File: ${codeSpan(change.file)} · live version ${String(change.liveVersion ?? '–')}`,
+    '',
+  );
   if (change.error !== null)
-    parts.push(`**${change.action === 'missing' ? 'Missing' : 'Error'}:** ${change.error}`, '');
-  for (const breaking of change.breaking) parts.push(`- ⚠️ **breaking:** ${breaking}`);
-  const consumers = impactLines(change, plan, codeSpan, mentions);
+    parts.push(
+      `**${change.action === 'missing' ? 'Missing' : 'Error'}:** ${markdownText(change.error)}`,
+      '',
+    );
+  for (const breaking of change.breaking)
+    parts.push(`- ⚠️ **breaking:** ${markdownText(breaking)}`);
+  const consumers = impactLines(escapedImpact(change), plan, codeSpan, mentions);
   if (consumers.length > 0)
     parts.push(`- 👥 ${consumers[0]!}`, ...consumers.slice(1).map((line) => `  - ${line.trim()}`));
-  for (const warning of change.warnings) parts.push(`- ⚠️ warning: ${warning}`);
-  for (const note of change.notes) parts.push(`- note: ${note}`);
+  for (const warning of change.warnings) parts.push(`- ⚠️ warning: ${markdownText(warning)}`);
+  for (const note of change.notes) parts.push(`- note: ${markdownText(note)}`);
   if (change.breaking.length + change.warnings.length + change.notes.length > 0) parts.push('');
   if (change.diff.length > 0)
     parts.push(
@@ -75,21 +96,21 @@ export function renderChangeDetails(
     );
   if (change.create != null)
     parts.push(
-      `Request that apply will send: \`POST /v1/dataContracts\` (on ${change.create.assetType} \`${cell(change.create.assetFullyQualifiedName)}\`)`,
+      `Request that apply will send: \`POST /v1/dataContracts\` (on ${markdownText(change.create.assetType)} ${codeSpan(change.create.assetFullyQualifiedName)})`,
       '',
-      fence(printableLines(JSON.stringify(change.create.body, null, 2)), 'json'),
+      fence(fencedJson(printableLines(JSON.stringify(change.create.body, null, 2))), 'json'),
       '',
     );
   if (change.action === 'delete')
     parts.push(
-      `Its file is gone and it was managed from this repository: \`apply --prune\` sends \`DELETE /v1/dataContracts/${cell(change.id ?? '')}\` (a soft delete the catalog can restore; \`--hard-delete\` for one it cannot), only if the contract is still at version ${String(change.liveVersion)}.`,
+      `Its file is gone and it was managed from this repository: \`apply --prune\` sends ${codeSpan(`DELETE /v1/dataContracts/${change.id ?? ''}`)} (a soft delete the catalog can restore; \`--hard-delete\` for one it cannot), only if the contract is still at version ${String(change.liveVersion)}.`,
       '',
     );
   if (change.patch.length > 0)
     parts.push(
       `RFC 6902 patch that apply will send (its \`test\` operations are guards: the catalog refuses the whole patch if the contract moved since this plan):`,
       '',
-      fence(printableLines(JSON.stringify(change.patch, null, 2)), 'json'),
+      fence(fencedJson(printableLines(JSON.stringify(change.patch, null, 2))), 'json'),
       '',
     );
   parts.push('</details>');
@@ -114,7 +135,7 @@ export function renderPlanMarkdown(
   const lines: string[] = [];
   lines.push(`### ${options.title ?? 'Data contracts plan'}`, '');
   lines.push(
-    `**${closingLine(plan)}** Catalog: \`${plan.catalogUrl}\`${plan.gitCommit === null ? '' : ` · commit \`${plan.gitCommit.slice(0, 12)}\``}`,
+    `**${closingLine(plan)}** Catalog: ${codeSpan(plan.catalogUrl)}${plan.gitCommit === null ? '' : ` · commit ${codeSpan(plan.gitCommit.slice(0, 12))}`}`,
     '',
   );
   const deleted =
@@ -123,7 +144,7 @@ export function renderPlanMarkdown(
       : deletedFilesText(options.deleted.files, options.deleted.where, codeSpan, options.deleted);
   if (deleted !== '') lines.push(`⚠️ ${deleted}`, '');
   const unlooked = impactNote(plan);
-  if (unlooked !== '') lines.push(`ℹ️ ${unlooked}`, '');
+  if (unlooked !== '') lines.push(`ℹ️ ${markdownText(unlooked)}`, '');
   const handles = mentionedHandles(plan, options.mentions);
   if (handles.length > 0)
     lines.push(`👥 The breaking changes reach assets owned by ${handles.join(', ')}.`, '');
@@ -143,7 +164,7 @@ export function renderPlanMarkdown(
   );
   for (const change of listed) {
     lines.push(
-      `| \`${cell(change.fullyQualifiedName)}\` | \`${cell(change.file)}\` | ${ACTION_LABEL[change.action]} | ${change.breaking.length > 0 ? `⚠️ ${change.breaking.length}` : ''} | ${change.warnings.length > 0 ? String(change.warnings.length) : ''} | ${changesOf(change.patch).length} |`,
+      `| ${tableCell(codeSpan(change.fullyQualifiedName))} | ${tableCell(codeSpan(change.file))} | ${ACTION_LABEL[change.action]} | ${change.breaking.length > 0 ? `⚠️ ${change.breaking.length}` : ''} | ${change.warnings.length > 0 ? String(change.warnings.length) : ''} | ${changesOf(change.patch).length} |`,
     );
   }
   lines.push('');

@@ -3,6 +3,7 @@
 // fingerprint that does not move when lines around it do, so that a finding keeps its identity in
 // the Security tab across pushes.
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import type { Problem } from '../contract/problem.js';
 import type { Finding } from './findings.js';
 
@@ -11,6 +12,25 @@ interface Rule {
   name: string;
   description: string;
   level: 'error' | 'warning' | 'note';
+}
+
+/** A lone half of a surrogate pair, which no URI can carry (encodeURIComponent throws on it). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** What separates a path's folders here: `/`, and `\` as well on Windows. */
+const SEPARATOR = path.sep === '\\' ? /[\\/]/ : /\//;
+
+/**
+ * `file` (a path relative to the repository) as a relative URI reference (RFC 3986): each segment
+ * percent-encoded as UTF-8 (a space, `%`, `#`, `?`, `:`, `\` outside Windows, any character
+ * outside ASCII), the segments kept apart by `/`. A viewer reading the raw path would take `#` for
+ * a fragment, `?` for a query, and `%` for an escape.
+ */
+function uriReference(file: string): string {
+  return file
+    .split(SEPARATOR)
+    .map((segment) => encodeURIComponent(segment.replace(LONE_SURROGATE, '\uFFFD')))
+    .join('/');
 }
 
 /** Every kind of finding, by the id it keeps in every release. */
@@ -183,7 +203,7 @@ export function sarifLog(
               {
                 physicalLocation: {
                   artifactLocation: {
-                    uri: result.file.split('\\').join('/'),
+                    uri: uriReference(result.file),
                     uriBaseId: '%SRCROOT%',
                   },
                   region: { startLine: result.line, startColumn: result.column },

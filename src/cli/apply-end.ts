@@ -1,0 +1,91 @@
+// How apply ends: the contracts it stored run on their data (--verify), the report (as people
+// read it, or JSON), and the exit code; or, with nothing to apply, saying so.
+import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
+import type { ApplyReport } from '../apply/apply-plan.js';
+import type { CatalogClient } from '../catalog/client.js';
+import { SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
+import type { Plan } from '../plan/types.js';
+import type { Profile } from '../profile/profile.js';
+import { renderVerificationHuman } from '../verify/render-verify.js';
+import { appliedTargets, type VerifyReport } from '../verify/verify-contracts.js';
+import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
+import { colorsFor, type Io } from './io.js';
+import { verificationFails, verifyTargets } from './verify.js';
+
+/** The options of apply that say how it ends. */
+export interface EndOptions {
+  json: boolean;
+  color: boolean;
+  /** `--verify`: run each contract created or changed on its data after applying it. */
+  verify?: boolean;
+  /** `--verify-timeout`: how long to wait for a running result, in seconds. */
+  verifyTimeout?: number;
+}
+
+export function finish(
+  report: ApplyReport,
+  options: EndOptions,
+  io: Io,
+  signal: InterruptSignal | null = null,
+  verified?: VerifyReport,
+): number {
+  const c = colorsFor(io.stdout, io.env, options.color);
+  if (options.json)
+    io.stdout.write(
+      `${JSON.stringify(
+        verified === undefined
+          ? reportJson(report)
+          : { ...(reportJson(report) as object), verification: verified },
+        null,
+        2,
+      )}\n`,
+    );
+  else {
+    // Standard output's reader went away during the apply: the lines written as each contract
+    // ended may be lost with it, so every result is said again where the report now goes.
+    if (io.stdout.closed === true)
+      for (const result of report.results) {
+        const text = renderResult(result, c);
+        if (text !== null) io.stdout.write(`${text}\n`);
+      }
+    io.stdout.write(`\n${renderReportSummary(report, c)}`);
+    if (verified !== undefined) io.stdout.write(`\n${renderVerificationHuman(verified, c)}`);
+  }
+  if (report.interrupted === true) return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
+  return report.stoppedBy === null &&
+    report.results.every((r) => r.status !== 'failed') &&
+    (verified === undefined || !verificationFails(verified))
+    ? EXIT_OK
+    : EXIT_ERROR;
+}
+
+/**
+ * With --verify, the contracts the apply stored, run on their data; undefined without it, or
+ * when the apply was interrupted (nothing more is sent then).
+ */
+export async function verifyApplied(
+  report: ApplyReport,
+  plan: Plan,
+  client: CatalogClient,
+  profile: Profile,
+  options: EndOptions,
+): Promise<VerifyReport | undefined> {
+  if (options.verify !== true || report.interrupted === true) return undefined;
+  return verifyTargets(appliedTargets(report, plan), client, profile, options.verifyTimeout);
+}
+
+export function noChanges(plan: Plan, options: EndOptions, io: Io): number {
+  if (options.json) {
+    const unchanged = plan.changes.map((c) => ({
+      status: 'unchanged' as const,
+      file: c.file,
+      fullyQualifiedName: c.fullyQualifiedName,
+    }));
+    io.stdout.write(
+      `${JSON.stringify(reportJson({ results: unchanged, stoppedBy: null }), null, 2)}\n`,
+    );
+  } else {
+    io.stdout.write('Nothing to apply.\n');
+  }
+  return EXIT_OK;
+}
