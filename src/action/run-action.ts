@@ -26,6 +26,7 @@ import { writePlanFile } from '../plan/plan-file.js';
 import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
+import { codeSpan, markdownText } from '../plan/markdown-text.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments } from './github-comments.js';
 import { applyStep, WHOLE_PLAN } from './apply-step.js';
@@ -210,7 +211,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       // The catalog unreachable, a token refused, a setting wrong: said in the summary and the
       // comment too, which would otherwise still show the last plan that was made.
       const why = redact(error instanceof Error ? error.message : String(error));
-      const markdown = `### ${settings.command === 'apply' ? 'Data contracts: apply failed' : 'Data contracts: plan failed'}\n\nNo plan could be made, and nothing was sent: ${why}\n`;
+      const markdown = `### ${settings.command === 'apply' ? 'Data contracts: apply failed' : 'Data contracts: plan failed'}\n\nNo plan could be made, and nothing was sent: ${markdownText(why)}\n`;
       await runner.writeSummary(markdown);
       await stickyComment(markdown);
       await sarif([], why);
@@ -227,7 +228,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     const { plan, files } = outcome;
     if (plan.changes.length === 0 && only === undefined) {
       // No file where contracts are looked for: a wrong path input, never "no changes".
-      const markdown = `### Data contracts: no contract files\n\nNo contract file (*.yaml, *.yml) was found in ${settings.paths.map((p) => `\`${p}\``).join(', ')}; nothing was planned. Set the \`path\` input to the folder or files that hold the contracts.\n`;
+      const markdown = `### Data contracts: no contract files\n\nNo contract file (*.yaml, *.yml) was found in ${settings.paths.map(codeSpan).join(', ')}; nothing was planned. Set the \`path\` input to the folder or files that hold the contracts.\n`;
       await runner.writeSummary(markdown);
       await stickyComment(markdown);
       return { failed: `no contract files in ${settings.paths.join(', ')}; nothing was planned` };

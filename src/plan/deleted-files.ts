@@ -32,10 +32,12 @@ export function deletedFilesText(
   where: string,
   code: (text: string) => string = (text) => text,
   saying: DeletedSaying = {},
+  /** How the catalog's words (repository names, reasons) are written: plain text by default. */
+  words: (text: string) => string = (text) => text,
 ): string {
   if (deleted.length === 0)
     return saying.pruning === true && (saying.keptForOthers ?? []).length > 0
-      ? `Not deleted by --prune: ${(saying.keptForOthers ?? []).map(printable).join('; ')}.`
+      ? `Not deleted by --prune: ${(saying.keptForOthers ?? []).map((kept) => words(printable(kept))).join('; ')}.`
       : '';
   const one = deleted.length === 1;
   const files = deleted
@@ -45,7 +47,7 @@ export function deletedFilesText(
         : `${code(printable(file))} (contract ${code(printable(fullyQualifiedName))})`,
     )
     .join(', ');
-  const others = (saying.keptForOthers ?? []).map(printable);
+  const others = (saying.keptForOthers ?? []).map((kept) => words(printable(kept)));
   const why =
     saying.pruning === true
       ? `${one ? 'Its contract is' : 'Their contracts are'} not deleted: --prune deletes only contracts marked as managed from this repository${others.length > 0 ? `, and ${others.join('; ')}` : ''}. ${one ? 'It stays' : 'They stay'} in the catalog as ${one ? 'it is' : 'they are'}, managed by no file here.`

@@ -141,7 +141,13 @@ export function renderPlanMarkdown(
   const deleted =
     options.deleted === undefined
       ? ''
-      : deletedFilesText(options.deleted.files, options.deleted.where, codeSpan, options.deleted);
+      : deletedFilesText(
+          options.deleted.files,
+          options.deleted.where,
+          codeSpan,
+          options.deleted,
+          markdownText,
+        );
   if (deleted !== '') lines.push(`⚠️ ${deleted}`, '');
   const unlooked = impactNote(plan);
   if (unlooked !== '') lines.push(`ℹ️ ${markdownText(unlooked)}`, '');
