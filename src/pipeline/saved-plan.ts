@@ -2,7 +2,6 @@
 // create body in it is made again from the contract files it names and the live contracts, and
 // any difference refuses the whole plan. A checksum alone cannot tell an edited plan whose
 // checksum was made again; the files and the catalog can.
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { LiveContract } from '../catalog/client.js';
@@ -13,7 +12,7 @@ import type { ProfileSetting } from '../profile/profile.js';
 import type { ProgressHooks } from '../progress.js';
 import { planFromFiles } from './plan-pipeline.js';
 import type { Repository } from '../prune/repository.js';
-import { deletionGuard } from '../prune/proof.js';
+import { deletionGuard, present } from '../prune/proof.js';
 import { contractsNamedInCheckout } from '../prune/declared.js';
 
 /** `reader`, serving each contract in `live` once from there instead of the catalog. */
@@ -179,15 +178,5 @@ async function checkDeletions(
   for (const entry of deletions) {
     const file = named.get(entry.fullyQualifiedName);
     if (file !== undefined) refuse(entry, `${file} names its contract`);
-  }
-}
-
-/** Whether a file is at `absolute`. */
-async function present(absolute: string): Promise<boolean> {
-  try {
-    await stat(absolute);
-    return true;
-  } catch {
-    return false;
   }
 }

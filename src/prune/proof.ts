@@ -38,7 +38,7 @@ export function contractNamedIn(text: string, file: string): string | undefined 
 }
 
 /** Whether anything (a file, a link, a folder) is at `absolute`. */
-async function present(absolute: string): Promise<boolean> {
+export async function present(absolute: string): Promise<boolean> {
   try {
     await lstat(absolute);
     return true;
