@@ -849,6 +849,28 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(writes.length).toBeLessThan(4);
   });
 
+  it('a cancelled job (SIGTERM) while it plans ends the step at once: it says nothing was sent, exits 143, and the catalog sees no write', async () => {
+    const s = await setup({ openmetadata: true });
+    s.sandbox.setFaults({ seed: 1, rules: [], latencyMs: [1500, 1500] });
+    let terminated = false;
+    const run = await runAction(s, { COMMAND: 'apply' }, 'push', (_stdout, child) => {
+      if (terminated) return;
+      terminated = true;
+      // Once the catalog has a request: the step is reading it to plan.
+      const poll = setInterval(() => {
+        if (s.sandbox.requests().length === 0) return;
+        clearInterval(poll);
+        child.kill('SIGTERM');
+      }, 20);
+    });
+    expect(terminated).toBe(true);
+    expect(run.code, run.stdout + run.stderr).toBe(143);
+    expect(run.stdout).toContain(
+      '::error::Interrupted (SIGTERM) before anything was sent: nothing was sent to the catalog.',
+    );
+    expect(writesAmong(s.sandbox.requests())).toEqual([]);
+  });
+
   it('fails with the partial report and annotates the failed contract when apply stops', async () => {
     // dave's token may not search, so plan cannot see that b's table lacks a column: the catalog says so.
     const s = await setup({

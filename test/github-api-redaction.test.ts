@@ -33,7 +33,7 @@ describe('a GitHub API error page', () => {
     const token = `ghs_${'A1b2C3d4E5f6G7h8'.repeat(3)}`;
     for (const at of [280, 290, 296, 299]) {
       const url = await failingGitHub(`${'x'.repeat(at)}${token} trailing`);
-      const error = await callGitHub(url, token, 'GET', '/repos/a/b').catch((e: Error) => e);
+      const error = await callGitHub(url, token, 'GET', '/repos/a/b').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Error);
       const message = (error as Error).message;
       expect(message).toContain('failed with status 502');
@@ -45,7 +45,7 @@ describe('a GitHub API error page', () => {
     const basic = Buffer.from('x-access-token:ghs_SecretSecretSecret123').toString('base64');
     const url = await failingGitHub(`config: AUTHORIZATION: basic ${basic}`);
     const error = await callGitHub(url, 'another-token', 'GET', '/repos/a/b').catch(
-      (e: Error) => e,
+      (e: unknown) => e,
     );
     for (const run of runsOf(basic)) expect((error as Error).message).not.toContain(run);
   });

@@ -24,6 +24,11 @@ export interface Runner {
   setSecret(secret: string): void;
   writeSummary(markdown: string): Promise<void>;
   setFailed(message: string): void;
+  /**
+   * Told just before the first write is sent: from then on an interrupt stops the apply in order
+   * (apply-step.ts) instead of ending the step at once.
+   */
+  sending?(): void;
 }
 
 /** Each problem of a file (a contract file's, or the settings file's) at its line. */

@@ -92,6 +92,7 @@ export async function applyStep(step: ApplyStep): Promise<{ failed: string | nul
   }
   // A cancelled job (SIGTERM) or Ctrl-C: nothing new is sent, what is in flight finishes, and
   // the summary still says what happened.
+  runner.sending?.();
   const interrupt = listenForInterrupts((text) => runner.info(text.trim()));
   const report = await applyPlan(plan, client, {
     signal: interrupt.signal,

@@ -2,6 +2,14 @@
 import * as core from '@actions/core';
 import { readSettings } from './input-helper.js';
 import { assertCatalogSettings, runAction, type Runner } from './run-action.js';
+import { exitOnInterrupt } from '../interrupts.js';
+
+// A cancelled job (SIGTERM) or Ctrl-C before the first write ends the step at once, saying that
+// nothing was sent; once apply sends, it stops in order (apply-step.ts).
+const beforeSending = exitOnInterrupt(
+  (text) => core.error(text.trim()),
+  (signal) => `Interrupted (${signal}) before anything was sent: nothing was sent to the catalog.`,
+);
 
 const runner: Runner = {
   info: (message) => core.info(message),
@@ -13,8 +21,10 @@ const runner: Runner = {
     await core.summary.addRaw(markdown, true).write();
   },
   setFailed: (message) => core.setFailed(message),
+  sending: () => beforeSending.disarm(),
 };
 
+beforeSending.arm();
 try {
   const settings = readSettings();
   if (settings.catalogToken !== undefined) core.setSecret(settings.catalogToken);
