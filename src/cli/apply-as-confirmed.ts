@@ -31,6 +31,8 @@ export interface ConfirmedSteps {
   ): Promise<{ plan: Plan; liveContracts: ReadonlyMap<string, LiveContract> } | null>;
   /** Whether the person interrupted the apply. */
   interrupted(): boolean;
+  /** Aborted when the person interrupts: a question still open is then answered no. */
+  signal?: AbortSignal;
 }
 
 export interface ConfirmedOutcome {
@@ -124,15 +126,23 @@ export async function applyAsConfirmed(
       );
       return { report: declined(first, plan, unseen, 'it cannot be applied as planned again') };
     }
-    let answer: string;
+    let answer: string | null;
     try {
-      answer = await io.prompt!(
-        `\nDo you want to apply the changes planned again?\n  Only 'yes' will be accepted: `,
+      answer = await untilAborted(
+        io.prompt!(
+          `\nDo you want to apply the changes planned again?\n  Only 'yes' will be accepted: `,
+          steps.signal,
+        ),
+        steps.signal,
       );
     } catch (error) {
       if (!(error instanceof PromptCancelled)) throw error;
       io.stderr.write('\nApply cancelled; nothing more was sent.\n');
       return { report: declined(first, plan, unseen, 'you cancelled'), cancelled: true };
+    }
+    if (answer === null) {
+      io.stderr.write('\nInterrupted at the question; nothing more was sent.\n');
+      return { report: { ...declined(first, plan, unseen, 'you interrupted'), interrupted: true } };
     }
     if (answer.trim() !== 'yes') {
       io.stderr.write('Declined; nothing more was sent.\n');
@@ -204,4 +214,24 @@ function merged(
     stoppedBy: second.stoppedBy,
     ...(second.interrupted === true ? { interrupted: true } : {}),
   };
+}
+
+/** `answer`, or null as soon as `signal` is aborted (the question is left unanswered). */
+function untilAborted(answer: Promise<string>, signal?: AbortSignal): Promise<string | null> {
+  if (signal === undefined) return answer;
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const stop = () => resolve(null);
+    signal.addEventListener('abort', stop, { once: true });
+    answer.then(
+      (text) => {
+        signal.removeEventListener('abort', stop);
+        resolve(text);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }

@@ -329,6 +329,7 @@ async function applyCommand(
                   : { plan: again.plan, liveContracts: again.liveContracts };
               },
               interrupted: () => interrupt.signal.aborted,
+              signal: interrupt.signal,
             },
             io,
             options.json ? io.stderr : io.stdout,

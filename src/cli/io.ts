@@ -42,7 +42,7 @@ export interface Io {
   /** Whether stdin is a terminal a person can answer prompts on. */
   stdinIsTTY: boolean;
   /** Reads one line from the terminal (only called when stdinIsTTY). */
-  prompt?: (question: string) => Promise<string>;
+  prompt?: (question: string, signal?: AbortSignal) => Promise<string>;
   /** The process's own Ctrl-C may be caught (the real CLI; not a command run inside tests). */
   interruptible?: boolean;
 }
@@ -64,9 +64,12 @@ export function processIo(): Io {
     cwd: process.cwd(),
     stdinIsTTY: process.stdin.isTTY,
     interruptible: true,
-    prompt: async (question) => {
+    prompt: async (question, signal) => {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });
+      // An interrupt while asking leaves the question: the terminal is let go.
+      if (signal?.aborted === true) rl.close();
+      signal?.addEventListener('abort', () => rl.close(), { once: true });
       try {
         // Ctrl-C (SIGINT) or Ctrl-D (end of input) at the prompt cancels: never an answer.
         return await new Promise<string>((resolve, reject) => {
