@@ -13,6 +13,7 @@ import {
   type ActionProcessRun,
 } from './helpers/action-process.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/fake-github.js';
+import { contractOn, dashboard, idsFrom, table } from './helpers/lineage-seed.js';
 import { manyTables } from './helpers/many-tables.js';
 import { openSandbox, editorSeed, seed, writesAmong } from './helpers/sandbox.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
@@ -587,8 +588,7 @@ const unownedFile = [
 
 describe('who a breaking change reaches, in the pull request', () => {
   it('names the consumers downstream and mentions their owners by the handles .contracts.yaml maps; fail-on breaking-with-consumers fails the check', async () => {
-    const column = (name: string, dataType: string) => ({ name, dataType });
-    const tableId = '7a000000-0000-4000-8000-000000000001';
+    const id = idsFrom('7a000000');
     const s = await setup({
       openmetadata: true,
       examples: false,
@@ -601,44 +601,12 @@ describe('who a breaking change reaches, in the pull request', () => {
         ],
         teams: [{ name: 'sales-data' }, { name: 'ops' }],
         assets: [
-          {
-            id: tableId,
-            entityType: 'table',
-            name: 'orders',
-            fullyQualifiedName: 'db.s.orders',
-            columns: [column('id', 'BIGINT'), column('amount', 'DECIMAL')],
-          },
-          {
-            id: '7a000000-0000-4000-8000-000000000002',
-            entityType: 'dashboard',
-            name: 'revenue',
-            fullyQualifiedName: 'looker.revenue',
-            owners: [{ type: 'team', name: 'sales-data' }],
-          },
-          {
-            id: '7a000000-0000-4000-8000-000000000003',
-            entityType: 'dashboard',
-            name: 'kpis',
-            fullyQualifiedName: 'looker.kpis',
-            owners: [{ type: 'team', name: 'ops' }],
-          },
+          table(id(1), 'orders'),
+          dashboard(id(2), 'revenue', 'sales-data'),
+          dashboard(id(3), 'kpis', 'ops'),
         ],
         dataProducts: [],
-        dataContracts: [
-          {
-            id: '7c000000-0000-4000-8000-000000000001',
-            name: 'orders',
-            fullyQualifiedName: 'db.s.orders.dataContract_orders',
-            entity: {
-              id: tableId,
-              type: 'table',
-              name: 'orders',
-              fullyQualifiedName: 'db.s.orders',
-            },
-            schema: [column('id', 'BIGINT'), column('amount', 'DECIMAL')],
-            version: 0.1,
-          },
-        ],
+        dataContracts: [contractOn(idsFrom('7c000000')(1), id(1), 'orders')],
         lineage: [
           { from: 'db.s.orders', to: 'looker.revenue' },
           { from: 'db.s.orders', to: 'looker.kpis' },
