@@ -96,3 +96,22 @@ export function exitOnInterrupt(
     },
   };
 }
+
+/**
+ * `run` with exitOnInterrupt(`say`, `sentence`, `enabled`) armed from its start to its end; `run`
+ * is given it, to disarm it sooner (where an apply starts sending and stops in order instead).
+ */
+export async function exitingOnInterrupt<T>(
+  say: (text: string) => void,
+  sentence: (signal: InterruptSignal) => string,
+  enabled: boolean,
+  run: (exit: InterruptExit) => Promise<T>,
+): Promise<T> {
+  const exit = exitOnInterrupt(say, sentence, enabled);
+  exit.arm();
+  try {
+    return await run(exit);
+  } finally {
+    exit.disarm();
+  }
+}

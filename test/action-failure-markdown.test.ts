@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { actionProcess, git } from './helpers/action-process.js';
+import { actionPlan, git } from './helpers/action-process.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { tempDir } from './helpers/temp-dir.js';
 
@@ -41,20 +41,17 @@ describe('a catalog that refuses with a hostile message', () => {
     git(workspace.dir, 'add', '-A');
     git(workspace.dir, 'commit', '-q', '-m', 'base');
     const head = git(workspace.dir, 'rev-parse', 'HEAD');
-    const run = await actionProcess({
+    const run = await actionPlan({
       workspace: workspace.dir,
       base: head,
       head,
       githubUrl: github.url,
       repository: REPO,
       cleanups,
-      inputs: {
-        COMMAND: 'plan',
-        'CATALOG-URL': `http://127.0.0.1:${(catalog.address() as AddressInfo).port}`,
-        'CATALOG-TOKEN': 'a-token',
-        'GITHUB-TOKEN': GH_TOKEN,
-        PATH: 'contracts',
-      },
+      catalogUrl: `http://127.0.0.1:${(catalog.address() as AddressInfo).port}`,
+      catalogToken: 'a-token',
+      githubToken: GH_TOKEN,
+      path: 'contracts',
     });
     expect(run.code).toBe(1);
     expect(run.summary).toContain('No plan could be made, and nothing was sent');

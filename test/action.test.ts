@@ -1,20 +1,25 @@
 // The GitHub Action as GitHub runs it: the committed bundle under node, with INPUT_* and the
 // runner's files, against a sandbox catalog and a local stand-in for the issue-comments API.
-import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_COMMENT_CHARS } from '../src/action/github-comments.js';
 import { MAX_SUMMARY_BYTES } from '../src/action/summary-limit.js';
 import type { Sandbox } from '../src/sandbox/server.js';
+import {
+  actionProcess,
+  git,
+  type ActionProcessOptions,
+  type ActionProcessRun,
+} from './helpers/action-process.js';
 import { startFakeGitHub, type FakeGitHub } from './helpers/fake-github.js';
+import { contractOn, dashboard, idsFrom, table } from './helpers/lineage-seed.js';
 import { manyTables } from './helpers/many-tables.js';
 import { openSandbox, editorSeed, seed, writesAmong } from './helpers/sandbox.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const bundle = path.join(root, 'action', 'index.js');
 const GH_TOKEN = 'ghs_fake_workflow_token_123';
 const REPO = 'acme/contracts';
 /** How the Action marks a contract managed from this repository, less the file's path. */
@@ -24,14 +29,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync(
-    'git',
-    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args],
-    { cwd, encoding: 'utf8' },
-  ).trim();
-}
 
 interface Setup {
   dir: string;
@@ -127,12 +124,8 @@ async function setup(
   };
 }
 
-interface ActionRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  summary: string;
-  outputs: Record<string, string>;
+interface ActionRun extends ActionProcessRun {
+  /** The plan file the run wrote (its `plan-file` output), or '' where it wrote none. */
   files: string;
 }
 
@@ -142,76 +135,30 @@ async function runAction(
   inputs: Record<string, string>,
   event: 'pull_request' | 'push' = 'pull_request',
   /** Called with all of stdout so far, each time more arrives, and the process itself. */
-  onStdout?: (stdout: string, child: ReturnType<typeof spawn>) => void,
+  onStdout?: ActionProcessOptions['onStdout'],
 ): Promise<ActionRun> {
-  const runner = await tempDir();
-  cleanups.push(() => runner.remove());
-  const summaryFile = path.join(runner.dir, 'summary.md');
-  const outputFile = path.join(runner.dir, 'output.txt');
-  const eventFile = path.join(runner.dir, 'event.json');
-  await writeFile(summaryFile, '');
-  await writeFile(outputFile, '');
-  await writeFile(
-    eventFile,
-    JSON.stringify({
-      action: 'synchronize',
-      number: 42,
-      pull_request: {
-        number: 42,
-        state: 'open',
-        title: 'Edit the orders contract',
-        base: { ref: 'main', sha: s.base, repo: { full_name: REPO } },
-        head: { ref: 'edit-orders', sha: s.head, repo: { full_name: REPO } },
-      },
-      repository: { full_name: REPO, name: 'contracts', owner: { login: 'acme' } },
-      sender: { login: 'octocat' },
-    }),
-  );
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: s.dir,
-    GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: eventFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_API_URL: s.github.url,
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_REPOSITORY: REPO,
-    GITHUB_RUN_ID: '777',
-    GITHUB_SHA: s.head,
-    RUNNER_TEMP: runner.dir,
-    'INPUT_CATALOG-URL': s.sandbox.url,
-    'INPUT_CATALOG-TOKEN': s.token,
-    'INPUT_GITHUB-TOKEN': GH_TOKEN,
-    INPUT_PATH: 'contracts',
-    INPUT_COMMENT: 'true',
-    'INPUT_CHANGED-ONLY': 'false',
-    'INPUT_FAIL-ON-BREAKING': 'false',
-  };
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  const child = spawn(process.execPath, [bundle], {
-    cwd: s.dir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const run = await actionProcess({
+    workspace: s.dir,
+    base: s.base,
+    head: s.head,
+    githubUrl: s.github.url,
+    repository: REPO,
+    event,
+    cleanups,
+    ...(onStdout === undefined ? {} : { onStdout }),
+    inputs: {
+      'CATALOG-URL': s.sandbox.url,
+      'CATALOG-TOKEN': s.token,
+      'GITHUB-TOKEN': GH_TOKEN,
+      PATH: 'contracts',
+      COMMENT: 'true',
+      'CHANGED-ONLY': 'false',
+      'FAIL-ON-BREAKING': 'false',
+      ...inputs,
+    },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    onStdout?.(stdout, child);
-  });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
-  const rawOutputs = await readFile(outputFile, 'utf8');
-  const outputs: Record<string, string> = {};
-  // GITHUB_OUTPUT uses heredoc blocks: name<<DELIMITER\nvalue\nDELIMITER
-  for (const match of rawOutputs.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm))
-    outputs[match[1]!] = match[3]!;
-  const planFile = outputs['plan-file'];
-  const files = planFile === undefined ? '' : await readFile(planFile, 'utf8');
-  return { code, stdout, stderr, summary: await readFile(summaryFile, 'utf8'), outputs, files };
+  const planFile = run.outputs['plan-file'];
+  return { ...run, files: planFile === undefined ? '' : await readFile(planFile, 'utf8') };
 }
 
 /**
@@ -641,8 +588,7 @@ const unownedFile = [
 
 describe('who a breaking change reaches, in the pull request', () => {
   it('names the consumers downstream and mentions their owners by the handles .contracts.yaml maps; fail-on breaking-with-consumers fails the check', async () => {
-    const column = (name: string, dataType: string) => ({ name, dataType });
-    const tableId = '7a000000-0000-4000-8000-000000000001';
+    const id = idsFrom('7a000000');
     const s = await setup({
       openmetadata: true,
       examples: false,
@@ -655,44 +601,12 @@ describe('who a breaking change reaches, in the pull request', () => {
         ],
         teams: [{ name: 'sales-data' }, { name: 'ops' }],
         assets: [
-          {
-            id: tableId,
-            entityType: 'table',
-            name: 'orders',
-            fullyQualifiedName: 'db.s.orders',
-            columns: [column('id', 'BIGINT'), column('amount', 'DECIMAL')],
-          },
-          {
-            id: '7a000000-0000-4000-8000-000000000002',
-            entityType: 'dashboard',
-            name: 'revenue',
-            fullyQualifiedName: 'looker.revenue',
-            owners: [{ type: 'team', name: 'sales-data' }],
-          },
-          {
-            id: '7a000000-0000-4000-8000-000000000003',
-            entityType: 'dashboard',
-            name: 'kpis',
-            fullyQualifiedName: 'looker.kpis',
-            owners: [{ type: 'team', name: 'ops' }],
-          },
+          table(id(1), 'orders'),
+          dashboard(id(2), 'revenue', 'sales-data'),
+          dashboard(id(3), 'kpis', 'ops'),
         ],
         dataProducts: [],
-        dataContracts: [
-          {
-            id: '7c000000-0000-4000-8000-000000000001',
-            name: 'orders',
-            fullyQualifiedName: 'db.s.orders.dataContract_orders',
-            entity: {
-              id: tableId,
-              type: 'table',
-              name: 'orders',
-              fullyQualifiedName: 'db.s.orders',
-            },
-            schema: [column('id', 'BIGINT'), column('amount', 'DECIMAL')],
-            version: 0.1,
-          },
-        ],
+        dataContracts: [contractOn(idsFrom('7c000000')(1), id(1), 'orders')],
         lineage: [
           { from: 'db.s.orders', to: 'looker.revenue' },
           { from: 'db.s.orders', to: 'looker.kpis' },

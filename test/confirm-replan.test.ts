@@ -2,11 +2,10 @@
 // between the yes and its PATCH is planned again, and the new plan is shown and asked for again;
 // a no sends nothing more, and the other writer's change stays. The built CLI on a
 // pseudo-terminal, against a sandbox.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyAtTerminal } from './helpers/apply-at-terminal.js';
 import { openSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
@@ -16,7 +15,6 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-const CLI = path.resolve(import.meta.dirname, '../dist/cli.cjs');
 const B_ID = '1c000000-0000-4000-8000-000000000002';
 const FIRST_PROMPT = 'Do you want to apply these changes to';
 const AGAIN_PROMPT = 'Do you want to apply the changes planned again?';
@@ -82,35 +80,24 @@ async function racedCatalog(raceThePatch = true) {
 }
 
 /** Runs `contracts apply` on a pseudo-terminal, typing each answer once its prompt is shown. */
-function applyAtTerminal(
+function answeringAtTerminal(
   c: { cwd: string; env: Record<string, string> },
   answers: { after: string; keys: string; before?: () => Promise<unknown> }[],
 ): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', `'${process.execPath}' '${CLI}' apply`, '/dev/null'], {
-      cwd: c.cwd,
-      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', TERM: 'dumb', ...c.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const waiting = [...answers];
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const next = waiting[0];
-      if (next !== undefined && out.includes(next.after)) {
-        waiting.shift();
-        void (next.before?.() ?? Promise.resolve()).then(() => child.stdin.write(next.keys));
-      }
-    });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, out }));
+  const waiting = [...answers];
+  return applyAtTerminal(c, (out, child) => {
+    const next = waiting[0];
+    if (next !== undefined && out.includes(next.after)) {
+      waiting.shift();
+      void (next.before?.() ?? Promise.resolve()).then(() => child.stdin.write(next.keys));
+    }
   });
 }
 
 describe('a contract another writer changed after the yes', () => {
   it('is planned again and shown, and asked for again: no sends nothing more, and the other writer keeps their change', async () => {
     const c = await racedCatalog();
-    const run = await applyAtTerminal(c, [
+    const run = await answeringAtTerminal(c, [
       { after: FIRST_PROMPT, keys: 'yes\r' },
       { after: AGAIN_PROMPT, keys: 'no\r' },
     ]);
@@ -134,7 +121,7 @@ describe('a contract another writer changed after the yes', () => {
 
   it('a yes to the plan made again applies it, and the rest of the plan', async () => {
     const c = await racedCatalog();
-    const run = await applyAtTerminal(c, [
+    const run = await answeringAtTerminal(c, [
       { after: FIRST_PROMPT, keys: 'yes\r' },
       { after: AGAIN_PROMPT, keys: 'yes\r' },
     ]);
@@ -152,7 +139,7 @@ describe('a contract another writer changed after the yes', () => {
 
   it('while the person reads the plan: after the yes the whole plan is made again, and what differs is asked for again', async () => {
     const c = await racedCatalog(false);
-    const run = await applyAtTerminal(c, [
+    const run = await answeringAtTerminal(c, [
       { after: FIRST_PROMPT, keys: 'yes\r', before: c.edit },
       { after: AGAIN_PROMPT, keys: 'no\r' },
     ]);

@@ -7,6 +7,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { cli } from './helpers/cli.js';
+import {
+  COLUMNS,
+  contractOn,
+  dashboard,
+  droppingAmount,
+  idsFrom,
+  table,
+} from './helpers/lineage-seed.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -14,19 +22,8 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-const id = (n: number) => `4a000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`;
-const COLUMNS = [
-  { name: 'id', dataType: 'BIGINT' },
-  { name: 'amount', dataType: 'DECIMAL' },
-];
-const contractOf = (name: string, n: number) => ({
-  id: id(50 + n),
-  name,
-  fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
-  entity: { id: id(n), type: 'table', name, fullyQualifiedName: `db.s.${name}` },
-  schema: COLUMNS,
-  version: 0.1,
-});
+const id = idsFrom('4a000000');
+const contractOf = (name: string, n: number) => contractOn(id(50 + n), id(n), name);
 
 function impactSeed() {
   return seed({
@@ -40,42 +37,11 @@ function impactSeed() {
     ],
     teams: [{ name: 'sales-data' }, { name: 'ops' }],
     assets: [
-      {
-        id: id(1),
-        entityType: 'table',
-        name: 'orders',
-        fullyQualifiedName: 'db.s.orders',
-        columns: COLUMNS,
-      },
-      {
-        id: id(2),
-        entityType: 'table',
-        name: 'lonely',
-        fullyQualifiedName: 'db.s.lonely',
-        columns: COLUMNS,
-      },
-      {
-        id: id(3),
-        entityType: 'table',
-        name: 'daily',
-        fullyQualifiedName: 'db.s.daily',
-        columns: COLUMNS,
-        owners: [{ type: 'user', name: 'bob' }],
-      },
-      {
-        id: id(4),
-        entityType: 'dashboard',
-        name: 'revenue',
-        fullyQualifiedName: 'looker.revenue',
-        owners: [{ type: 'team', name: 'sales-data' }],
-      },
-      {
-        id: id(5),
-        entityType: 'dashboard',
-        name: 'kpis',
-        fullyQualifiedName: 'looker.kpis',
-        owners: [{ type: 'team', name: 'ops' }],
-      },
+      table(id(1), 'orders'),
+      table(id(2), 'lonely'),
+      table(id(3), 'daily', [{ type: 'user', name: 'bob' }]),
+      dashboard(id(4), 'revenue', 'sales-data'),
+      dashboard(id(5), 'kpis', 'ops'),
     ],
     dataProducts: [],
     dataContracts: [contractOf('orders', 1), contractOf('lonely', 2)],
@@ -95,12 +61,7 @@ async function dropping(profile: 'spec' | 'openmetadata', ...names: string[]) {
   for (const name of names)
     await writeFile(
       path.join(opened.cwd, 'contracts', `${name}.yaml`),
-      stringify({
-        name,
-        fullyQualifiedName: `db.s.${name}.dataContract_${name}`,
-        entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
-        schema: [{ name: 'id', dataType: 'BIGINT' }],
-      }),
+      stringify(droppingAmount(name)),
     );
   return { ...opened, run: (...args: string[]) => cli(args, { cwd: opened.cwd, env: opened.env }) };
 }

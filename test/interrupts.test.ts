@@ -2,10 +2,11 @@
 // the catalog or waits at a prompt ends the command at once with a sentence and 130 or 143, never
 // killed by the signal without a word, and the catalog sees no write. Each runs the built CLI as a
 // process against a slow sandbox.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyAtTerminal, BUILT_CLI } from './helpers/apply-at-terminal.js';
 import { cliProcess } from './helpers/cli-process.js';
 import { openSandbox, writesAmong } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -15,8 +16,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
-
-const CLI = path.resolve(import.meta.dirname, '../dist/cli.cjs');
 
 /** Three contracts to change, in a catalog that takes `latency` ms to answer each request. */
 async function slowCatalog(latency: number) {
@@ -109,47 +108,35 @@ function cliUnder(root: number): number | undefined {
       const match = /^\s*(\d+)\s+(.*)$/.exec(row);
       if (match === null) continue;
       // Node itself, not the shell `script` runs it with (`sh -c 'node' 'cli.cjs' apply`).
-      if (match[2]!.startsWith(`${process.execPath} ${CLI}`)) return Number(match[1]);
+      if (match[2]!.startsWith(`${process.execPath} ${BUILT_CLI}`)) return Number(match[1]);
       queue.push(Number(match[1]));
     }
   }
   return undefined;
 }
 
-/**
- * Runs `contracts apply` on a pseudo-terminal (`script`), as a person's shell does, and once it
- * asks for yes, `act`s on the terminal's input and the CLI's own process.
- */
-function applyAtTerminal(
+/** Runs `contracts apply` on a pseudo-terminal, and once it asks for yes, `act`s on the terminal's
+ * input and the CLI's own process. */
+async function actAtPrompt(
   c: { cwd: string; env: Record<string, string> },
   act: (stdin: NodeJS.WritableStream, pid: number) => void,
 ): Promise<{ code: number | null; out: string; acted: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', `'${process.execPath}' '${CLI}' apply`, '/dev/null'], {
-      cwd: c.cwd,
-      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', TERM: 'dumb', ...c.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let acted = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (!acted && out.includes("Only 'yes' will be accepted:")) {
-        const pid = cliUnder(child.pid!);
-        if (pid === undefined) return;
-        acted = true;
-        act(child.stdin, pid);
-      }
-    });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, out, acted }));
+  let acted = false;
+  const run = await applyAtTerminal(c, (out, child) => {
+    if (!acted && out.includes("Only 'yes' will be accepted:")) {
+      const pid = cliUnder(child.pid!);
+      if (pid === undefined) return;
+      acted = true;
+      act(child.stdin, pid);
+    }
   });
+  return { ...run, acted };
 }
 
 describe('an interrupt at the prompt', () => {
   it('SIGTERM while apply waits for yes at a terminal: "Interrupted: nothing was sent", exit 143, no write', async () => {
     const c = await slowCatalog(0);
-    const result = await applyAtTerminal(c, (_, pid) => process.kill(pid, 'SIGTERM'));
+    const result = await actAtPrompt(c, (_, pid) => process.kill(pid, 'SIGTERM'));
     expect(result.acted, result.out).toBe(true);
     expect(result.code, result.out).toBe(143);
     expect(result.out).toContain('Interrupted: nothing was sent (SIGTERM).');
@@ -158,7 +145,7 @@ describe('an interrupt at the prompt', () => {
 
   it('Ctrl-C typed at the prompt is an interrupt: "Interrupted: nothing was sent", exit 130, no write', async () => {
     const c = await slowCatalog(0);
-    const result = await applyAtTerminal(c, (stdin) => stdin.write('\u0003'));
+    const result = await actAtPrompt(c, (stdin) => stdin.write('\u0003'));
     expect(result.acted, result.out).toBe(true);
     expect(result.code, result.out).toBe(130);
     expect(result.out).toContain('Interrupted: nothing was sent.');

@@ -13,6 +13,7 @@ import {
   LogicBudgetError,
   ruleProblem,
 } from '../src/policy/json-logic.js';
+import { logicRule } from './helpers/logic-rules.js';
 
 const OPERATIONS = [...knownOperations()];
 
@@ -22,20 +23,14 @@ const leaf = fc.oneof(
   fc.boolean(),
   fc.constant(null),
 );
-const { rule } = fc.letrec<{ rule: unknown }>((tie) => ({
-  rule: fc.oneof(
-    { depthSize: 'medium' },
-    leaf,
-    fc.array(tie('rule'), { maxLength: 3 }),
-    fc
-      .tuple(
-        fc.constantFrom(...OPERATIONS),
-        fc.oneof(tie('rule'), fc.array(tie('rule'), { maxLength: 4 })),
-      )
-      .map(([op, values]) => ({ [op]: values })),
+const rule = logicRule({
+  leaf,
+  operations: OPERATIONS,
+  maxItems: 3,
+  more: [
     fc.constantFrom({ var: 'x' }, { var: 'y' }, { var: 'x.y' }, { var: '' }, { var: 'current' }),
-  ),
-}));
+  ],
+});
 const data = fc.constantFrom<unknown>(
   { x: { y: [1, 2, 'a'] }, y: [3, 'b', [1]], a: 'abc' },
   { x: [1, 2, 3], y: 'hello' },

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { knownOperations } from '../src/policy/json-logic.js';
 import { breaches, compilePolicies } from '../src/policy/policies.js';
 import { loadSettings } from '../src/settings/settings-file.js';
+import { logicRule } from './helpers/logic-rules.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
 const dir = mkdtempSync(path.join(tmpdir(), 'contracts-settings-fuzz-'));
@@ -36,19 +37,7 @@ const leaf = fc.oneof(
   fc.boolean(),
   fc.constant(null),
 );
-const { rule } = fc.letrec<{ rule: unknown }>((tie) => ({
-  rule: fc.oneof(
-    { depthSize: 'medium' },
-    leaf,
-    fc.array(tie('rule'), { maxLength: 4 }),
-    fc
-      .tuple(
-        fc.constantFrom(...OPERATIONS),
-        fc.oneof(tie('rule'), fc.array(tie('rule'), { maxLength: 4 })),
-      )
-      .map(([op, values]) => ({ [op]: values })),
-  ),
-}));
+const rule = logicRule({ leaf, operations: OPERATIONS, maxItems: 4 });
 
 const policy = fc.oneof(
   pattern.map((p) => ({ use: 'name-pattern', pattern: p })),

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { actionProcess, git, type ActionProcessRun } from './helpers/action-process.js';
+import { actionPlan, git, type ActionProcessRun } from './helpers/action-process.js';
 import { cli } from './helpers/cli.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { openSandbox, writesAmong } from './helpers/sandbox.js';
@@ -61,38 +61,41 @@ function commitHead(dir: string): string {
   return git(dir, 'rev-parse', 'HEAD');
 }
 
+/** A sandbox, a fake GitHub, and the Action's plan of a pull request with the sandbox's token. */
 async function sandboxAndGitHub() {
   const opened = await openSandbox();
   cleanups.push(() => opened.sandbox.close());
   const github = await startFakeGitHub(GH_TOKEN, REPO);
   cleanups.push(() => github.close());
-  return { ...opened, github, token: await opened.token() };
+  const token = await opened.token();
+  const plan = (pullRequest: {
+    workspace: string;
+    base: string;
+    head: string;
+    catalogUrl: string;
+    path?: string;
+  }): Promise<ActionProcessRun> =>
+    actionPlan({
+      ...pullRequest,
+      githubUrl: github.url,
+      repository: REPO,
+      cleanups,
+      catalogToken: token,
+      githubToken: GH_TOKEN,
+    });
+  return { ...opened, github, token, plan };
 }
 
 describe('a pull request does not decide where the catalog token goes', () => {
   it('Action: with no catalog-url input, the base commit’s catalog.url is used, never the head’s', async () => {
-    const { sandbox, github, token } = await sandboxAndGitHub();
+    const { sandbox, plan } = await sandboxAndGitHub();
     const relay = await recorder();
     const repo = await repository(`catalog:\n  url: ${sandbox.url}\n`);
     await writeFile(path.join(repo.dir, '.contracts.yaml'), `catalog:\n  url: ${relay.url}\n`);
     const head = commitHead(repo.dir);
     const run = (base: string, workspace = repo.dir): Promise<ActionProcessRun> =>
-      actionProcess({
-        workspace,
-        base,
-        head,
-        githubUrl: github.url,
-        repository: REPO,
-        cleanups,
-        inputs: {
-          COMMAND: 'plan',
-          // As `${{ vars.CATALOG_URL }}` gives it when the variable is not set.
-          'CATALOG-URL': '',
-          'CATALOG-TOKEN': token,
-          'GITHUB-TOKEN': GH_TOKEN,
-          PATH: 'contracts',
-        },
-      });
+      // As `${{ vars.CATALOG_URL }}` gives catalog-url when the variable is not set.
+      plan({ workspace, base, head, catalogUrl: '', path: 'contracts' });
     const planned = await run(repo.base);
     expect(relay.seen).toEqual([]);
     expect(planned.code, planned.stdout + planned.stderr).toBe(0);
@@ -123,27 +126,13 @@ describe('a pull request does not decide where the catalog token goes', () => {
   }, 60_000);
 
   it('Action: with catalog-url given, the profile is the base commit’s, or asked of the catalog when the base cannot be had; never the head’s', async () => {
-    const { sandbox, github, token } = await sandboxAndGitHub();
+    const { sandbox, plan } = await sandboxAndGitHub();
     const repo = await repository(undefined);
     // The sandbox plays the spec's catalog: as an OpenMetadata catalog it cannot be planned.
     await writeFile(path.join(repo.dir, '.contracts.yaml'), 'catalog:\n  profile: openmetadata\n');
     const head = commitHead(repo.dir);
     const run = (base: string): Promise<ActionProcessRun> =>
-      actionProcess({
-        workspace: repo.dir,
-        base,
-        head,
-        githubUrl: github.url,
-        repository: REPO,
-        cleanups,
-        inputs: {
-          COMMAND: 'plan',
-          'CATALOG-URL': sandbox.url,
-          'CATALOG-TOKEN': token,
-          'GITHUB-TOKEN': GH_TOKEN,
-          PATH: 'contracts',
-        },
-      });
+      plan({ workspace: repo.dir, base, head, catalogUrl: sandbox.url, path: 'contracts' });
     const fromBase = await run(repo.base);
     expect(fromBase.code, fromBase.stdout).toBe(0);
     expect(fromBase.stdout).toContain(
@@ -204,7 +193,7 @@ describe('a pull request does not decide where the catalog token goes', () => {
 
 describe('paths stay in the repository, and no file’s text is quoted', () => {
   it('Action: paths into .git or out of the repository, and links to .git/config, are refused before reading; the credential shows nowhere', async () => {
-    const { sandbox, github, token } = await sandboxAndGitHub();
+    const { sandbox, github, plan } = await sandboxAndGitHub();
     const repo = await repository(undefined);
     await writeFile(
       path.join(repo.parent, 'outside.yaml'),
@@ -237,19 +226,11 @@ describe('paths stay in the repository, and no file’s text is quoted', () => {
       git(repo.dir, 'clean', '-q', '-fdx');
       await setUp();
       const head = commitHead(repo.dir);
-      const run = await actionProcess({
+      const run = await plan({
         workspace: repo.dir,
         base: repo.base,
         head,
-        githubUrl: github.url,
-        repository: REPO,
-        cleanups,
-        inputs: {
-          COMMAND: 'plan',
-          'CATALOG-URL': sandbox.url,
-          'CATALOG-TOKEN': token,
-          'GITHUB-TOKEN': GH_TOKEN,
-        },
+        catalogUrl: sandbox.url,
       });
       expect(run.code, why).toBe(1);
       expect(run.stdout, why).toContain(shown);

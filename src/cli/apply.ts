@@ -17,7 +17,7 @@ import { repositoryOf } from '../prune/repository.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
 import {
-  exitOnInterrupt,
+  exitingOnInterrupt,
   listenForInterrupts,
   SIGNAL_EXIT_CODES,
   type InterruptExit,
@@ -87,17 +87,12 @@ function nothingSent(signal: InterruptSignal): string {
 export async function runApply(options: ApplyCliOptions, io: Io): Promise<number> {
   // Until the apply itself starts (its ordered stop), an interrupt ends the run at once: loading
   // the files, reading the catalog, planning and the prompts send nothing.
-  const beforeSending = exitOnInterrupt(
+  return exitingOnInterrupt(
     (text) => io.stderr.write(text),
     nothingSent,
     io.interruptible === true,
+    (beforeSending) => applyCommand(options, io, beforeSending),
   );
-  beforeSending.arm();
-  try {
-    return await applyCommand(options, io, beforeSending);
-  } finally {
-    beforeSending.disarm();
-  }
 }
 
 async function applyCommand(

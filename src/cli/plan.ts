@@ -22,7 +22,7 @@ import { reportGate } from './gate-report.js';
 import { versionGate } from '../gate/version-gate.js';
 import type { Acknowledgement } from '../settings/settings-file.js';
 import type { PolicyCheck } from '../policy/policies.js';
-import { exitOnInterrupt, type InterruptSignal } from '../interrupts.js';
+import { exitingOnInterrupt, type InterruptSignal } from '../interrupts.js';
 
 export interface PlanOptions extends ConnectionFlags {
   paths: string[];
@@ -79,17 +79,12 @@ function planInterrupted(signal: InterruptSignal): string {
 
 export async function runPlan(options: PlanOptions, io: Io): Promise<number> {
   // Plan only reads: an interrupt ends it at once, with a word and the signal's exit code.
-  const interrupted = exitOnInterrupt(
+  return exitingOnInterrupt(
     (text) => io.stderr.write(text),
     planInterrupted,
     io.interruptible === true,
+    () => planCommand(options, io),
   );
-  interrupted.arm();
-  try {
-    return await planCommand(options, io);
-  } finally {
-    interrupted.disarm();
-  }
 }
 
 async function planCommand(options: PlanOptions, io: Io): Promise<number> {

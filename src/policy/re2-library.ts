@@ -1,18 +1,10 @@
 // re2js (RE2's linear-time matcher, in JavaScript), loaded on first use: only a settings file
 // with a `name-pattern` needs it, and loading it costs a run about as much as the yaml package
-// does. Its calls are synchronous, so it is required, not imported: in a build, from the one
-// file the build puts beside each output that holds this module (re2js.cjs, scripts/build.mjs);
-// in the sources, from the package.
-import { createRequire } from 'node:module';
+// does. Required, not imported (src/required-once.ts): in a build, from the one file the build
+// puts beside each output that holds this module (re2js.cjs, scripts/build.mjs); in the
+// sources, from the package.
 import type * as Re2 from 're2js';
-
-let loaded: typeof Re2 | undefined;
+import { requiredOnce } from '../required-once.js';
 
 /** The re2js package, loaded once per thread. */
-export function re2Library(): typeof Re2 {
-  if (loaded === undefined) {
-    const load = createRequire(import.meta.url);
-    loaded = (import.meta.url.endsWith('.ts') ? load('re2js') : load('./re2js.cjs')) as typeof Re2;
-  }
-  return loaded;
-}
+export const re2Library = requiredOnce(import.meta.url, 're2js', './re2js.cjs') as () => typeof Re2;

@@ -12,6 +12,21 @@ export interface ActionProcessRun {
   stdout: string;
   stderr: string;
   summary: string;
+  /** What the run set as its outputs (GITHUB_OUTPUT), by name. */
+  outputs: Record<string, string>;
+}
+
+export interface ActionProcessOptions {
+  workspace: string;
+  base: string;
+  head: string;
+  inputs: Record<string, string>;
+  githubUrl: string;
+  repository: string;
+  event?: 'pull_request' | 'push';
+  cleanups: (() => Promise<unknown>)[];
+  /** Called with all of stdout so far, each time more arrives, and the process itself. */
+  onStdout?: (stdout: string, child: ReturnType<typeof spawn>) => void;
 }
 
 /** git in `cwd`, as a test's committer. */
@@ -27,21 +42,13 @@ export function git(cwd: string, ...args: string[]): string {
  * The bundle run in `workspace` on a `pull_request` event from `base` to `head` (or `push`),
  * with `inputs` (names without INPUT_); `cleanups` removes the runner's folder.
  */
-export async function actionProcess(options: {
-  workspace: string;
-  base: string;
-  head: string;
-  inputs: Record<string, string>;
-  githubUrl: string;
-  repository: string;
-  event?: 'pull_request' | 'push';
-  cleanups: (() => Promise<unknown>)[];
-}): Promise<ActionProcessRun> {
+export async function actionProcess(options: ActionProcessOptions): Promise<ActionProcessRun> {
   const runner: TempDir = await tempDir();
   options.cleanups.push(() => runner.remove());
   const summaryFile = path.join(runner.dir, 'summary.md');
   const outputFile = path.join(runner.dir, 'output.txt');
   const eventFile = path.join(runner.dir, 'event.json');
+  const [owner, name] = options.repository.split('/');
   await writeFile(summaryFile, '');
   await writeFile(outputFile, '');
   await writeFile(
@@ -51,10 +58,13 @@ export async function actionProcess(options: {
       number: 42,
       pull_request: {
         number: 42,
-        base: { ref: 'main', sha: options.base },
-        head: { ref: 'topic', sha: options.head },
+        state: 'open',
+        title: 'Edit the orders contract',
+        base: { ref: 'main', sha: options.base, repo: { full_name: options.repository } },
+        head: { ref: 'edit-orders', sha: options.head, repo: { full_name: options.repository } },
       },
-      repository: { full_name: options.repository },
+      repository: { full_name: options.repository, name, owner: { login: owner } },
+      sender: { login: 'octocat' },
     }),
   );
   const env: Record<string, string> = {
@@ -82,8 +92,42 @@ export async function actionProcess(options: {
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    options.onStdout?.(stdout, child);
+  });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  return { code, stdout, stderr, summary: await readFile(summaryFile, 'utf8') };
+  const outputs: Record<string, string> = {};
+  // GITHUB_OUTPUT uses heredoc blocks: name<<DELIMITER\nvalue\nDELIMITER
+  for (const match of (await readFile(outputFile, 'utf8')).matchAll(
+    /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm,
+  ))
+    outputs[match[1]!] = match[3]!;
+  return { code, stdout, stderr, summary: await readFile(summaryFile, 'utf8'), outputs };
+}
+
+/**
+ * `actionProcess` of `plan` against the catalog at `catalogUrl` with `catalogToken`, commenting
+ * with `githubToken`; over `path` where given, else over the paths .contracts.yaml names.
+ */
+export function actionPlan(
+  options: Omit<ActionProcessOptions, 'inputs'> & {
+    catalogUrl: string;
+    catalogToken: string;
+    githubToken: string;
+    path?: string;
+  },
+): Promise<ActionProcessRun> {
+  const { catalogUrl, catalogToken, githubToken, path: paths, ...rest } = options;
+  return actionProcess({
+    ...rest,
+    inputs: {
+      COMMAND: 'plan',
+      'CATALOG-URL': catalogUrl,
+      'CATALOG-TOKEN': catalogToken,
+      'GITHUB-TOKEN': githubToken,
+      ...(paths === undefined ? {} : { PATH: paths }),
+    },
+  });
 }
