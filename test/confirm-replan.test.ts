@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyAtTerminal } from './helpers/apply-at-terminal.js';
+import { applyAtTerminal, cliUnder } from './helpers/apply-at-terminal.js';
 import { openSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 import { threeFiles, threeSeed } from './helpers/three-tables.js';
@@ -117,6 +117,29 @@ describe('a contract another writer changed after the yes', () => {
       .filter((r) => r.method === 'PATCH' && r.path.endsWith(B_ID) && r.user === 'alice');
     expect(patchedB.every((r) => r.status !== 200)).toBe(true);
     expect(run.out).toMatch(/not attempted \(1\):\s+db\.s\.c\.dataContract_c/);
+  }, 30_000);
+
+  it('SIGTERM at the question asked again: nothing more is sent, the question is let go, exit 143', async () => {
+    const c = await racedCatalog();
+    let answered = false;
+    let terminated = false;
+    const run = await applyAtTerminal(c, (out, child) => {
+      if (!answered && out.includes(FIRST_PROMPT)) {
+        answered = true;
+        child.stdin.write('yes\r');
+      }
+      if (!terminated && out.includes(AGAIN_PROMPT)) {
+        terminated = true;
+        process.kill(cliUnder(child.pid!)!, 'SIGTERM');
+      }
+    });
+    expect(terminated, run.out).toBe(true);
+    expect(run.code, run.out).toBe(143);
+    expect(run.out).toContain('Interrupted at the question; nothing more was sent.');
+    const b = await c.client.get(`/v1/dataContracts/${B_ID}`);
+    expect(b.body.description).toBe('edited by dave');
+    const third = await c.client.get('/v1/dataContracts/name/db.s.c.dataContract_c');
+    expect(third.body.version).toBe(0.1);
   }, 30_000);
 
   it('a yes to the plan made again applies it, and the rest of the plan', async () => {

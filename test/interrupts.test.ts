@@ -2,11 +2,11 @@
 // the catalog or waits at a prompt ends the command at once with a sentence and 130 or 143, never
 // killed by the signal without a word, and the catalog sees no write. Each runs the built CLI as a
 // process against a slow sandbox.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyAtTerminal, BUILT_CLI } from './helpers/apply-at-terminal.js';
+import { applyAtTerminal, cliUnder } from './helpers/apply-at-terminal.js';
 import { cliProcess } from './helpers/cli-process.js';
 import { openSandbox, writesAmong } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -92,28 +92,6 @@ describe('an interrupt while planning', () => {
     expect(writesAmong([...int.requests, ...term.requests])).toEqual([]);
   }, 30_000);
 });
-
-/** The process running the built CLI among `root` and its descendants (`script` starts it). */
-function cliUnder(root: number): number | undefined {
-  const queue = [root];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    let rows: string;
-    try {
-      rows = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
-    } catch {
-      continue; // No children.
-    }
-    for (const row of rows.split('\n')) {
-      const match = /^\s*(\d+)\s+(.*)$/.exec(row);
-      if (match === null) continue;
-      // Node itself, not the shell `script` runs it with (`sh -c 'node' 'cli.cjs' apply`).
-      if (match[2]!.startsWith(`${process.execPath} ${BUILT_CLI}`)) return Number(match[1]);
-      queue.push(Number(match[1]));
-    }
-  }
-  return undefined;
-}
 
 /** Runs `contracts apply` on a pseudo-terminal, and once it asks for yes, `act`s on the terminal's
  * input and the CLI's own process. */

@@ -1,6 +1,6 @@
 // Runs the built CLI's `contracts apply` on a pseudo-terminal (`script`), as a person's shell
 // does, so that it prompts; the test answers, or interrupts, on what it shows.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 
 /** The built CLI that `applyAtTerminal` runs. */
@@ -33,4 +33,26 @@ export function applyAtTerminal(
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, out }));
   });
+}
+
+/** The process running the built CLI among `root` and its descendants (`script` starts it). */
+export function cliUnder(root: number): number | undefined {
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    let rows: string;
+    try {
+      rows = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
+    } catch {
+      continue; // No children.
+    }
+    for (const row of rows.split('\n')) {
+      const match = /^\s*(\d+)\s+(.*)$/.exec(row);
+      if (match === null) continue;
+      // Node itself, not the shell `script` runs it with (`sh -c 'node' 'cli.cjs' apply`).
+      if (match[2]!.startsWith(`${process.execPath} ${BUILT_CLI}`)) return Number(match[1]);
+      queue.push(Number(match[1]));
+    }
+  }
+  return undefined;
 }
