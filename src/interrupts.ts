@@ -28,7 +28,12 @@ export interface Interrupt {
  * Listens for SIGINT and SIGTERM (when `enabled`), saying through `say` what happens: the first
  * aborts the signal; a second exits at once with the signal's exit code.
  */
-export function listenForInterrupts(say: (text: string) => void, enabled = true): Interrupt {
+export function listenForInterrupts(
+  say: (text: string) => void,
+  enabled = true,
+  /** What the command does upon the first one, as said. */
+  doing = 'finishing what is in flight and sending nothing further',
+): Interrupt {
   const controller = new AbortController();
   let received: InterruptSignal | null = null;
   const second = (signal: InterruptSignal): void => {
@@ -38,7 +43,7 @@ export function listenForInterrupts(say: (text: string) => void, enabled = true)
   const first = (signal: InterruptSignal): void => {
     received = signal;
     say(
-      `\n${signal === 'SIGINT' ? 'Interrupted' : 'Terminated (SIGTERM)'}: finishing what is in flight and sending nothing further (Ctrl-C again to exit now).\n`,
+      `\n${signal === 'SIGINT' ? 'Interrupted' : 'Terminated (SIGTERM)'}: ${doing} (Ctrl-C again to exit now).\n`,
     );
     controller.abort();
     for (const name of SIGNALS) {

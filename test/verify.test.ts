@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { cli } from './helpers/cli.js';
+import { cliProcess } from './helpers/cli-process.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -169,4 +170,38 @@ describe('contracts verify', () => {
     expect(verified.out).toContain(said);
     expect(sandbox.requests().some((r) => r.path.includes('/validate'))).toBe(false);
   });
+});
+
+describe('an interrupt while apply --verify waits for the runs', () => {
+  it('stops waiting: the apply is reported as it ended, exit 130', async () => {
+    const { cwd, env, sandbox } = await folder('openmetadata', {
+      owned: withRule('owned', {
+        qualityExpectations: [{ fullyQualifiedName: 'db.s.owned.id.not_null' }],
+      }),
+    });
+    // The run is Running when it is answered, and read again until done: each read 1 s away.
+    sandbox.setFaults({ seed: 1, rules: [], latencyMs: [1000, 1000] });
+    let signalled = false;
+    const run = await cliProcess(['apply', '--auto-approve', '--verify'], {
+      cwd,
+      env,
+      onStart: (child) => {
+        const poll = setInterval(() => {
+          if (!sandbox.requests().some((r) => r.path.endsWith('/validate'))) return;
+          clearInterval(poll);
+          signalled = true;
+          // The run was answered Running: verify now waits on its result.
+          setTimeout(() => child.kill('SIGINT'), 300);
+        }, 10);
+        child.once('close', () => clearInterval(poll));
+      },
+    });
+    expect(signalled, run.out + run.err).toBe(true);
+    expect(run.code, run.out + run.err).toBe(130);
+    expect(run.err).toContain(
+      "Interrupted: no longer waiting for the contracts' runs; what was applied stands",
+    );
+    expect(run.out).toContain('Apply complete: 1 changed, 0 unchanged.');
+    expect(run.out).not.toContain('holds on its data');
+  }, 30_000);
 });

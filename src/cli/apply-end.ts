@@ -3,7 +3,7 @@
 import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
 import type { ApplyReport } from '../apply/apply-plan.js';
 import type { CatalogClient } from '../catalog/client.js';
-import { SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
+import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
 import type { Plan } from '../plan/types.js';
 import type { Profile } from '../profile/profile.js';
 import { renderVerificationHuman } from '../verify/render-verify.js';
@@ -51,7 +51,7 @@ export function finish(
     io.stdout.write(`\n${renderReportSummary(report, c)}`);
     if (verified !== undefined) io.stdout.write(`\n${renderVerificationHuman(verified, c)}`);
   }
-  if (report.interrupted === true) return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
+  if (report.interrupted === true || signal !== null) return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
   return report.stoppedBy === null &&
     report.results.every((r) => r.status !== 'failed') &&
     (verified === undefined || !verificationFails(verified))
@@ -69,9 +69,35 @@ export async function verifyApplied(
   client: CatalogClient,
   profile: Profile,
   options: EndOptions,
-): Promise<VerifyReport | undefined> {
-  if (options.verify !== true || report.interrupted === true) return undefined;
-  return verifyTargets(appliedTargets(report, plan), client, profile, options.verifyTimeout);
+  io: Io,
+): Promise<{ verified?: VerifyReport; interrupted?: InterruptSignal }> {
+  if (options.verify !== true || report.interrupted === true) return {};
+  // Ctrl-C or SIGTERM while the runs are awaited: stop waiting, and report the apply as it ended
+  // (the runs the catalog started go on there).
+  const interrupt = listenForInterrupts(
+    (text) => io.stderr.write(text),
+    io.interruptible === true,
+    "no longer waiting for the contracts' runs; what was applied stands",
+  );
+  const stopped = new Promise<null>((resolve) =>
+    interrupt.signal.addEventListener('abort', () => resolve(null), { once: true }),
+  );
+  try {
+    const verifying = verifyTargets(
+      appliedTargets(report, plan),
+      client,
+      profile,
+      options.verifyTimeout,
+    );
+    verifying.catch(() => undefined);
+    const verified = await Promise.race([verifying, stopped]);
+    const signal = interrupt.received();
+    return verified === null || signal !== null
+      ? { interrupted: signal ?? 'SIGINT' }
+      : { verified };
+  } finally {
+    interrupt.release();
+  }
 }
 
 export function noChanges(plan: Plan, options: EndOptions, io: Io): number {

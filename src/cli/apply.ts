@@ -191,8 +191,14 @@ async function applyCommand(
         interrupt.release();
         progress.clear();
       });
-      const verified = await verifyApplied(report, plan, client, connected.profile, options);
-      return finish(report, options, io, interrupt.received(), verified);
+      const verifying = await verifyApplied(report, plan, client, connected.profile, options, io);
+      return finish(
+        report,
+        options,
+        io,
+        interrupt.received() ?? verifying.interrupted ?? null,
+        verifying.verified,
+      );
     }
 
     /** How the files are planned: once, and again for what moved after the yes. */
@@ -339,8 +345,14 @@ async function applyCommand(
       finish(report, options, io);
       return EXIT_INTERRUPTED;
     }
-    const verified = await verifyApplied(report, plan, client, outcome.codec.profile, options);
-    return finish(report, options, io, interrupt.received(), verified);
+    const verifying = await verifyApplied(report, plan, client, outcome.codec.profile, options, io);
+    return finish(
+      report,
+      options,
+      io,
+      interrupt.received() ?? verifying.interrupted ?? null,
+      verifying.verified,
+    );
   } finally {
     await client.close(abandon);
   }
