@@ -115,3 +115,20 @@ export function noChanges(plan: Plan, options: EndOptions, io: Io): number {
   }
   return EXIT_OK;
 }
+
+/**
+ * How an apply that ran ends: with --verify, its contracts run on their data (an interrupt stops
+ * the wait), then the report and the exit code; `received` is the interrupt the apply itself got.
+ */
+export async function verifiedEnd(
+  report: ApplyReport,
+  plan: Plan,
+  client: CatalogClient,
+  profile: Profile,
+  options: EndOptions,
+  io: Io,
+  received: InterruptSignal | null,
+): Promise<number> {
+  const verifying = await verifyApplied(report, plan, client, profile, options, io);
+  return finish(report, options, io, received ?? verifying.interrupted ?? null, verifying.verified);
+}

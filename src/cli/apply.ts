@@ -10,7 +10,7 @@ import { renderPlanHuman } from '../plan/render-human.js';
 import { changeCount, deletions, type Plan } from '../plan/types.js';
 import { deletionConsent, type DeletionConsent } from './confirm-deletions.js';
 import { applyAsConfirmed, type ConfirmedOutcome } from './apply-as-confirmed.js';
-import { finish, noChanges, verifyApplied } from './apply-end.js';
+import { finish, noChanges, verifiedEnd } from './apply-end.js';
 import { pruneWithin } from '../prune/scope.js';
 import { deletionGuard } from '../prune/proof.js';
 import { repositoryOf } from '../prune/repository.js';
@@ -191,13 +191,14 @@ async function applyCommand(
         interrupt.release();
         progress.clear();
       });
-      const verifying = await verifyApplied(report, plan, client, connected.profile, options, io);
-      return finish(
+      return await verifiedEnd(
         report,
+        plan,
+        client,
+        connected.profile,
         options,
         io,
-        interrupt.received() ?? verifying.interrupted ?? null,
-        verifying.verified,
+        interrupt.received(),
       );
     }
 
@@ -345,13 +346,14 @@ async function applyCommand(
       finish(report, options, io);
       return EXIT_INTERRUPTED;
     }
-    const verifying = await verifyApplied(report, plan, client, outcome.codec.profile, options, io);
-    return finish(
+    return await verifiedEnd(
       report,
+      plan,
+      client,
+      outcome.codec.profile,
       options,
       io,
-      interrupt.received() ?? verifying.interrupted ?? null,
-      verifying.verified,
+      interrupt.received(),
     );
   } finally {
     await client.close(abandon);
