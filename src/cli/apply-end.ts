@@ -60,41 +60,28 @@ export function finish(
 }
 
 /**
- * With --verify, the contracts the apply stored, run on their data; undefined without it, or
- * when the apply was interrupted (nothing more is sent then).
+ * `work`'s value, or the interrupt that came first: Ctrl-C or SIGTERM stops the wait (what `work`
+ * started goes on where it runs), saying `doing`.
  */
-export async function verifyApplied(
-  report: ApplyReport,
-  plan: Plan,
-  client: CatalogClient,
-  profile: Profile,
-  options: EndOptions,
+async function untilInterrupted<T>(
+  work: () => Promise<T>,
   io: Io,
-): Promise<{ verified?: VerifyReport; interrupted?: InterruptSignal }> {
-  if (options.verify !== true || report.interrupted === true) return {};
-  // Ctrl-C or SIGTERM while the runs are awaited: stop waiting, and report the apply as it ended
-  // (the runs the catalog started go on there).
+  doing: string,
+): Promise<{ value: T } | { interrupted: InterruptSignal }> {
   const interrupt = listenForInterrupts(
     (text) => io.stderr.write(text),
     io.interruptible === true,
-    "no longer waiting for the contracts' runs; what was applied stands",
+    doing,
   );
   const stopped = new Promise<null>((resolve) =>
     interrupt.signal.addEventListener('abort', () => resolve(null), { once: true }),
   );
   try {
-    const verifying = verifyTargets(
-      appliedTargets(report, plan),
-      client,
-      profile,
-      options.verifyTimeout,
-    );
-    verifying.catch(() => undefined);
-    const verified = await Promise.race([verifying, stopped]);
+    const working = work().then((value) => ({ value }));
+    working.catch(() => undefined);
+    const done = await Promise.race([working, stopped]);
     const signal = interrupt.received();
-    return verified === null || signal !== null
-      ? { interrupted: signal ?? 'SIGINT' }
-      : { verified };
+    return done === null || signal !== null ? { interrupted: signal ?? 'SIGINT' } : done;
   } finally {
     interrupt.release();
   }
@@ -129,6 +116,15 @@ export async function verifiedEnd(
   io: Io,
   received: InterruptSignal | null,
 ): Promise<number> {
-  const verifying = await verifyApplied(report, plan, client, profile, options, io);
-  return finish(report, options, io, received ?? verifying.interrupted ?? null, verifying.verified);
+  // Not after an interrupted apply: nothing more is sent then.
+  if (options.verify !== true || report.interrupted === true)
+    return finish(report, options, io, received);
+  const verifying = await untilInterrupted(
+    () => verifyTargets(appliedTargets(report, plan), client, profile, options.verifyTimeout),
+    io,
+    "no longer waiting for the contracts' runs; what was applied stands",
+  );
+  return 'interrupted' in verifying
+    ? finish(report, options, io, received ?? verifying.interrupted)
+    : finish(report, options, io, received, verifying.value);
 }
