@@ -152,9 +152,12 @@ export function markingFor(
 ): Marking {
   let asked: Promise<string | undefined> | undefined;
   let history: Promise<GitHistory | undefined> | undefined;
+  // The working folder's links resolved once a run, not once a file: files are named from it.
+  let folder: string | undefined;
   return {
     markerOf: async (file, read) => {
-      const absolute = resolvedPath(path.resolve(cwd, file));
+      folder ??= resolvedPath(cwd);
+      const absolute = path.resolve(folder, file);
       const fresh = markerFor(repository, absolute);
       if (fresh === undefined || read.kind !== 'found') return fresh;
       const live = managerOfContract(read.contract);
