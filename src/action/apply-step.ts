@@ -7,7 +7,7 @@ import { deletionGuard } from '../prune/proof.js';
 import { repositoryOf } from '../prune/repository.js';
 import { renderResult } from '../apply/render-report.js';
 import type { CatalogClient } from '../catalog/client.js';
-import { PLAIN } from '../cli/io.js';
+import { PLAIN } from '../views/colors.js';
 import { positionOf } from '../contract/parse.js';
 import { listenForInterrupts } from '../interrupts.js';
 import type { PlanOutcome } from '../pipeline/plan-pipeline.js';

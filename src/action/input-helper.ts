@@ -12,7 +12,7 @@ import {
 } from '../settings/settings-file.js';
 import { FAIL_ON, type FailOn } from '../settings/settled.js';
 import { baseRef, isPullRequestEvent, routingAt, type Routing } from '../settings/trusted-ref.js';
-import type { Mentions } from '../plan/render-impact.js';
+import type { Mentions } from '../settings/mentions.js';
 import type { PolicySetting } from '../policy/policies.js';
 
 export type ActionCommand = 'plan' | 'apply' | 'validate' | 'drift';

@@ -1,6 +1,6 @@
 // The apply report as people read it: per contract its FQN, old → new version and each entry of
 // changeDescription; after a stop, exactly what was applied, what failed and what was not tried.
-import type { Colors } from '../cli/io.js';
+import type { Colors } from '../views/colors.js';
 import type { ChangeDescription, FieldChange } from '../catalog/client.js';
 import { formatValue } from '../plan/format-value.js';
 import { textLineDiff, type TextDiffLine } from '../plan/text-diff.js';

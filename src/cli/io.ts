@@ -1,5 +1,9 @@
 // The streams and settings a command writes to, passed in so tests can capture every byte.
 
+import { ANSI, PLAIN, type Colors } from '../views/colors.js';
+
+export { PLAIN, type Colors } from '../views/colors.js';
+
 export interface Output {
   write(text: string): unknown;
   isTTY?: boolean;
@@ -83,26 +87,6 @@ export function processIo(): Io {
     },
   };
 }
-
-export interface Colors {
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  bold(text: string): string;
-  dim(text: string): string;
-}
-
-const plain = (text: string): string => text;
-export const PLAIN: Colors = { red: plain, green: plain, yellow: plain, bold: plain, dim: plain };
-const sgr = (open: number, close: number) => (text: string) =>
-  `\u001b[${open}m${text}\u001b[${close}m`;
-const ANSI: Colors = {
-  red: sgr(31, 39),
-  green: sgr(32, 39),
-  yellow: sgr(33, 39),
-  bold: sgr(1, 22),
-  dim: sgr(2, 22),
-};
 
 /** Color only on a terminal, never with NO_COLOR or --no-color. */
 export function colorsFor(output: Output, env: Io['env'], colorFlag: boolean): Colors {

@@ -6,7 +6,7 @@ import type { ContractFile } from '../contract/positions.js';
 import type { Problem, Result } from '../contract/problem.js';
 import { schemaProblems, type LocateProblem } from '../contract/schema.js';
 import { holding, odcsReadingOf, pointerSegments, positionOf } from '../contract/positions.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import { fromOdcs, type OdcsReading } from './from-odcs.js';
 import { odcsValidator } from './schema.js';
 

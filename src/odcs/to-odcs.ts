@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { yamlLibrary } from '../yaml-library.js';
 import type { DesiredContract } from '../contract/model.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import { ENTITY_PROPERTY, fromOdcs, OWNER_TYPE_PROPERTY } from './from-odcs.js';
 import { ISO_UNITS, LOGICAL_TYPE_OF, NUMERIC_TYPES } from './vocabulary.js';
 

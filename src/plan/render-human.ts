@@ -1,5 +1,5 @@
 // The plan as a person reads it in a terminal, in the manner of Terraform.
-import type { Colors } from '../cli/io.js';
+import type { Colors } from '../views/colors.js';
 import { formatValue, printablePlan } from './format-value.js';
 import { textLineDiff, type TextDiffLine } from './text-diff.js';
 import { changeCount, type DiffLine, type Plan, type PlannedChange } from './types.js';

@@ -4,13 +4,9 @@
 // catalog's lineage gave (assets, owners, types) and every reason is made printable first, as
 // the plan's own texts are: none can start a line of its own, move the cursor or reorder text.
 import { printable } from '../printable.js';
+import type { Mentions } from '../settings/mentions.js';
 import type { Consumer, Owner, Plan, PlannedChange } from './types.js';
 
-/** Catalog teams and users to GitHub handles (`impact.mentions` of .contracts.yaml). */
-export interface Mentions {
-  teams?: Readonly<Record<string, string>>;
-  users?: Readonly<Record<string, string>>;
-}
 
 /** The handle an owner is mentioned by, when the settings map one. */
 export function handleOf(owner: Owner, mentions: Mentions | undefined): string | undefined {

@@ -5,7 +5,8 @@ import { printablePlan } from './format-value.js';
 import { deletedFilesText, type DeletedContractFile, type DeletedSaying } from './deleted-files.js';
 import { closingLine, diffLineLines } from './render-human.js';
 import type { Plan, PlannedChange } from './types.js';
-import { impactLines, impactNote, mentionedHandles, type Mentions } from './render-impact.js';
+import type { Mentions } from '../settings/mentions.js';
+import { impactLines, impactNote, mentionedHandles } from './render-impact.js';
 import { codeSpan, fencedJson, htmlText, markdownText, tableCell } from './markdown-text.js';
 
 const ACTION_LABEL: Record<PlannedChange['action'], string> = {

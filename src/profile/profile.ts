@@ -4,10 +4,9 @@
 import { ConfigError } from '../errors.js';
 import type { ReleaseVersion } from './releases.js';
 
-export type Profile = 'spec' | 'openmetadata';
-export type ProfileSetting = Profile | 'auto';
-export const PROFILES: readonly Profile[] = ['spec', 'openmetadata'];
-export const PROFILE_SETTINGS: readonly ProfileSetting[] = ['auto', 'spec', 'openmetadata'];
+import { PROFILE_SETTINGS, type Profile, type ProfileSetting } from '../model/profile.js';
+
+export { PROFILES, PROFILE_SETTINGS, type Profile, type ProfileSetting } from '../model/profile.js';
 
 /** The setting from a flag or CATALOG_PROFILE (`auto` when neither is given). */
 export function profileSetting(raw: string | undefined, from: string): ProfileSetting {

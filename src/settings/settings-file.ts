@@ -19,7 +19,7 @@ import { MAX_ALIAS_COUNT } from '../contract/tree-checks.js';
 import { policyProblems } from '../policy/policy-checks.js';
 import { validate as validateSettings } from './settings-validator.mjs';
 import type { PolicySetting } from '../policy/policies.js';
-import type { Mentions } from '../plan/render-impact.js';
+import type { Mentions } from '../settings/mentions.js';
 
 export { SETTINGS_FILE };
 

@@ -11,7 +11,7 @@ import type { Problem } from '../contract/problem.js';
 import type { Acknowledgement, Settings, SettingsLoad } from './settings-file.js';
 import { findSettingsFile, SETTINGS_FILE } from './name.js';
 import { confirmFileRouting } from './trusted-ref.js';
-import type { Mentions } from '../plan/render-impact.js';
+import type { Mentions } from '../settings/mentions.js';
 
 /** A settings file with problems: each is said at its line, and the command sends nothing. */
 export class SettingsError extends ConfigError {

@@ -4,7 +4,7 @@
 // first: no control or bidi character reaches a terminal, a CI log or a comment, so none can
 // start a line of its own (a workflow command), move the cursor or reorder what is read.
 import type { ContractRun } from '../catalog/types.js';
-import type { Colors } from '../cli/io.js';
+import type { Colors } from '../views/colors.js';
 import { codeSpan } from '../plan/render-markdown.js';
 import { printable } from '../printable.js';
 import { failedVerification, type Verification, type VerifyReport } from './verify-contracts.js';
