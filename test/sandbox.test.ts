@@ -7,8 +7,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSeed } from '../src/sandbox/demo-catalog.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import { demoSeed } from '@contracts-gitops/sandbox/demo-catalog';
+import type { Sandbox } from '@contracts-gitops/sandbox';
 import { craftedToken, openSandbox, SECRET, seed, type Client } from './helpers/sandbox.js';
 import { spawnSandboxProcess } from './helpers/sandbox-process.js';
 

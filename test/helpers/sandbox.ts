@@ -1,8 +1,13 @@
 // Starts a real sandbox for a test and talks HTTP to it.
 import { SignJWT } from 'jose';
-import { mintToken } from '../../src/sandbox/auth.js';
-import { checkSeed, type Seed } from '../../src/sandbox/seed.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import {
+  checkSeed,
+  mintToken,
+  type Sandbox,
+  type SandboxOptions,
+  type Seed,
+  startSandbox,
+} from '@contracts-gitops/sandbox';
 import { tempDir } from './temp-dir.js';
 
 export const SECRET = 'test-secret-for-the-sandbox';
