@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { seededRandom } from '../src/sandbox/faults.js';
+import { seededRandom } from '@contracts-gitops/sandbox';
 
 const TYPES = ['BIGINT', 'VARCHAR', 'DECIMAL', 'TIMESTAMP', 'BOOLEAN', 'DATE', 'INT'];
 const CONSTRAINTS = ['NOT_NULL', 'PRIMARY_KEY', 'UNIQUE'];

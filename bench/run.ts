@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { planChecksum } from '../src/plan/create-plan.js';
 import type { Plan } from '../src/plan/types.js';
-import { mintToken } from '../src/sandbox/auth.js';
+import { mintToken } from '@contracts-gitops/sandbox';
 import { spawnSandboxProcess } from '../test/helpers/sandbox-process.js';
 import { generateWorkspace } from './generate.js';
 import { sendAll, type FloorRequest } from './send-all.mjs';

@@ -2,7 +2,7 @@
 // the GitHub Action bundle, and the type declarations with tsc.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { writeValidators } from './generate-validator.mjs';
 import path from 'node:path';
@@ -78,8 +78,22 @@ const BESIDE = [
   },
 ];
 
-async function buildBeside(metafile, options = {}) {
-  for (const { starter, entry, name, format } of BESIDE) {
+/**
+ * The same, for the outputs that hold the sandbox (the CLI's and the library entry, never the
+ * Action): the yaml package, which packages/sandbox/src/yaml-library.ts requires for the first
+ * ODCS export as YAML.
+ */
+const SANDBOX_BESIDE = [
+  {
+    starter: 'packages/sandbox/src/yaml-library.ts',
+    entry: createRequire(import.meta.url).resolve('yaml'),
+    name: 'yaml.cjs',
+    format: 'cjs',
+  },
+];
+
+async function buildBeside(metafile, options = {}, beside = BESIDE) {
+  for (const { starter, entry, name, format } of beside) {
     const dirs = new Set(
       Object.entries(metafile.outputs)
         .filter(([, output]) => starter in output.inputs)
@@ -110,13 +124,17 @@ async function buildBeside(metafile, options = {}) {
  */
 const ONE_PER_RUN = ['src/errors.ts', 'src/cli/io.ts', 'src/settings/settled.ts'];
 
-/** The CLI's file that holds the module at `source`: `src/cli/plan.ts` → `cli-plan.cjs`. */
+/**
+ * The CLI's file that holds the module at `source`: `src/cli/plan.ts` → `cli-plan.cjs`, and a
+ * workspace package's `packages/sandbox/src/demo-catalog.ts` → `sandbox-demo-catalog.cjs`.
+ */
 function bundleName(source) {
-  return `${path
-    .relative('src', source)
-    .replace(/\.[cm]?[jt]s$/, '')
-    .split(path.sep)
-    .join('-')}.cjs`;
+  const relative = path.relative('.', source).split(path.sep);
+  const within =
+    relative[0] === 'packages' && relative[2] === 'src'
+      ? [relative[1], ...relative.slice(3)]
+      : path.relative('src', source).split(path.sep);
+  return `${within.join('-').replace(/\.[cm]?[jt]s$/, '')}.cjs`;
 }
 
 /**
@@ -213,6 +231,7 @@ const library = await build({
 await buildBeside(
   { outputs: { ...cli.outputs, ...library.metafile.outputs } },
   { sourcemap: true },
+  [...BESIDE, ...SANDBOX_BESIDE],
 );
 
 // The GitHub Action: self-contained files, committed (action/index.js and the threads beside
@@ -233,8 +252,42 @@ const action = await build({
 });
 await buildBeside(action.metafile, { minify: true, legalComments: 'eof' });
 
+/**
+ * The declarations of the workspace packages the library entry re-exports (the sandbox's), which
+ * are bundled, not installed: each is built into dist/types/<folder>, and the declarations that
+ * name the package by its name name those files instead.
+ */
+const BUNDLED_PACKAGES = [{ name: '@contracts-gitops/sandbox', folder: 'sandbox' }];
+
+function pointAtBundledTypes(directory) {
+  for (const entry of readdirSync(directory, { recursive: true, encoding: 'utf8' })) {
+    if (!entry.endsWith('.d.ts')) continue;
+    const file = path.join(directory, entry);
+    const text = readFileSync(file, 'utf8');
+    const pointed = text.replace(
+      /(from ')(@contracts-gitops\/[\w-]+)(\/[\w-]+)?(')/g,
+      (whole, from, name, sub, end) => {
+        const bundled = BUNDLED_PACKAGES.find((bundledPackage) => bundledPackage.name === name);
+        if (bundled === undefined) return whole;
+        const target = path.join(
+          'dist/types',
+          bundled.folder,
+          `${sub === undefined ? 'index' : sub.slice(1)}.js`,
+        );
+        const relative = path.relative(path.dirname(file), target).split(path.sep).join('/');
+        return `${from}${relative.startsWith('.') ? relative : `./${relative}`}${end}`;
+      },
+    );
+    if (pointed !== text) writeFileSync(file, pointed);
+  }
+}
+
 if (!skipTypes) {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
-  });
+  const tsc = (project) =>
+    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], {
+      stdio: 'inherit',
+    });
+  tsc('tsconfig.build.json');
+  for (const { folder } of BUNDLED_PACKAGES) tsc(`packages/${folder}/tsconfig.build.json`);
+  pointAtBundledTypes('dist/types');
 }

@@ -8,8 +8,12 @@ export { createPlan, hashContract, type PlanInput } from './plan/create-plan.js'
 export type { Plan, PlannedChange } from './plan/types.js';
 export { CatalogClient, type CatalogClientOptions, type LiveContract } from './catalog/client.js';
 export { applyPlan, type ApplyReport } from './apply/apply-plan.js';
-export { startSandbox, type Sandbox, type SandboxOptions } from './sandbox/server.js';
-export { mintToken } from './sandbox/auth.js';
-export { demoSeed } from './sandbox/demo-catalog.js';
+export {
+  startSandbox,
+  mintToken,
+  type Sandbox,
+  type SandboxOptions,
+} from '@contracts-gitops/sandbox';
+export { demoSeed } from '@contracts-gitops/sandbox/demo-catalog';
 export * from './errors.js';
 export { VERSION } from './version.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_COMMENT_CHARS } from '../src/action/github-comments.js';
 import { MAX_SUMMARY_BYTES } from '../src/action/summary-limit.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from '@contracts-gitops/sandbox';
 import {
   actionProcess,
   git,

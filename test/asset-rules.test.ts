@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { weighWrite, writeFrom, type AssetRule } from '../src/plan/asset-rules.js';
 import { fieldsRead, ownerBreakingRule, weighRule } from '../src/profile/openmetadata-rules.js';
-import { checkDataAssetRules, rulesFor } from '../src/sandbox/asset-rules.js';
+import { ruleHolds, rulesFor } from '@contracts-gitops/sandbox';
 
 const team = (name: string) => ({ type: 'team', name });
 const user = (name: string) => ({ type: 'user', name });
@@ -162,7 +162,7 @@ describe('a write weighed as the catalog weighs it', () => {
   });
 });
 
-describe("the sandbox's data asset rules", () => {
+describe("the sandbox's data asset rules, weighed by the planner", () => {
   it("serves OpenMetadata's defaults for data contracts, and every one holds for a contract the ownership rule keeps", () => {
     const served = rulesFor('dataContract');
     expect(served.map((rule) => rule.name)).toEqual([
@@ -173,36 +173,49 @@ describe("the sandbox's data asset rules", () => {
     ]);
     const contract = { name: 'c', description: 'x', owners: [team('t')], reviewers: [] };
     expect(served.map((rule) => weighRule(rule.rule, contract))).toEqual(served.map(() => 'holds'));
-    expect(rulesFor('table').map((rule) => rule.name)).toContain(
-      'Tables can only have a single Glossary Term',
-    );
-    expect(rulesFor('user').map((rule) => rule.name)).not.toContain(
-      'Multiple Domains are not allowed',
-    );
   });
 
-  const rules = [
-    { ...OWNERSHIP, enabled: true },
-    { ...DESCRIBED, enabled: true },
-    { name: 'Tables only', rule: 'false', enabled: true, entityType: 'table' },
-    { name: 'Off', rule: 'false', enabled: false },
-  ];
-
-  it("answers OpenMetadata's messages: one rule, or several", () => {
-    expect(() => checkDataAssetRules(null, { description: 'x' }, rules)).not.toThrow();
-    expect(() => checkDataAssetRules(null, {}, rules)).toThrow(
-      'Rule [Contracts say what they are for] validation failed: Entity does not satisfy the rule. Rule context: A data contract has a description.',
-    );
-    expect(() => checkDataAssetRules(null, { owners: [team('a'), team('b')] }, rules)).toThrow(
-      `Entity does not satisfy multiple rules\nRule [Multiple Users or Single Team Ownership] validation failed: Rule context: ${OWNERSHIP.description}\nRule [Contracts say what they are for] validation failed: Rule context: A data contract has a description.`,
-    );
-  });
-
-  it('takes a PATCH that mends one rule and leaves another broken, and refuses one that mends none', () => {
-    const broken = { owners: [team('a'), team('b')] };
-    expect(() => checkDataAssetRules(broken, { ...broken, description: 'x' }, rules)).not.toThrow();
-    expect(() => checkDataAssetRules(broken, { ...broken, displayName: 'x' }, rules)).toThrow(
-      /^Entity does not satisfy multiple rules/,
-    );
+  // The sandbox runs rules with its own engine (json-logic-js and OpenMetadata's operations as the
+  // server has them): where the planner can weigh a rule, both must come out alike.
+  it('comes out as the sandbox does, on every rule the planner can weigh', () => {
+    const rules = [
+      ...rulesFor('table').map((rule) => rule.rule),
+      OWNERSHIP.rule,
+      DOMAINS.rule,
+      DESCRIBED.rule,
+      '{"==":[{"length":{"filterReferenceByType":[{"var":"owners"},"team"]}},1]}',
+      '{"<=":[{"length":{"filterTagsBySource":[{"var":"tags"},"Glossary"]}},1]}',
+      '{"and":[{"!!":{"var":"description"}},{"<":[{"length":{"var":"owners"}},3]}]}',
+      '{"some":[{"var":"owners"},{"==":[{"var":"type"},"user"]}]}',
+    ];
+    const tag = (source: string) => ({ tagFQN: `${source}.x`, source });
+    const entities = [
+      {},
+      { owners: [] },
+      { owners: [team('t')], description: 'x' },
+      { owners: [user('a'), user('b')] },
+      { owners: [team('t'), user('a')] },
+      { owners: [team('t'), team('u')], description: '' },
+      { owners: [user('a'), user('b'), user('c')], description: 'x' },
+      { domains: [{ type: 'domain', name: 'd' }] },
+      {
+        domains: [
+          { type: 'domain', name: 'd' },
+          { type: 'domain', name: 'e' },
+        ],
+      },
+      { tags: [tag('Glossary'), tag('Classification')] },
+      { tags: [tag('Glossary'), tag('Glossary')] },
+    ];
+    for (const rule of rules)
+      for (const entity of entities) {
+        const planned = weighRule(rule, entity);
+        if (planned !== 'holds' && planned !== 'broken') continue;
+        expect({ rule, entity, holds: ruleHolds(rule, entity) }).toEqual({
+          rule,
+          entity,
+          holds: planned === 'holds',
+        });
+      }
   });
 });

@@ -23,8 +23,7 @@ import fc from 'fast-check';
 import { VERSION } from '../src/version.js';
 import { cli } from './helpers/cli.js';
 import { spawnSandboxProcess } from './helpers/sandbox-process.js';
-import { mintToken } from '../src/sandbox/auth.js';
-import type { RequestRecord } from '../src/sandbox/server.js';
+import { mintToken, type RequestRecord } from '@contracts-gitops/sandbox';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<void>)[] = [];

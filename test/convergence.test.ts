@@ -16,9 +16,13 @@ import { itemKey } from '../src/diff/keyed-array.js';
 import { NetworkError, CatalogError, StalePlanError } from '../src/errors.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
-import { mintToken } from '../src/sandbox/auth.js';
-import { seededRandom, type FaultSpec } from '../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import {
+  type FaultSpec,
+  mintToken,
+  type Sandbox,
+  seededRandom,
+  startSandbox,
+} from '@contracts-gitops/sandbox';
 import { arbitraryContract } from './helpers/arbitraries.js';
 import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { networkFaults } from './helpers/network-faults.js';

@@ -11,7 +11,7 @@ import { CatalogError, NetworkError } from '../src/errors.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { codecFor, openMetadataCodec } from '../src/profile/codec.js';
 import type { PlannedChange } from '../src/plan/types.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { interfacePath, openSandbox, postContract, seed, writesAmong } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';

@@ -6,7 +6,12 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const src = path.resolve(import.meta.dirname, '..', 'src');
+const root = path.resolve(import.meta.dirname, '..');
+const src = path.join(root, 'src');
+/** The sources of the workspace packages (packages/<name>/src), held to the same shape. */
+const packageSources = readdirSync(path.join(root, 'packages')).map((name) =>
+  path.join(root, 'packages', name, 'src'),
+);
 const MAX_LINES = 450;
 
 function sourceFiles(directory: string): string[] {
@@ -71,8 +76,8 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 }
 
 describe('the sources', () => {
-  const files = sourceFiles(src);
-  const shown = (file: string): string => path.relative(src, file).split(path.sep).join('/');
+  const files = [src, ...packageSources].flatMap(sourceFiles);
+  const shown = (file: string): string => path.relative(root, file).split(path.sep).join('/');
 
   it(`have no file over ${MAX_LINES} lines`, () => {
     expect(files.length).toBeGreaterThan(50);
@@ -88,6 +93,8 @@ describe('the sources', () => {
     expect(graph.get(path.join(src, 'contract', 'load.ts'))).toContain(
       path.join(src, 'contract', 'load-file.ts'),
     );
+    const sandbox = path.join(root, 'packages', 'sandbox', 'src');
+    expect(graph.get(path.join(sandbox, 'server.ts'))).toContain(path.join(sandbox, 'store.ts'));
     expect(circles(graph).map((group) => group.map(shown))).toEqual([]);
   });
 

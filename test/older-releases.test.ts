@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors.js';
 import { profileForVersion } from '../src/profile/profile.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { forwarder, type Forwarder } from './helpers/forwarder.js';
 import { openSandbox } from './helpers/sandbox.js';

@@ -18,9 +18,13 @@ import { openMetadataCodec } from '../src/profile/codec.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
 import { contractFileText } from '../src/import/import-contracts.js';
-import { mintToken } from '../src/sandbox/auth.js';
-import { seededRandom, type FaultSpec } from '../src/sandbox/faults.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import {
+  type FaultSpec,
+  mintToken,
+  type Sandbox,
+  seededRandom,
+  startSandbox,
+} from '@contracts-gitops/sandbox';
 import { networkFaults } from './helpers/network-faults.js';
 import {
   contractArb,

@@ -15,7 +15,7 @@ import { CatalogClient } from '../src/catalog/client.js';
 import { parseContract } from '../src/contract/parse.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
-import { idFor } from '../src/sandbox/directory.js';
+import { idFor } from '@contracts-gitops/sandbox';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import type { DesiredContract } from '../src/contract/model.js';
 import type { Operation } from '../src/diff/operation.js';

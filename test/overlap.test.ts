@@ -8,7 +8,7 @@ import { CatalogClient } from '../src/catalog/client.js';
 import { loadContracts } from '../src/contract/load.js';
 import { FileFeed } from '../src/plan/file-feed.js';
 import { planContracts } from '../src/plan/read-plan-inputs.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { interfacePath, openSandbox, writesAmong } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';

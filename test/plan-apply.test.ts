@@ -19,9 +19,7 @@ import { planContracts, type CatalogReader } from '../src/plan/read-plan-inputs.
 import type { DesiredContract } from '../src/contract/model.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
-import { mintToken } from '../src/sandbox/auth.js';
-import type { FaultSpec } from '../src/sandbox/faults.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import { type FaultSpec, mintToken, type Sandbox } from '@contracts-gitops/sandbox';
 import { arbitraryContract } from './helpers/arbitraries.js';
 import { runCli } from '../src/cli/program.js';
 import { PLAIN, PromptCancelled } from '../src/cli/io.js';

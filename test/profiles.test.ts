@@ -28,7 +28,7 @@ import {
   referenceKey,
   storedReferenceIds,
 } from '../src/profile/references.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { fqnParts, searchIndexFor } from '../src/plan/live-assets.js';
 import { assetFields } from '../src/plan/asset-columns.js';

@@ -3,7 +3,7 @@
 // still found, and credentials of known shapes go whatever the token is. Checked on everything
 // plan writes (human, --json, SARIF, --debug) against a local catalog that echoes them.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mintToken } from '../src/sandbox/auth.js';
+import { mintToken } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { json, Started } from './helpers/hostile-catalog.js';
 

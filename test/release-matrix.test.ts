@@ -7,7 +7,7 @@ import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../src/sandbox/server.js';
+import type { Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { forwarder } from './helpers/forwarder.js';
 import { openMetadataSchemas } from './helpers/openmetadata-schemas.js';

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mintToken } from '../src/sandbox/auth.js';
+import { mintToken } from '@contracts-gitops/sandbox';
 import { cli, type CliRun } from './helpers/cli.js';
 import { openSandbox, SECRET } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';

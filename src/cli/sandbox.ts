@@ -2,10 +2,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { DEFAULT_SANDBOX_SECRET, mintToken } from '../sandbox/auth.js';
-import { parseFaultSpec } from '../sandbox/faults.js';
-import { checkSeed, SeedError } from '../sandbox/seed.js';
-import { startSandbox, type Sandbox } from '../sandbox/server.js';
+import {
+  checkSeed,
+  DEFAULT_SANDBOX_SECRET,
+  mintToken,
+  parseFaultSpec,
+  SeedError,
+  startSandbox,
+  type Sandbox,
+} from '@contracts-gitops/sandbox';
 import type { Io } from './io.js';
 
 export interface ServeOptions {

@@ -3,11 +3,11 @@
 // which follows json-logic-js) with the operations OpenMetadata adds (`LogicOps`): `length`, and
 // the ones its own rules use, `multipleUsersOrSingleTeamOwnership`, `filterReferenceByType`,
 // `filterTagsBySource` and `validateDataProductDomainMatch`. A rule holds only when it gives
-// `true`. Both the plan (which foresees the catalog's answer) and the sandbox (which gives it)
-// weigh rules here; what each does with the outcome (OpenMetadata's `evaluate` on a create,
-// `evaluateUpdate` on a PATCH) is its own. The catalog's rules are input this tool does not
-// control: they run within the bounds of the team's own rules (its size and depth, and the steps
-// of one evaluation), and a rule past them is `bounded`, never a hang.
+// `true`. The plan weighs rules here to foresee the catalog's answer; the sandbox, which gives
+// it, runs them with its own engine (packages/sandbox/src/rule-engine.ts), so that a mistake here
+// shows as a disagreement (test/asset-rules.test.ts). The catalog's rules are input this tool
+// does not control: they run within the bounds of the team's own rules (its size and depth, and
+// the steps of one evaluation), and a rule past them is `bounded`, never a hang.
 import {
   evaluate,
   knownOperations,

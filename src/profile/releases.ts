@@ -1,6 +1,7 @@
 // What the tool knows of the OpenMetadata releases it speaks (1.10.0 to 2.0.5) where they differ
 // for it, each fact with the release range and where it comes from. The sandbox plays the same
-// facts on its own side (sandbox/release.ts), written apart so that it can catch a mistake here.
+// facts on its own side (packages/sandbox/src/release.ts), written apart so that it can catch a
+// mistake here.
 
 /** A release as the catalog reports it (`GET /v1/system/version`), or null when it did not say. */
 export type ReleaseVersion = string | null;

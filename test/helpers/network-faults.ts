@@ -1,6 +1,6 @@
 // The faults a catalog across a network shows, for the convergence tests: 5xx and 429 answers,
 // resets, and a PATCH kept but its answer lost, each at a seeded rate up to its own maximum.
-import type { FaultRule, FaultSpec } from '../../src/sandbox/faults.js';
+import type { FaultRule, FaultSpec } from '@contracts-gitops/sandbox';
 
 /**
  * A fault spec for `seed`, its rates drawn from `next` (in the order the rules are listed, then

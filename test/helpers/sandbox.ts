@@ -1,8 +1,12 @@
 // Starts a real sandbox for a test and talks HTTP to it.
-import { SignJWT } from 'jose';
-import { mintToken } from '../../src/sandbox/auth.js';
-import { checkSeed, type Seed } from '../../src/sandbox/seed.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import {
+  checkSeed,
+  mintToken,
+  type Sandbox,
+  type SandboxOptions,
+  type Seed,
+  startSandbox,
+} from '@contracts-gitops/sandbox';
 import { tempDir } from './temp-dir.js';
 
 export const SECRET = 'test-secret-for-the-sandbox';
@@ -72,21 +76,6 @@ export async function openSandbox(
 
 export function seed(raw: unknown): Seed {
   return checkSeed(raw, 1_700_000_000_000);
-}
-
-/** A token signed with the right secret but crafted claims (for expiry and not-before tests). */
-export async function craftedToken(
-  claims: { sub: string; exp?: number; nbf?: number },
-  secret = SECRET,
-): Promise<string> {
-  let jwt = new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(claims.sub)
-    .setIssuer('contracts-sandbox')
-    .setIssuedAt();
-  if (claims.exp !== undefined) jwt = jwt.setExpirationTime(claims.exp);
-  if (claims.nbf !== undefined) jwt = jwt.setNotBefore(claims.nbf);
-  return jwt.sign(new TextEncoder().encode(secret));
 }
 
 /** A user who may view, edit and search. */

@@ -15,11 +15,11 @@
 // The status is Failed when any part failed, else Success. The contract's `latestResult` follows,
 // without a new version (a run is not a change of the contract).
 import { randomUUID } from 'node:crypto';
-import { weighRule } from '../profile/openmetadata-rules.js';
 import { requirePermission } from './auth.js';
 import type { Directory } from './directory.js';
 import { ownerReferences } from './lineage.js';
 import { ApiError, type Json } from './http.js';
+import { ruleHolds } from './rule-engine.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 
@@ -95,7 +95,7 @@ function semanticsValidation(contract: ContractResource, entity: Json): Json {
   }[];
   const failedRules = rules
     .filter((rule) => rule.enabled !== false && typeof rule.rule === 'string')
-    .filter((rule) => weighRule(rule.rule as string, entity) !== 'holds')
+    .filter((rule) => !ruleHolds(rule.rule as string, entity))
     .map((rule) => ({
       ruleName: String(rule.name),
       reason: typeof rule.description === 'string' ? rule.description : '',

@@ -1,16 +1,14 @@
 // Conformance of the sandbox with spec/catalog-service.md, over HTTP: every endpoint, every row
 // of the error table, every inheritance case, paging under concurrent change, durability.
 import { generateKeyPair, SignJWT } from 'jose';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSeed } from '../src/sandbox/demo-catalog.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import { demoSeed } from '../src/demo-catalog.js';
+import type { Sandbox } from '../src/server.js';
 import { craftedToken, openSandbox, SECRET, seed, type Client } from './helpers/sandbox.js';
-import { spawnSandboxProcess } from './helpers/sandbox-process.js';
 
 const ORDERS_ASSET = '0a000000-0000-4000-8000-000000000001';
 const REFUNDS_ASSET = '0a000000-0000-4000-8000-000000000002';
@@ -896,36 +894,6 @@ describe('the demo catalog', () => {
     } finally {
       await demo.sandbox.close();
     }
-  });
-});
-
-describe('sandbox serve and token (CLI)', () => {
-  it('prints listening on the first line, answers with a minted token, and stops on SIGTERM', async () => {
-    const cli = path.resolve(import.meta.dirname, '../dist/cli.cjs');
-    const sandboxProcess = spawnSandboxProcess(['--secret', SECRET]);
-    const url = await sandboxProcess.url;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const minted = await new Promise<string>((resolve) => {
-      const tokenChild = spawn(process.execPath, [
-        cli,
-        'sandbox',
-        'token',
-        '--user',
-        'alice',
-        '--secret',
-        SECRET,
-      ]);
-      let out = '';
-      tokenChild.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      tokenChild.on('exit', () => resolve(out.trim()));
-    });
-    const response = await fetch(
-      `${url}/v1/dataContracts/name/warehouse.sales.public.orders.dataContract_orders`,
-      { headers: { authorization: `Bearer ${minted}` } },
-    );
-    expect(response.status).toBe(200);
-    const exitCode = await sandboxProcess.stop();
-    expect(exitCode).toBe(0);
   });
 });
 

@@ -18,7 +18,6 @@
 // (contracts.ts); a change only to a column's description or tags counts as no change and is not
 // stored (change-description.ts).
 import { createHash } from 'node:crypto';
-import { FIRST_RELEASE_TEXT, fromFirstRelease } from '../profile/profile.js';
 import { ApiError, type Json } from './http.js';
 import { typeAnswer } from './custom-properties.js';
 import { rulesFor } from './asset-rules.js';
@@ -28,6 +27,13 @@ import type { ContractResource, Seed } from './seed.js';
 export const DEFAULT_OPENMETADATA_VERSION = '2.0.5';
 
 type Triple = readonly [number, number, number];
+
+/**
+ * The oldest release the sandbox plays: 1.10, the first whose data contracts have entityStatus,
+ * sla, termsOfUse and security (before it they stored `status`). The tool's openmetadata profile
+ * starts there too, on its own side (src/profile/profile.ts).
+ */
+const FIRST_PLAYED: Triple = [1, 10, 0];
 
 /** A behaviour some releases have: the first and last release that have it, and its source. */
 interface ReleaseBehaviour {
@@ -98,9 +104,9 @@ export class OpenMetadataRelease {
     const match = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version);
     this.numbers =
       match === null ? [0, 0, 0] : [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
-    if (!fromFirstRelease(this.numbers[0], this.numbers[1]))
+    if (compare([this.numbers[0], this.numbers[1], 0], FIRST_PLAYED) < 0)
       throw new RangeError(
-        `the OpenMetadata version must be ${FIRST_RELEASE_TEXT} or later, written as 1.13.0, got '${version}'`,
+        `the OpenMetadata version must be ${FIRST_PLAYED[0]}.${FIRST_PLAYED[1]} or later, written as 1.13.0, got '${version}'`,
       );
   }
 

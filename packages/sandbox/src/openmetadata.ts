@@ -3,7 +3,7 @@
 // references resolved as the server resolves them; and the demo catalog in these shapes (its
 // version and ETags: release.ts).
 import { Ajv } from 'ajv';
-import vocabulary from '../profile/openmetadata-vocabulary.json' with { type: 'json' };
+import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
 import { entityOf, isEntityType, namedBy, type Directory } from './directory.js';
 import { ApiError, compareText } from './http.js';
 import type { ContractResource, Seed } from './seed.js';

@@ -3,7 +3,6 @@
 // exports of a contract, users, teams and test cases by name, assets by name with their owners,
 // lineage, and running a contract with its results.
 import type { IncomingMessage } from 'node:http';
-import { yamlLibrary } from '../yaml-library.js';
 import type { Catalog } from './catalog.js';
 import type { ContractRuns } from './contract-runs.js';
 import { ApiError, parseJsonBody, readBody } from './http.js';
@@ -12,6 +11,7 @@ import { odcsOfContract, odcsRequest } from './odcs-export.js';
 import type { Reply } from './request-log.js';
 import type { SeedUser } from './seed.js';
 import type { Store } from './store.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** What OpenMetadata's ODCS export reads of a contract. */
 const ODCS_FIELDS = new URLSearchParams('fields=owners');

@@ -1,9 +1,9 @@
 // OpenMetadata's data asset rules as the sandbox keeps them: the seed's, else OpenMetadata's
 // defaults; served per entity type as the server filters them, and weighed on every create and
-// PATCH of a data contract as the server's RuleEngine weighs them.
-import { weighRule } from '../profile/openmetadata-rules.js';
+// PATCH of a data contract as the server's RuleEngine weighs them (rule-engine.ts).
 import { ApiError } from './http.js';
 import { withRelationships } from './openmetadata.js';
+import { ruleHolds } from './rule-engine.js';
 import type { Seed } from './seed.js';
 
 type Json = Record<string, unknown>;
@@ -86,8 +86,7 @@ export function checkDataAssetRules(
   // A stored contract is read with its relationship lists; a new one has those it was given.
   const broken = (entity: Json) =>
     inForce.filter(
-      (rule) =>
-        weighRule(rule.rule, before === null ? entity : withRelationships(entity)) !== 'holds',
+      (rule) => !ruleHolds(rule.rule, before === null ? entity : withRelationships(entity)),
     );
   const brokenAfter = broken(after);
   if (brokenAfter.length === 0) return;
