@@ -1,6 +1,7 @@
 // Typed findings: each producer makes its finding where the fact is known (code, severity,
 // sentence, pointer), one step places it at its line and column, and every rendering reads it.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
@@ -14,6 +15,9 @@ import { findingResults } from '../src/plan/sarif.js';
 import { breaches, compilePolicies } from '../src/policy/policies.js';
 import { codecFor } from '../src/profile/codec.js';
 import { PLAN_FORMAT_VERSION, type Plan } from '../src/plan/types.js';
+import { readPlanFile, writePlanFile } from '../src/plan/plan-file.js';
+import { planChecksum } from '../src/plan/seal.js';
+import { tempDir } from './helpers/temp-dir.js';
 import { PLAIN as plain } from '../src/cli/io.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -283,6 +287,45 @@ describe('the human plan shows file:line:col before each finding', () => {
   });
 });
 
+describe('a saved plan', () => {
+  it('of format 2 carries its findings; one of format 1, without them, is read as before', async () => {
+    const dir = await tempDir({});
+    try {
+      const file = contractFile(TEXT);
+      const planned = plan([{ file, live: { kind: 'found', contract: live } }]);
+      const saved = path.join(dir.dir, 'plan.json');
+      await writePlanFile(saved, planned);
+      const read = await readPlanFile(saved);
+      expect(read.formatVersion).toBe(2);
+      expect(read.changes[0]!.findings).toEqual(planned.changes[0]!.findings);
+      // What the release before findings saved: format 1, no findings, its own checksum.
+      const { checksum: _checksum, ...content } = JSON.parse(JSON.stringify(planned)) as Plan;
+      const older = {
+        ...content,
+        formatVersion: 1 as const,
+        changes: content.changes.map(({ findings: _findings, ...change }) => change),
+      };
+      const v1 = path.join(dir.dir, 'v1.json');
+      await writeFile(v1, JSON.stringify({ ...older, checksum: planChecksum(older) }));
+      const reread = await readPlanFile(v1);
+      expect(reread.formatVersion).toBe(1);
+      expect(reread.changes[0]!.findings).toBeUndefined();
+      // Format 2 without findings is no plan this tool wrote.
+      const odd = { ...content, changes: older.changes };
+      const v2 = path.join(dir.dir, 'v2.json');
+      await writeFile(v2, JSON.stringify({ ...odd, checksum: planChecksum(odd) }));
+      await expect(readPlanFile(v2)).rejects.toThrow(/lacks findings/);
+      // A format this release does not know is refused, as before.
+      const next = { ...content, formatVersion: 3 };
+      const v3 = path.join(dir.dir, 'v3.json');
+      await writeFile(v3, JSON.stringify({ ...next, checksum: 'x' }));
+      await expect(readPlanFile(v3)).rejects.toThrow(/is not a plan this version can apply/);
+    } finally {
+      await dir.remove();
+    }
+  });
+});
+
 describe('the list of codes', () => {
   it('is documented in docs/plan-json.md, each with its sentence, and only those', () => {
     const doc = readFileSync(path.join(root, 'docs', 'plan-json.md'), 'utf8');
@@ -301,6 +344,20 @@ describe('the list of codes', () => {
       schema.properties.changes.items.properties.findings.items.properties.code.pattern,
     );
     for (const code of Object.keys(FINDING_CODES)) expect(code).toMatch(pattern);
+  });
+
+  it('src/model imports nothing outside src/model', () => {
+    const folder = path.join(root, 'src', 'model');
+    for (const name of readdirSync(folder)) {
+      const text = readFileSync(path.join(folder, name), 'utf8');
+      const from = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(?\s*'([^']+)'/g)].map(
+        (m) => m[1] ?? m[2],
+      );
+      expect(
+        from.filter((specifier) => !specifier!.startsWith('./')),
+        name,
+      ).toEqual([]);
+    }
   });
 
   it('a pointer escapes ~ and / in each token', () => {

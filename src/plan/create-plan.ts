@@ -11,7 +11,7 @@ import { verifyPatch } from '../diff/verify.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 import { operationsWithIds } from '../profile/references.js';
 import { InternalError } from '../errors.js';
-import type { Found } from '../model/finding.js';
+import { isBreaking, type Found } from '../model/finding.js';
 import { describePatch } from './describe-patch.js';
 import { placedChange } from './place-findings.js';
 import type { PlanInput, PlanOptions } from './plan-input.js';
@@ -68,7 +68,7 @@ function planChecked(input: PlanInput, options: PlanOptions): Planned {
     // The error replaces any error and breaking change; the warnings stay.
     const { create: _create, ...rest } = planned;
     const kept = planned.found.filter(
-      (item) => item.severity === 'warning' && !item.code.startsWith('breaking.'),
+      (item) => item.severity === 'warning' && !isBreaking(item.code),
     );
     return { ...rest, action: 'error', patch: [], diff: [], found: [error, ...kept] };
   }
