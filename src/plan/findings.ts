@@ -79,7 +79,8 @@ export function placedTexts(
   const said = (finding: Finding): string => `${place(finding)} ${words(finding.message)}`;
   const error = findings.find((finding) => finding.severity === 'error');
   return {
-    error: error === undefined ? null : said(error),
+    // A change whose findings lack its error (no plan this tool writes) says it without a place.
+    error: error === undefined ? (change.error === null ? null : words(change.error)) : said(error),
     breaking: findings.filter((finding) => isBreaking(finding.code)).map(said),
     warnings: findings
       .filter((finding) => finding.severity === 'warning' && !isBreaking(finding.code))

@@ -22,19 +22,22 @@ export function placeFinding(file: ContractFile, found: Found): Finding {
 
 /**
  * `planned` as a change, its findings placed in `file`: its error first, then its breaking
- * changes, then its warnings, each list in the order found.
+ * changes, then its warnings, then any note, each list in the order found.
  */
 export function placedChange(planned: Planned, file: ContractFile): PlannedChange {
   const { found, ...rest } = planned;
   const error = found.filter((item) => item.severity === 'error');
   const breaking = found.filter((item) => item.severity !== 'error' && isBreaking(item.code));
   const warnings = found.filter((item) => item.severity === 'warning' && !isBreaking(item.code));
+  const notes = found.filter((item) => item.severity === 'note' && !isBreaking(item.code));
   const message = (item: Found): string => item.message;
   return plannedChange({
     ...rest,
     error: error[0]?.message ?? null,
     breaking: breaking.map(message),
     warnings: warnings.map(message),
-    findings: [...error, ...breaking, ...warnings].map((item) => placeFinding(file, item)),
+    findings: [...error, ...breaking, ...warnings, ...notes].map((item) =>
+      placeFinding(file, item),
+    ),
   });
 }
