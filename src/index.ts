@@ -6,6 +6,13 @@ export type { DesiredContract } from './contract/model.js';
 export { diffContract, verifyPatch, breakingChanges, type Operation } from './diff/index.js';
 export { createPlan, hashContract, type PlanInput } from './plan/create-plan.js';
 export type { Plan, PlannedChange } from './plan/types.js';
+export {
+  FINDING_CODES,
+  type Finding,
+  type FindingCode,
+  type Found,
+  type Severity,
+} from './model/finding.js';
 export { CatalogClient, type CatalogClientOptions, type LiveContract } from './catalog/client.js';
 export { applyPlan, type ApplyReport } from './apply/apply-plan.js';
 export {

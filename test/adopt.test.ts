@@ -364,11 +364,11 @@ describe('live-asset checks and inherited fields in plan', () => {
     ]);
     const human = await cli(['plan'], { cwd: dir, env });
     expect(human.out).toContain(
-      '      warning: column amount is INT in the contract but DECIMAL in table db.s.orders',
+      '      warning: contracts/orders.yaml:10:15 column amount is INT in the contract but DECIMAL in table db.s.orders',
     );
     const markdown = await cli(['plan', '--markdown'], { cwd: dir, env });
     expect(markdown.out).toContain(
-      '- ⚠️ warning: column amount is INT in the contract but DECIMAL in table db.s.orders',
+      '- ⚠️ warning: `contracts/orders.yaml:10:15` column amount is INT in the contract but DECIMAL in table db.s.orders',
     );
     // The patch apply will send, as indented JSON a reviewer can read (and parse).
     const block = /```json\n([\s\S]*?)\n```/.exec(markdown.out)![1]!;
@@ -377,7 +377,7 @@ describe('live-asset checks and inherited fields in plan', () => {
     const strict = await cli(['plan', '--strict'], { cwd: dir, env });
     expect(strict.code).toBe(1);
     expect(strict.out).toContain(
-      'error: live-asset check failed (--strict): column amount is INT in the contract but DECIMAL',
+      'error: contracts/orders.yaml:10:15 live-asset check failed (--strict): column amount is INT in the contract but DECIMAL',
     );
   });
 

@@ -93,6 +93,8 @@ describe('a write weighed as the catalog weighs it', () => {
 
   it('refuses a create that breaks any rule, and a change that breaks one the live contract keeps', () => {
     const create = weighWrite(writeFrom(null, { name: 'c' }, undefined), rules);
+    // At the fields the rule reads.
+    expect(create.refusal?.at).toEqual(['/description']);
     expect(create.refusal?.error).toBe(
       `this catalog's data asset rule "Contracts say what they are for" (A data contract has a description.), which reads description, does not hold for the contract this file would create, and the catalog refuses (400) a contract that breaks it: change the file so that it holds (or have an admin turn the rule off for data contracts in Settings › Preferences › Data Asset Rules)`,
     );
@@ -131,6 +133,7 @@ describe('a write weighed as the catalog weighs it', () => {
     const found = weighWrite(writeFrom(live, { ...live, owners: [team('t'), user('a')] }, owners), {
       rules: [{ ...OWNERSHIP, name: 'Owners' }],
     });
+    expect(found.refusal?.at).toEqual(['/owners/1']);
     expect(found.refusal?.error).toMatch(
       /^owners\[1\] \(team t\) makes the owners more than one team, or a team beside users, which this catalog's data asset rule "Owners" refuses \(400\): name one team, or users only/,
     );
@@ -140,9 +143,15 @@ describe('a write weighed as the catalog weighs it', () => {
     const owners = [user('a'), team('t')];
     const unknown = { unknown: '404 NOT_FOUND' };
     expect(weighWrite(writeFrom(live, { ...live, owners }, owners), unknown).warnings).toEqual([
-      expect.stringContaining(
-        'refuses (400) where it is on, as it is by default; the catalog could not say whether it is (404 NOT_FOUND)',
-      ),
+      {
+        code: 'catalog.asset-rule-unweighed',
+        severity: 'warning',
+        message: expect.stringContaining(
+          'refuses (400) where it is on, as it is by default; the catalog could not say whether it is (404 NOT_FOUND)',
+        ),
+        // At the owner that breaks the rule, in the file's order.
+        pointer: '/owners/1',
+      },
     ]);
     expect(weighWrite(writeFrom(live, {}, undefined), unknown)).toEqual({
       warnings: [],
@@ -156,7 +165,7 @@ describe('a write weighed as the catalog weighs it', () => {
       rules: [odd],
     });
     expect(found.refusal).toBeUndefined();
-    expect(found.warnings).toEqual([
+    expect(found.warnings.map((warning) => warning.message)).toEqual([
       `this catalog's data asset rule "Owners only" could not be weighed here (Unrecognized operation isOwner); the catalog weighs it on every change to a data contract, and refuses (400) a change that breaks it`,
     ]);
   });

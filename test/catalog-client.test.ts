@@ -458,7 +458,7 @@ describe('CatalogClient', () => {
     const plan = await cli(['plan', '--catalog-profile', 'spec'], { cwd: dir.dir, env });
     expect(plan.code).toBe(1);
     expect(plan.out).toContain(
-      "error: GET /v1/dataContracts/name/db.s.t.dataContract_c failed with status 200 UNEXPECTED_RESPONSE: the catalog answered 200 with something that is not a data contract (an object with id, fullyQualifiedName, version and entity): id is missing, not a string; is the catalog URL that of the catalog's API?",
+      "error: contracts/c.yaml:2:1 GET /v1/dataContracts/name/db.s.t.dataContract_c failed with status 200 UNEXPECTED_RESPONSE: the catalog answered 200 with something that is not a data contract (an object with id, fullyQualifiedName, version and entity): id is missing, not a string; is the catalog URL that of the catalog's API?",
     );
     const imported = await cli(['import', '--fqn', 'db.s.t.dataContract_c'], { cwd: dir.dir, env });
     expect(imported.code).toBe(1);

@@ -371,7 +371,7 @@ describe('what is not created', () => {
       const run = await cli(['apply', '--auto-approve'], { cwd, env });
       expect(run.code, run.out + run.err).toBe(1);
       expect(run.out).toContain(
-        'error: table db.s.shipments already has a data contract, db.s.shipments.dataContract_legacy, and the catalog keeps one per asset, so it would refuse this one: to manage that contract with this file, set name to legacy and fullyQualifiedName to db.s.shipments.dataContract_legacy (contracts import --fqn db.s.shipments.dataContract_legacy writes its file); nothing will be sent for this contract',
+        'error: contracts/shipments.yaml:2:1 table db.s.shipments already has a data contract, db.s.shipments.dataContract_legacy, and the catalog keeps one per asset, so it would refuse this one: to manage that contract with this file, set name to legacy and fullyQualifiedName to db.s.shipments.dataContract_legacy (contracts import --fqn db.s.shipments.dataContract_legacy writes its file); nothing will be sent for this contract',
       );
       expect(run.out).toContain('Plan: 0 to change, 0 unchanged, 1 error.');
       expect(writes(sandbox)).toEqual([]);
@@ -406,7 +406,7 @@ describe('what is not created', () => {
     const run = await cli(['apply', '--auto-approve'], { cwd, env });
     expect(run.code, run.out + run.err).toBe(1);
     expect(run.out).toContain(
-      `error: the catalog holds a deleted data contract named ${FQN} (id ${deleted.id}, version 0.3), and a deleted contract keeps its name, so it would refuse to create another: restore that one in the catalog (OpenMetadata: PUT /v1/dataContracts/restore with its id), and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
+      `error: contracts/shipments.yaml:2:1 the catalog holds a deleted data contract named ${FQN} (id ${deleted.id}, version 0.3), and a deleted contract keeps its name, so it would refuse to create another: restore that one in the catalog (OpenMetadata: PUT /v1/dataContracts/restore with its id), and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
     );
     expect(writes(sandbox)).toEqual([]);
     // Asked for by name with include=deleted, after the plain read found nothing.

@@ -765,7 +765,7 @@ describe('plan --out writes only regular files', () => {
     expect(await c.methods()).toEqual([]);
     const linked = await cliProcess(['plan', '--out', 'plan-link'], { cwd: c.dir, env: c.env });
     expect(linked.code).toBe(0);
-    expect(JSON.parse(await readFile(path.join(c.dir, 'real.json'), 'utf8')).formatVersion).toBe(1);
+    expect(JSON.parse(await readFile(path.join(c.dir, 'real.json'), 'utf8')).formatVersion).toBe(2);
     const missing = await cliProcess(['plan', '--out', 'nowhere/plan.json'], {
       cwd: c.dir,
       env: c.env,

@@ -210,7 +210,7 @@ describe('an ODCS file beside our own files', () => {
       expect(plan.code, plan.out + plan.err).toBe(0);
       expect(plan.out).toContain('Plan: 1 to create, 1 to change, 0 unchanged, 0 errors.');
       expect(plan.out).toContain(
-        `warning: kept only in git: the contract the catalog stores has no field for servers (line ${lineOf(SHIPMENTS, 'servers:')}), price (line ${lineOf(SHIPMENTS, 'price:')}), support (line ${lineOf(SHIPMENTS, 'support:')})`,
+        `warning: contracts/shipments.odcs.yaml:${lineOf(SHIPMENTS, 'servers:')}:1 kept only in git: the contract the catalog stores has no field for servers (line ${lineOf(SHIPMENTS, 'servers:')}), price (line ${lineOf(SHIPMENTS, 'price:')}), support (line ${lineOf(SHIPMENTS, 'support:')})`,
       );
       expect(plan.out).toContain(`+ entityStatus: "${profile === 'spec' ? 'Active' : 'Approved'}"`);
       expect(plan.out).toContain('+ sla: {"refreshFrequency":"P1D","maxLatency":"PT4H"}');

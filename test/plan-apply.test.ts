@@ -75,7 +75,7 @@ describe('plan and apply on the demo catalog', () => {
     expect(plan.err).toBe('');
     const json = JSON.parse(plan.out);
     expect(json).toMatchObject({
-      formatVersion: 1,
+      formatVersion: 2,
       catalogUrl: sandbox.url,
       summary: { create: 1, update: 3, noop: 2, error: 0, missing: 0 },
     });

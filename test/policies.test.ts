@@ -154,7 +154,8 @@ describe('policies as code', () => {
     const plan = await cli(['plan', '--no-color'], { cwd, env });
     expect(plan.code, plan.err).toBe(0);
     expect(plan.out).toContain(
-      'warning: policy owner-required (owners): a contract should have an owner',
+      // The file has no owners: at its first line.
+      'warning: contracts/people.yaml:1:1 policy owner-required (owners): a contract should have an owner',
     );
     expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(0);
   });

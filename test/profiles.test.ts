@@ -188,8 +188,18 @@ describe('custom properties OpenMetadata defines', () => {
         { name: 'due', type: 'date-cp', config: 'yyyy-MM-dd' },
       ],
     });
-    const finding = (extension: Record<string, unknown>) =>
-      extensionFinding(extension, Object.keys(extension), catalog);
+    /** What is said, its sentence for its error. */
+    const said = (found: Awaited<ReturnType<typeof extensionFinding>>) =>
+      found.error === undefined ? found : { ...found, error: found.error.message };
+    const finding = async (extension: Record<string, unknown>) =>
+      said(await extensionFinding(extension, Object.keys(extension), catalog));
+    // The error is at the first key it names: an unknown one first, else the first refused.
+    expect(
+      (await extensionFinding({ rank: 1.5, note: 'x' }, ['rank', 'note'], catalog)).error,
+    ).toMatchObject({ code: 'extension.refused', severity: 'error', pointer: '/extension/note' });
+    expect(
+      (await extensionFinding({ 'a/b': 1, rank: 1.5 }, ['rank'], catalog)).error,
+    ).toMatchObject({ pointer: '/extension/rank' });
     expect(await finding({ tier: 'gold', note: 'x' })).toEqual({
       error:
         'extension.note is not a custom property of data contracts in this catalog, which refuses any other key (400 "Unknown custom field note"; it defines tier, rank, zones, level, due): add it under Settings › Custom Properties › Data Contract first, or remove it from the file; nothing will be sent for this contract',
@@ -221,7 +231,9 @@ describe('custom properties OpenMetadata defines', () => {
     });
     // Values of the other types are left to the catalog.
     expect(await finding({ tier: 'gold', rank: 3, zones: ['eu', 'us'], due: '1 May' })).toEqual({});
-    expect(await extensionFinding({ a: 1, b: 2 }, ['a', 'b'], answer({ properties: [] }))).toEqual({
+    expect(
+      said(await extensionFinding({ a: 1, b: 2 }, ['a', 'b'], answer({ properties: [] }))),
+    ).toEqual({
       error: expect.stringMatching(
         /^extension\.a and extension\.b are not custom properties .*it defines none\)/,
       ),
@@ -2086,27 +2098,41 @@ describe('changes OpenMetadata would not keep', () => {
   };
 
   it('names what OpenMetadata counts as no change, and nothing when it counts one', () => {
-    expect(
-      unkeptChange(
-        live,
-        after((c) => (c.schema[1].description = 'When.')),
-      ),
-    ).toMatch(/^column at's description will not be kept by OpenMetadata on its own: /);
-    expect(
-      unkeptChange(
-        live,
-        after((c) => {
-          c.schema[0].constraint = 'NOT_NULL';
-          c.schema.reverse();
-        }),
-      ),
-    ).toMatch(/^column id's constraint, the order of the columns will not be kept/);
-    expect(
-      unkeptChange(
-        live,
-        after((c) => c.semantics.reverse()),
-      ),
-    ).toMatch(/^the order of the semantics rules will not be kept/);
+    const description = unkeptChange(
+      live,
+      after((c) => (c.schema[1].description = 'When.')),
+    );
+    expect(description?.message).toMatch(
+      /^column at's description will not be kept by OpenMetadata on its own: /,
+    );
+    expect(description).toMatchObject({
+      code: 'unkept.column-property',
+      severity: 'warning',
+      pointer: '/schema/1/description',
+    });
+    const reordered = unkeptChange(
+      live,
+      after((c) => {
+        c.schema[0].constraint = 'NOT_NULL';
+        c.schema.reverse();
+      }),
+    );
+    expect(reordered?.message).toMatch(
+      /^column id's constraint, the order of the columns will not be kept/,
+    );
+    // At the first thing it names: the column id, last now, and its constraint.
+    expect(reordered).toMatchObject({
+      code: 'unkept.column-property',
+      pointer: `/schema/${live.schema.length - 1}/constraint`,
+    });
+    const rules = unkeptChange(
+      live,
+      after((c) => c.semantics.reverse()),
+    );
+    expect(rules?.message).toMatch(/^the order of the semantics rules will not be kept/);
+    expect(rules).toMatchObject({ code: 'unkept.list-order', pointer: '/semantics' });
+    const emptied = unkeptChange({ ...live, owners: null }, { ...live, owners: [] });
+    expect(emptied).toMatchObject({ code: 'unkept.empty-list', pointer: '/owners' });
     // Counted: a column retyped, added or removed; a rule or a reference changed; another field.
     for (const counted of [
       (c: Record<string, any>) => (c.schema[1].dataType = 'DATE'),

@@ -82,6 +82,8 @@ describe('a saved plan is made again whole, deletions and file names included', 
         warnings: [],
         notes: [],
         error: null,
+        // A plan of format 2 carries its findings: forged too, so that the plan reads.
+        findings: [],
       },
     ];
     plan.summary = summarize(plan.changes);

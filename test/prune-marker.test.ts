@@ -108,9 +108,14 @@ describe('the marker', () => {
       live({ managedBy: 'https://github.com/other/repo/blob/HEAD/c.yaml' }),
       marker,
     );
-    expect(taken.warning).toContain(
+    expect(taken.warning?.message).toContain(
       'managed from another repository (https://github.com/other/repo, c.yaml)',
     );
+    expect(taken.warning).toMatchObject({
+      code: 'marker.managed-elsewhere',
+      severity: 'warning',
+      pointer: '/fullyQualifiedName',
+    });
     expect(withMarker(file, live({ managedBy: marker }), marker).warning).toBeUndefined();
   });
 

@@ -1,10 +1,9 @@
 // What the Action says where it is: annotations at a file's line for invalid files, a plan's
 // findings and the version gate; and the small interface to GitHub's runner they are written to.
 import path from 'node:path';
-import type { ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import type { GateResult } from '../gate/version-gate.js';
-import { planFindings } from '../plan/findings.js';
+import { findingAnnotations } from '../plan/findings.js';
 import type { Plan } from '../plan/types.js';
 import { SETTINGS_FILE } from '../settings/settings-file.js';
 
@@ -45,8 +44,8 @@ export function problemAnnotations(problems: readonly Problem[], runner: Runner)
 }
 
 /** Every finding of the plan as an annotation at its own line: errors, breaking changes, warnings. */
-export function planAnnotations(plan: Plan, files: readonly ContractFile[], runner: Runner): void {
-  for (const finding of planFindings(plan, files)) {
+export function planAnnotations(plan: Plan, runner: Runner): void {
+  for (const finding of findingAnnotations(plan)) {
     const place = {
       file: finding.file,
       startLine: finding.line,

@@ -247,7 +247,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       String(plan.changes.reduce((n, change) => n + change.breaking.length, 0)),
     );
     runner.setOutput('errors', String(plan.summary.error + plan.summary.missing));
-    planAnnotations(plan, files, runner);
+    planAnnotations(plan, runner);
     const blocked = plan.summary.error + plan.summary.missing;
 
     if (settings.command === 'plan' || settings.command === 'drift') {
@@ -271,7 +271,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
           : undefined;
       if (gate !== undefined) gateAnnotations(gate, runner);
       await sarif([
-        ...findingResults(planFindings(plan, files)),
+        ...findingResults(planFindings(plan)),
         ...problemResults(gate?.errors ?? [], 'versionGate'),
       ]);
       const markdown =

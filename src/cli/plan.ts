@@ -7,7 +7,7 @@ import { pruneWithin } from '../prune/scope.js';
 import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from './settings.js';
 import { planOutputTarget, writePlanFile } from '../plan/plan-file.js';
-import { planFindings } from '../plan/findings.js';
+import { findingAnnotations, planFindings } from '../plan/findings.js';
 import { findingResults, problemResults, sarifLog } from '../plan/sarif.js';
 import { VERSION } from '../version.js';
 import { renderPlanHuman } from '../plan/render-human.js';
@@ -164,7 +164,7 @@ async function planCommand(options: PlanOptions, io: Io): Promise<number> {
         `${JSON.stringify(
           sarifLog(
             [
-              ...findingResults(planFindings(plan, outcome.files)),
+              ...findingResults(planFindings(plan)),
               ...problemResults(gate?.errors ?? [], 'versionGate'),
             ],
             VERSION,
@@ -187,7 +187,7 @@ async function planCommand(options: PlanOptions, io: Io): Promise<number> {
         }),
       );
     else if (options.github === true) {
-      for (const finding of planFindings(plan, outcome.files))
+      for (const finding of findingAnnotations(plan))
         io.stdout.write(`${workflowCommand(finding.level, finding, finding.message)}\n`);
       io.stdout.write(
         renderPlanHuman(plan, colorsFor(io.stdout, io.env, false), drifted) + humanNote,

@@ -166,15 +166,33 @@ export function positionOf(
   /** A pointer into an ODCS document as written, not into the contract read from it. */
   inDocument = false,
 ): Position {
+  return positionInFile(contractFile, filePointer(contractFile, pointer, inDocument), value);
+}
+
+/**
+ * `pointer` into the file's contract as a pointer in the file's own terms: itself, or for an ODCS
+ * file the place of the document it came from (itself when `inDocument` says it is one already).
+ */
+function filePointer(contractFile: ContractFile, pointer: string, inDocument: boolean): string {
+  return contractFile.format === 'odcs' && !inDocument
+    ? sourcePointer(odcsReadingOf(contractFile)?.sources ?? [], pointer)
+    : pointer;
+}
+
+/** Where `pointer` is (positionOf), with the pointer in the file's own terms (filePointer). */
+export function placeOf(
+  contractFile: ContractFile,
+  pointer: string,
+  inDocument = false,
+): Position & { pointer: string } {
+  const own = filePointer(contractFile, pointer, inDocument);
+  return { pointer: own, ...positionInFile(contractFile, own, false) };
+}
+
+/** Where `pointer`, in the file's own terms, is in the file (positionOf). */
+function positionInFile(contractFile: ContractFile, pointer: string, value: boolean): Position {
   const parsed = positionalDocument(contractFile);
-  // A pointer into an ODCS file's contract points at the place of the document it came from.
-  const sources =
-    contractFile.format === 'odcs' && !inDocument
-      ? (odcsReadingOf(contractFile)?.sources ?? [])
-      : undefined;
-  const segments = pointerSegments(
-    sources === undefined ? pointer : sourcePointer(sources, pointer),
-  );
+  const segments = pointerSegments(pointer);
   const { found, depth } = locate(parsed.doc, segments);
   if (depth === 0) return { line: 1, column: 1 };
   const atKey = depth === 1 && !(value && depth === segments.length);

@@ -1,5 +1,6 @@
 // Classifies the changes from a live contract to a desired one that can break consumers.
 import { FIELD_SHAPES, type DesiredContract } from '../contract/model.js';
+import { pointerTo, type FindingCode, type Found } from '../model/finding.js';
 import { isPlainObject, type JsonObject } from './json-value.js';
 import { project } from './project.js';
 
@@ -52,39 +53,64 @@ function renamedColumns(live: JsonObject[], desired: JsonObject[]): Map<string, 
 
 const STRICT_CONSTRAINTS = new Set(['NOT_NULL', 'PRIMARY_KEY']);
 
-/**
- * Human-readable breaking changes, in field order: columns removed or retyped, NOT_NULL or
- * PRIMARY_KEY dropped, semantics rules removed, SLA weakened, status to Deprecated.
- */
+/** The sentences of breakingFindings, in order. */
 export function breakingChanges(
   liveContract: Readonly<JsonObject>,
   desiredContract: Readonly<DesiredContract>,
 ): string[] {
-  const found: string[] = [];
+  return breakingFindings(liveContract, desiredContract).map((found) => found.message);
+}
+
+/**
+ * Breaking changes, in field order, each at the field of the desired contract it is about: columns
+ * removed or retyped, NOT_NULL or PRIMARY_KEY dropped, semantics rules removed, SLA weakened,
+ * status to Deprecated.
+ */
+export function breakingFindings(
+  liveContract: Readonly<JsonObject>,
+  desiredContract: Readonly<DesiredContract>,
+): Found[] {
+  const found: Found[] = [];
   const desired = desiredContract as JsonObject;
+  const say = (code: FindingCode, pointer: string, message: string): void => {
+    found.push({ code, severity: 'warning', message, pointer });
+  };
 
   if (desired.entityStatus === 'Deprecated' && liveContract.entityStatus !== 'Deprecated') {
-    found.push('status changed to Deprecated');
+    say('breaking.status-deprecated', '/entityStatus', 'status changed to Deprecated');
   }
 
   if (desired.schema !== undefined) {
-    const wanted = byName(records(desired.schema));
+    const desiredColumns = records(desired.schema);
+    const wanted = byName(desiredColumns);
     const liveColumns = records(project(liveContract.schema, FIELD_SHAPES.get('schema')!));
-    const renames = renamedColumns(liveColumns, records(desired.schema));
+    const renames = renamedColumns(liveColumns, desiredColumns);
+    /** Where the desired column `name` is (its `property`), or the schema when it has none. */
+    const at = (name: string, property?: string): string => {
+      const i = desiredColumns.findIndex((column) => column.name === name);
+      if (i === -1) return '/schema';
+      return property === undefined || desiredColumns[i]![property] === undefined
+        ? pointerTo('schema', i)
+        : pointerTo('schema', i, property);
+    };
     for (const column of liveColumns) {
       const name = String(column.name);
       const next = wanted.get(name);
       if (next === undefined) {
         const to = renames.get(name);
-        found.push(
-          to === undefined
-            ? `column ${name} removed`
-            : `column ${name} renamed to ${to} (consumers reading ${name} break)`,
-        );
+        if (to === undefined) say('breaking.column-removed', '/schema', `column ${name} removed`);
+        else
+          say(
+            'breaking.column-renamed',
+            at(to, 'name'),
+            `column ${name} renamed to ${to} (consumers reading ${name} break)`,
+          );
         continue;
       }
       if (next.dataType !== column.dataType) {
-        found.push(
+        say(
+          'breaking.column-type-changed',
+          at(name, 'dataType'),
           `column ${name} type changed from ${String(column.dataType)} to ${String(next.dataType)}`,
         );
       }
@@ -93,7 +119,11 @@ export function breakingChanges(
         STRICT_CONSTRAINTS.has(column.constraint) &&
         next.constraint !== column.constraint
       ) {
-        found.push(`column ${name} constraint ${column.constraint} dropped`);
+        say(
+          'breaking.constraint-dropped',
+          at(name, 'constraint'),
+          `column ${name} constraint ${column.constraint} dropped`,
+        );
       }
     }
   }
@@ -102,23 +132,28 @@ export function breakingChanges(
     const wanted = byName(records(desired.semantics));
     for (const rule of records(liveContract.semantics)) {
       if (typeof rule.name === 'string' && !wanted.has(rule.name))
-        found.push(`semantics rule ${rule.name} removed`);
+        say('breaking.semantics-rule-removed', '/semantics', `semantics rule ${rule.name} removed`);
     }
   }
 
   if (desired.sla !== undefined && isPlainObject(liveContract.sla)) {
     const before = liveContract.sla;
-    if (desired.sla === null) found.push('SLA removed');
+    if (desired.sla === null) say('breaking.sla-removed', '/sla', 'SLA removed');
     else if (isPlainObject(desired.sla)) {
       const after = desired.sla;
+      /** The SLA's `field` where the file sets it, else the SLA. */
+      const at = (field: string): string =>
+        after[field] === undefined ? '/sla' : pointerTo('sla', field);
       if (typeof before.availability === 'number') {
         if (after.availability === undefined)
-          found.push(`SLA availability ${before.availability} removed`);
+          say('breaking.sla-removed', '/sla', `SLA availability ${before.availability} removed`);
         else if (
           typeof after.availability === 'number' &&
           after.availability < before.availability
         ) {
-          found.push(
+          say(
+            'breaking.sla-weakened',
+            at('availability'),
             `SLA availability lowered from ${before.availability} to ${after.availability}`,
           );
         }
@@ -130,9 +165,12 @@ export function breakingChanges(
         const was = durationSeconds(before[field]);
         if (was === undefined) continue;
         const now = durationSeconds(after[field]);
-        if (after[field] === undefined) found.push(`SLA ${label} ${String(before[field])} removed`);
+        if (after[field] === undefined)
+          say('breaking.sla-removed', '/sla', `SLA ${label} ${String(before[field])} removed`);
         else if (now !== undefined && now > was) {
-          found.push(
+          say(
+            'breaking.sla-weakened',
+            at(field),
             `SLA ${label} ${verb} from ${String(before[field])} to ${after[field] as string}`,
           );
         }

@@ -8,6 +8,7 @@ import { schemaProblems, type LocateProblem } from '../contract/schema.js';
 import { holding, odcsReadingOf, pointerSegments, positionOf } from '../contract/positions.js';
 import type { Profile } from '../model/profile.js';
 import { fromOdcs, type OdcsReading } from './from-odcs.js';
+import type { Found } from '../model/finding.js';
 import { odcsValidator } from './schema.js';
 
 /** What names the contract of an ODCS file that names no catalog asset: nothing can be planned. */
@@ -113,19 +114,30 @@ export function keptOnlyInGitOf(file: ContractFile): string | undefined {
   return keptOnlyInGit(file, reading, (pointer) => positionOf(file, pointer, false, true));
 }
 
+/**
+ * keptOnlyInGitOf as a finding, at the first thing it names: a pointer into the document as
+ * written (what it keeps has no place in the contract read from it).
+ */
+export function keptOnlyInGitFinding(file: ContractFile): Found | undefined {
+  const message = keptOnlyInGitOf(file);
+  if (message === undefined) return undefined;
+  const unstored = odcsReadingOf(file)!.unstored;
+  const first = unstored.find((item) => !isQuality(item)) ?? unstored[0]!;
+  return {
+    code: 'odcs.kept-only-in-git',
+    severity: 'warning',
+    message,
+    pointer: first.pointer,
+    inDocument: true,
+  };
+}
+
 /** How keptOnlyInGit's warning begins. */
 const KEPT_ONLY_IN_GIT = 'kept only in git: ';
 
-/** Whether `warning`, one of a planned change's, is keptOnlyInGit's. */
-export function isKeptOnlyInGitWarning(warning: string): boolean {
-  return warning.startsWith(KEPT_ONLY_IN_GIT);
-}
-
-/** The line keptOnlyInGit's `warning` names first; undefined for any other warning. */
-export function keptOnlyInGitLine(warning: string): number | undefined {
-  if (!isKeptOnlyInGitWarning(warning)) return undefined;
-  const line = /\(line (\d+)\)/.exec(warning);
-  return line === null ? undefined : Number(line[1]);
+/** Whether an item kept only in git is a quality rule's (`…/quality`). */
+function isQuality(item: { pointer: string }): boolean {
+  return /(^|\/)quality$/.test(item.pointer);
 }
 
 /**
@@ -142,7 +154,7 @@ export function keptOnlyInGit(
   if (reading.unstored.length === 0) return undefined;
   const said = (item: { pointer: string; message: string }): string =>
     `${item.message.replace(/ stays only in git.*$/, '')} (line ${where(item.pointer).line})`;
-  const quality = reading.unstored.filter((item) => /(^|\/)quality$/.test(item.pointer));
+  const quality = reading.unstored.filter(isQuality);
   const other = reading.unstored.filter((item) => !quality.includes(item));
   const parts = [
     ...(other.length === 0

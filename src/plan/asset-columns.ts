@@ -2,6 +2,7 @@
 // (the catalog refuses a contract naming one, on create and on every PATCH), and which differ in
 // type.
 import type { ContractFile } from '../contract/parse.js';
+import { pointerTo, type Found } from '../model/finding.js';
 import type { Profile } from '../profile/profile.js';
 import type { LiveResult } from './create-plan.js';
 import type { AssetDocument } from './asset-document.js';
@@ -66,7 +67,7 @@ export function columnFindings(
 ): {
   lacking: string[];
   unnamed: string[];
-  warnings: string[];
+  warnings: Found[];
   fromLive: boolean;
   /** Names the file gives that are the asset's nested columns only. */
   nested: string[];
@@ -80,7 +81,7 @@ export function columnFindings(
   const types = new Map(pairs.map(([name, dataType]) => [name, dataType]));
   const { type, fullyQualifiedName } = file.identity.entity;
   const lacking: string[] = [];
-  const warnings: string[] = [];
+  const warnings: Found[] = [];
   const named = new Set<string>();
   // The asset's own columns come first (assetColumns): their names are a set of their own only
   // when nested ones follow, which few assets have.
@@ -88,7 +89,7 @@ export function columnFindings(
   const topLevel = firstNested === -1 ? pairs : pairs.slice(0, firstNested);
   const topLevelNames = firstNested === -1 ? undefined : new Set(topLevel.map(([name]) => name));
   const nested: string[] = [];
-  for (const column of schema as { name: string; dataType: string }[]) {
+  for (const [i, column] of (schema as { name: string; dataType: string }[]).entries()) {
     named.add(column.name);
     const actual = types.get(column.name);
     if (actual === undefined) {
@@ -103,9 +104,12 @@ export function columnFindings(
       actual !== column.dataType &&
       actual.toUpperCase() !== column.dataType.toUpperCase()
     ) {
-      warnings.push(
-        `column ${column.name} is ${column.dataType} in the contract but ${actual} in ${type} ${fullyQualifiedName}`,
-      );
+      warnings.push({
+        code: 'asset.column-type-differs',
+        severity: 'warning',
+        message: `column ${column.name} is ${column.dataType} in the contract but ${actual} in ${type} ${fullyQualifiedName}`,
+        pointer: pointerTo('schema', i, 'dataType'),
+      });
     }
   }
   // The asset's columns the file does not name: where a rename the asset has not had may show.

@@ -10,6 +10,7 @@ import type { JsonObject } from '../diff/json-value.js';
 import { fieldsRead, ownerBreakingRule, weighRule } from '../profile/openmetadata-rules.js';
 import { askedOnce, type CatalogReader } from './catalog-reader.js';
 import { alsoJoined } from './refusal-text.js';
+import { pointerTo, type Found } from '../model/finding.js';
 
 /** One rule in force: its name, what it is for (said in the catalog's refusals) and its logic. */
 export interface AssetRule {
@@ -79,9 +80,15 @@ export function writeFrom(
  * a change the catalog takes because it mends another.
  */
 export interface RulesFinding {
-  refusal?: { error: string; warning: string };
-  warnings: string[];
+  /** `at`: where the first rule it names looks in the contract, nearest first. */
+  refusal?: { error: string; warning: string; at: string[] };
+  warnings: Found[];
   notes: string[];
+}
+
+/** A warning of a rule that could not be weighed, at `pointer`. */
+function unweighed(message: string, pointer: string): Found {
+  return { code: 'catalog.asset-rule-unweighed', severity: 'warning', message, pointer };
 }
 
 function ruleLabel(rule: AssetRule): string {
@@ -106,12 +113,26 @@ function ownerList(owners: unknown): string {
     .join(', ');
 }
 
+/** The owner a write sets that breaks the ownership rule: its index in the file's order. */
+function changedOwnerIndex(write: Write): { owners: unknown; index: number } {
+  const owners = ownerBreakingRule(write.fileOwners) === -1 ? write.after.owners : write.fileOwners;
+  return { owners, index: ownerBreakingRule(owners) };
+}
+
 /** What the owners a write sets break, said at the owner that breaks it (in the file's order). */
 function changedOwnersText(write: Write): string {
-  const owners = ownerBreakingRule(write.fileOwners) === -1 ? write.after.owners : write.fileOwners;
-  const index = ownerBreakingRule(owners);
+  const { owners, index } = changedOwnerIndex(write);
   const owner = (owners as { type?: unknown; name?: unknown }[])[index]!;
   return `owners[${index}] (${String(owner.type)} ${String(owner.name)}) makes the owners ${owner.type === 'team' ? 'more than one team, or a team beside users' : 'a team beside users'}`;
+}
+
+/** Where one broken rule looks: the owner that breaks it, or the fields it reads. */
+function ruleAt(rule: AssetRule, write: Write): string[] {
+  if (rule.rule.includes(OWNERSHIP) && ownerBreakingRule(write.after.owners) !== -1)
+    return write.ownersChanged
+      ? [pointerTo('owners', changedOwnerIndex(write).index)]
+      : [pointerTo('owners')];
+  return fieldsRead(rule.rule).map((field) => pointerTo(field));
 }
 
 /** The error for one rule the write breaks, and the warning said instead when nothing is sent. */
@@ -160,11 +181,17 @@ function unknownRules(write: Write, why: string): RulesFinding {
   const rule = `OpenMetadata's data asset rule "${DEFAULT_NAME}"`;
   if (write.ownersChanged)
     found.warnings.push(
-      `${changedOwnersText(write)}, which ${rule} refuses (400) where it is on, as it is by default; the catalog could not say whether it is (${why})`,
+      unweighed(
+        `${changedOwnersText(write)}, which ${rule} refuses (400) where it is on, as it is by default; the catalog could not say whether it is (${why})`,
+        pointerTo('owners', changedOwnerIndex(write).index),
+      ),
     );
   else if (write.before !== null && write.sent)
     found.warnings.push(
-      `the live contract's owners (${ownerList(owners)}), which this file keeps, are more than one team or a team beside users: ${rule}, on by default, refuses (400) any change that leaves them so; the catalog could not say whether it is on (${why})`,
+      unweighed(
+        `the live contract's owners (${ownerList(owners)}), which this file keeps, are more than one team or a team beside users: ${rule}, on by default, refuses (400) any change that leaves them so; the catalog could not say whether it is on (${why})`,
+        pointerTo('owners'),
+      ),
     );
   return found;
 }
@@ -184,17 +211,25 @@ export function weighWrite(write: Write, rules: AssetRules): RulesFinding {
   const brokenAfter = after.filter(({ outcome }) => outcome === 'broken').map(({ rule }) => rule);
   // A rule past the bounds rules run within: the contract cannot be weighed, so nothing is sent.
   const bounded = after.flatMap(({ rule, outcome }) =>
-    typeof outcome === 'object' && 'bounded' in outcome ? [boundedText(rule, outcome.bounded)] : [],
+    typeof outcome === 'object' && 'bounded' in outcome ? [{ rule, why: outcome.bounded }] : [],
   );
   if (bounded.length > 0) {
-    found.refusal = { error: alsoJoined(bounded), warning: alsoJoined(bounded) };
+    const texts = bounded.map(({ rule, why }) => boundedText(rule, why));
+    found.refusal = {
+      error: alsoJoined(texts),
+      warning: alsoJoined(texts),
+      at: ruleAt(bounded[0]!.rule, write),
+    };
     return found;
   }
   if (write.sent)
     for (const { rule, outcome } of after)
       if (typeof outcome === 'object' && 'unweighed' in outcome)
         found.warnings.push(
-          `${ruleLabel(rule)} could not be weighed here (${outcome.unweighed}); the catalog weighs it on every change to a data contract, and refuses (400) a change that breaks it`,
+          unweighed(
+            `${ruleLabel(rule)} could not be weighed here (${outcome.unweighed}); the catalog weighs it on every change to a data contract, and refuses (400) a change that breaks it`,
+            '/fullyQualifiedName',
+          ),
         );
   const brokenBefore = new Set(
     write.before === null
@@ -220,6 +255,7 @@ export function weighWrite(write: Write, rules: AssetRules): RulesFinding {
   found.refusal = {
     error: alsoJoined(texts.map((text) => text.error)),
     warning: alsoJoined(texts.map((text) => text.warning)),
+    at: ruleAt(brokenAfter[0]!, write),
   };
   return found;
 }

@@ -11,6 +11,7 @@ import {
   type CustomProperties,
 } from './custom-properties.js';
 import { assetRulesLookup, type AssetRules } from './asset-rules.js';
+import type { Found } from '../model/finding.js';
 
 export interface CatalogRules {
   assetRules: () => Promise<AssetRules>;
@@ -31,7 +32,7 @@ export async function ruleFindings(
   contract: DesiredContract,
   read: LiveResult,
   rules: CatalogRules,
-): Promise<{ assetRules: AssetRules; error?: string; note?: string }> {
+): Promise<{ assetRules: AssetRules; error?: Found; note?: string }> {
   const extension = await extensionFinding(
     contract.extension,
     changedExtensionKeys(contract.extension, read),

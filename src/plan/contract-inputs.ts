@@ -4,7 +4,8 @@
 // one from a data product. I/O only through the reader passed in.
 import type { LiveContract } from '../catalog/client.js';
 import { withContract, type ContractFile } from '../contract/parse.js';
-import { fileForProfile, keptOnlyInGitOf } from '../odcs/odcs-file.js';
+import { fileForProfile, keptOnlyInGitFinding } from '../odcs/odcs-file.js';
+import type { Found as FindingDraft } from '../model/finding.js';
 import { withVersionProperty } from '../gate/version-property.js';
 import { keepingMarker, withMarker, type Marking } from '../prune/marker.js';
 import type { Codec } from '../profile/codec.js';
@@ -136,9 +137,9 @@ export async function planInput(
   // Each lookup serves one contract (files name distinct assets): let it go.
   assets.delete(key);
   const notes: string[] = [];
-  const warnings: string[] = [];
+  const warnings: FindingDraft[] = [];
   // What an ODCS file holds that the catalog does not store: said once for the file.
-  const odcsOnly = file.format === 'odcs' ? keptOnlyInGitOf(file) : undefined;
+  const odcsOnly = file.format === 'odcs' ? keptOnlyInGitFinding(file) : undefined;
   if (odcsOnly !== undefined) warnings.push(odcsOnly);
   let assetError: string | undefined;
   let assetId: string | undefined;
@@ -221,7 +222,11 @@ export async function planInput(
     rules !== undefined && sendable ? await ruleFindings(file.contract, read, rules) : {};
   if (ruled.note !== undefined) notes.push(ruled.note);
   const refused = [unknownReference, ruled.error].filter((error) => error !== undefined);
-  const referenceError = refused.length === 0 ? undefined : joinRefusals(refused);
+  // One error, at the first thing it says.
+  const referenceError: FindingDraft | undefined =
+    refused.length === 0
+      ? undefined
+      : { ...refused[0]!, message: joinRefusals(refused.map((error) => error.message)) };
   return {
     file,
     live: read,

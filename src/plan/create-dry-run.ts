@@ -2,10 +2,13 @@
 // create body (`POST /v1/dataContracts/validate`), whose refusal becomes the contract's error in the
 // server's words. A release that does not serve the route is a note, never taken for a refusal.
 import type { CreateValidation } from '../catalog/types.js';
+import type { ContractFile } from '../contract/parse.js';
+import { pointerTo, WHOLE_CONTRACT } from '../model/finding.js';
 import { AuthError, errorMessage } from '../errors.js';
 import type { Codec } from '../profile/codec-types.js';
 import { releaseName } from '../profile/releases.js';
 import type { CatalogReader } from './catalog-reader.js';
+import { placeFinding } from './place-findings.js';
 import { joinRefusals } from './refusal-text.js';
 import type { PlannedChange } from './types.js';
 
@@ -45,6 +48,8 @@ export async function withCreateDryRun(
   change: PlannedChange,
   reader: CatalogReader,
   codec: Codec,
+  /** The change's file, where its error is placed. */
+  file: ContractFile,
 ): Promise<PlannedChange> {
   if (
     change.action !== 'create' ||
@@ -76,12 +81,28 @@ export async function withCreateDryRun(
     };
   if (validation.valid !== false) return change;
   const { create, ...rest } = change;
+  const error = joinRefusals(refusalTexts(validation, create.assetType));
+  // At the first column the catalog names, else the contract as a whole.
+  const failed = validation.schemaValidation?.failedFields?.[0];
+  const schema = file.contract.schema as { name?: unknown }[] | undefined;
+  const column = schema?.findIndex((item) => item.name === failed) ?? -1;
+  const pointer = column === -1 ? WHOLE_CONTRACT : pointerTo('schema', column, 'name');
   return {
     ...rest,
     action: 'error',
     patch: [],
     breaking: [],
     diff: [],
-    error: joinRefusals(refusalTexts(validation, create.assetType)),
+    error,
+    // A create has no breaking change: its findings are its warnings, after the error.
+    findings: [
+      placeFinding(file, {
+        code: 'plan.create-refused',
+        severity: 'error',
+        message: error,
+        pointer,
+      }),
+      ...(change.findings ?? []).filter((finding) => finding.severity !== 'error'),
+    ],
   };
 }

@@ -10,6 +10,7 @@ import type { CustomProperty } from '../catalog/types.js';
 import { isPlainObject } from '../diff/json-value.js';
 import { askedOnce, type CatalogReader } from './catalog-reader.js';
 import type { LiveResult } from './create-plan.js';
+import { pointerTo, type Found } from '../model/finding.js';
 
 /** The custom properties of data contracts, or why they could not be learnt. */
 export type CustomProperties = { properties: CustomProperty[] } | { unknown: string };
@@ -86,7 +87,7 @@ export async function extensionFinding(
   extension: unknown,
   keys: readonly string[],
   lookup: () => Promise<CustomProperties>,
-): Promise<{ error?: string; note?: string }> {
+): Promise<{ error?: Found; note?: string }> {
   if (keys.length === 0 || !isPlainObject(extension)) return {};
   const known = await lookup();
   if ('unknown' in known)
@@ -96,6 +97,8 @@ export async function extensionFinding(
   const byName = new Map(known.properties.map((property) => [property.name, property]));
   const unknown = keys.filter((key) => !byName.has(key));
   const problems: string[] = [];
+  // At the first key said: an unknown one, else the first whose value is refused.
+  let first: string | undefined = unknown[0];
   if (unknown.length > 0) {
     const names = known.properties.map((property) => property.name);
     const defined = names.length === 0 ? 'it defines none' : `it defines ${names.join(', ')}`;
@@ -107,9 +110,19 @@ export async function extensionFinding(
   for (const key of keys) {
     const property = byName.get(key);
     const problem = property === undefined ? undefined : valueProblem(property, extension[key]);
-    if (problem !== undefined) problems.push(problem);
+    if (problem !== undefined) {
+      problems.push(problem);
+      first ??= key;
+    }
   }
   return problems.length === 0
     ? {}
-    : { error: `${problems.join('; ')}; nothing will be sent for this contract` };
+    : {
+        error: {
+          code: 'extension.refused',
+          severity: 'error',
+          message: `${problems.join('; ')}; nothing will be sent for this contract`,
+          pointer: pointerTo('extension', first!),
+        },
+      };
 }

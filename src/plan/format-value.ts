@@ -32,6 +32,11 @@ export function printablePlan(plan: Plan): Plan {
         breaking: list(change.breaking),
         warnings: list(change.warnings),
         notes: list(change.notes),
+        findings: change.findings?.map((finding) => ({
+          ...finding,
+          file: printable(finding.file),
+          message: printable(finding.message),
+        })),
         diff: change.diff.map((line) => ({
           ...line,
           field: printable(line.field),

@@ -134,7 +134,7 @@ export async function planContracts(
       codec,
       options.marking,
     );
-    const change = await withCreateDryRun(planChange(input, options), reader, codec);
+    const change = await withCreateDryRun(planChange(input, options), reader, codec, input.file);
     changes[index] = change;
     assetRules ??= input.assetRules;
     const fqn = change.fullyQualifiedName;

@@ -11,6 +11,7 @@ import {
 import type { CatalogReader } from './catalog-reader.js';
 import type { LiveResult, PlanInput } from './create-plan.js';
 import { joinRefusals, NOTHING_SENT } from './refusal-text.js';
+import { pointerTo, type FindingCode } from '../model/finding.js';
 
 /** An entity a reference names: its id, and a team's type. */
 export interface ReferencedEntity {
@@ -68,6 +69,8 @@ export async function lookUpReferences(
   );
   const unknown: string[] = [];
   const cannotOwn: string[] = [];
+  /** Where each kind's first reference is: the error is at the first of the kind said first. */
+  const firstOf = new Map<FindingCode, string>();
   for (const [i, ref] of asked.entries()) {
     const answer = answers[i]!;
     const entity = `${REFERENCE_NOUNS[ref.type]} ${ref.fullyQualifiedName}`;
@@ -76,19 +79,29 @@ export async function lookUpReferences(
       if (error instanceof AuthError) throw error;
       if (!(error instanceof CatalogError || error instanceof NetworkError)) throw error;
       return {
-        referenceError: `${ref.field}[${ref.index}]: ${entity} could not be looked up (${reader.redact(error.message)})${NOTHING_SENT}`,
+        referenceError: {
+          code: 'reference.lookup-failed',
+          severity: 'error',
+          message: `${ref.field}[${ref.index}]: ${entity} could not be looked up (${reader.redact(error.message)})${NOTHING_SENT}`,
+          pointer: pointerTo(ref.field, ref.index),
+        },
       };
     }
     const found = answer.value;
-    if (found === null)
+    if (found === null) {
       unknown.push(`${ref.field}[${ref.index}] names ${entity}, which the catalog does not have`);
-    else {
+      if (!firstOf.has('reference.unknown'))
+        firstOf.set('reference.unknown', pointerTo(ref.field, ref.index));
+    } else {
       ids.set(referenceKey(ref.type, ref.fullyQualifiedName), found.id);
       // OpenMetadata: "Team of type Department can't own entities. Only Team of type Group can".
-      if (ref.field === 'owners' && found.teamType !== undefined && found.teamType !== 'Group')
+      if (ref.field === 'owners' && found.teamType !== undefined && found.teamType !== 'Group') {
         cannotOwn.push(
           `${ref.field}[${ref.index}] names ${entity}, a team of type ${found.teamType}, and the catalog lets only teams of type Group own anything`,
         );
+        if (!firstOf.has('reference.cannot-own'))
+          firstOf.set('reference.cannot-own', pointerTo(ref.field, ref.index));
+      }
     }
   }
   const refused: string[] = [];
@@ -100,5 +113,10 @@ export async function lookUpReferences(
     refused.push(
       `${cannotOwn.join('; ')} (it refuses the write with a 400): name a team of type Group or a user instead`,
     );
-  return refused.length === 0 ? { referenceIds: ids } : { referenceError: joinRefusals(refused) };
+  if (refused.length === 0) return { referenceIds: ids };
+  const code: FindingCode = unknown.length > 0 ? 'reference.unknown' : 'reference.cannot-own';
+  const pointer = firstOf.get(code)!;
+  return {
+    referenceError: { code, severity: 'error', message: joinRefusals(refused), pointer },
+  };
 }

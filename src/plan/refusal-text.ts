@@ -2,6 +2,7 @@
 // a plan says everything the catalog would refuse in a contract at once, so that one run tells
 // everything to mend. Also the texts of one such refusal, columns the contract's asset lacks.
 import type { ContractFile } from '../contract/parse.js';
+import { pointerTo } from '../model/finding.js';
 
 /** How every error that stops a contract from being sent ends. */
 export const NOTHING_SENT = '; nothing will be sent for this contract';
@@ -30,11 +31,14 @@ export interface LackingColumns {
   fromLive?: boolean;
 }
 
-/** What a file's columns the asset lacks mean: as a warning (nothing sent), as an error (else). */
+/**
+ * What a file's columns the asset lacks mean: as a warning (nothing sent), as an error (else); at
+ * the first column's name, or at the schema the file leaves out (`fromLive`).
+ */
 export function lackingColumnsTexts(
   file: ContractFile,
   lacking: LackingColumns,
-): { warning: string; error: string } {
+): { warning: string; error: string; pointer: string } {
   const { type, fullyQualifiedName } = file.contract.entity;
   const one = lacking.names.length === 1;
   const them = one ? 'it' : 'them';
@@ -51,10 +55,14 @@ export function lackingColumnsTexts(
     return {
       warning: `${text}; nothing is sent while the file matches it`,
       error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or set schema in the file without ${them}${NOTHING_SENT}`,
+      pointer: '/schema',
     };
   }
   const text = `${names} ${where}, and the catalog refuses (400) a contract that names ${them}`;
+  const schema = file.contract.schema as { name?: unknown }[] | undefined;
+  const first = schema?.findIndex((column) => column.name === lacking.names[0]) ?? -1;
   return {
+    pointer: first === -1 ? '/schema' : pointerTo('schema', first, 'name'),
     warning: `${text}; any change to it will be refused until they agree`,
     error: `${text}: add ${one ? 'the column' : 'the columns'} to the ${type} first, or remove ${them} from the file${NOTHING_SENT}`,
   };

@@ -4,6 +4,7 @@ import { formatValue, printablePlan } from './format-value.js';
 import { textLineDiff, type TextDiffLine } from './text-diff.js';
 import { changeCount, type DiffLine, type Plan, type PlannedChange } from './types.js';
 import { impactLines, impactNote } from './render-impact.js';
+import { placedTexts, placeText } from './findings.js';
 import { isUnkeptWarning } from '../profile/unkept.js';
 
 /**
@@ -95,7 +96,9 @@ function sharedNotes(plan: Plan): Map<string, number> {
 /** A change's warnings, then the notes said about it alone. */
 function remarks(change: PlannedChange, notes: readonly string[], c: Colors): string[] {
   return [
-    ...change.warnings.map((warning) => `      ${c.yellow(`warning: ${warning}`)}`),
+    ...placedTexts(change, placeText).warnings.map(
+      (warning) => `      ${c.yellow(`warning: ${warning}`)}`,
+    ),
     ...notes.map((note) => `      ${c.dim(`note: ${note}`)}`),
   ];
 }
@@ -125,7 +128,7 @@ function renderChange(
     lines.push(`  ${c.yellow('~')} ${c.bold(change.fullyQualifiedName)}`);
     lines.push(c.dim(`      ${change.file} · live version ${String(change.liveVersion)}`));
     for (const line of change.diff) for (const row of diffLineRows(line, c)) lines.push(row);
-    for (const breaking of change.breaking)
+    for (const breaking of placedTexts(change, placeText).breaking)
       lines.push(`      ${c.red(c.bold(`! breaking: ${breaking}`))}`);
     lines.push(...consumerRows(change, plan, c));
   } else if (change.action === 'delete') {
@@ -143,7 +146,7 @@ function renderChange(
     lines.push(`  ${c.red(symbol)} ${c.bold(change.fullyQualifiedName)}`);
     lines.push(c.dim(`      ${change.file}`));
     lines.push(
-      `      ${c.red(`${change.action === 'missing' ? 'missing' : 'error'}: ${change.error ?? ''}`)}`,
+      `      ${c.red(`${change.action === 'missing' ? 'missing' : 'error'}: ${placedTexts(change, placeText).error ?? ''}`)}`,
     );
   }
   lines.push(...remarks(change, notes, c));
@@ -175,7 +178,12 @@ export function renderPlanHuman(given: Plan, c: Colors, options: { drift?: boole
     );
   } else if (plan.summary.error + plan.summary.missing === 0) {
     // A difference OpenMetadata would not keep is planned as none, and said as an exception.
-    const unkept = plan.changes.filter((change) => change.warnings.some(isUnkeptWarning)).length;
+    // By its findings' codes; by its words in a plan of format version 1, which has none.
+    const unkept = plan.changes.filter((change) =>
+      change.findings === undefined
+        ? change.warnings.some(isUnkeptWarning)
+        : change.findings.some((finding) => finding.code.startsWith('unkept.')),
+    ).length;
     const except =
       unkept === 0
         ? ''

@@ -4,6 +4,7 @@ import { printableLines } from '../printable.js';
 import { printablePlan } from './format-value.js';
 import { deletedFilesText, type DeletedContractFile, type DeletedSaying } from './deleted-files.js';
 import { closingLine, diffLineLines } from './render-human.js';
+import { placedTexts, placeText } from './findings.js';
 import type { Plan, PlannedChange } from './types.js';
 import type { Mentions } from '../settings/mentions.js';
 import { impactLines, impactNote, mentionedHandles } from './render-impact.js';
@@ -66,17 +67,15 @@ export function renderChangeDetails(
     `File: ${codeSpan(change.file)} · live version ${String(change.liveVersion ?? '–')}`,
     '',
   );
-  if (change.error !== null)
-    parts.push(
-      `**${change.action === 'missing' ? 'Missing' : 'Error'}:** ${markdownText(change.error)}`,
-      '',
-    );
-  for (const breaking of change.breaking)
-    parts.push(`- ⚠️ **breaking:** ${markdownText(breaking)}`);
+  // Each finding after its place, as a code span (`file:line:col`).
+  const placed = placedTexts(change, (finding) => codeSpan(placeText(finding)), markdownText);
+  if (placed.error !== null)
+    parts.push(`**${change.action === 'missing' ? 'Missing' : 'Error'}:** ${placed.error}`, '');
+  for (const breaking of placed.breaking) parts.push(`- ⚠️ **breaking:** ${breaking}`);
   const consumers = impactLines(escapedImpact(change), plan, codeSpan, mentions);
   if (consumers.length > 0)
     parts.push(`- 👥 ${consumers[0]!}`, ...consumers.slice(1).map((line) => `  - ${line.trim()}`));
-  for (const warning of change.warnings) parts.push(`- ⚠️ warning: ${markdownText(warning)}`);
+  for (const warning of placed.warnings) parts.push(`- ⚠️ warning: ${warning}`);
   for (const note of change.notes) parts.push(`- note: ${markdownText(note)}`);
   if (change.breaking.length + change.warnings.length + change.notes.length > 0) parts.push('');
   if (change.diff.length > 0)

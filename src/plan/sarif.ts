@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Problem } from '../contract/problem.js';
-import type { Finding } from './findings.js';
+import type { Finding } from '../model/finding.js';
+import { findingText } from './findings.js';
 
 interface Rule {
   id: string;
@@ -98,33 +99,32 @@ export type SarifRule = keyof typeof SARIF_RULES;
 export interface SarifResult {
   rule: SarifRule;
   /** The result's own level, when it is not its rule's (a policy's error). */
-  level?: 'error' | 'warning';
+  level?: 'error' | 'warning' | 'note';
   message: string;
   file: string;
   line: number;
   column: number;
 }
 
-/** The rule of a plan's finding, by its title (findings.ts). */
+/** The rule of a plan's finding, by its code. */
 function ruleOfFinding(finding: Finding): SarifRule {
-  switch (finding.title) {
-    case 'breaking data contract change':
-      return 'breaking';
-    case 'change the catalog will not keep':
-      return 'notKept';
-    case 'policy breach':
-      return 'policy';
-    case 'kept only in git':
-      return 'keptOnlyInGit';
-    case 'live-asset check':
-      return 'liveAsset';
-    default:
-      return 'cannotPlan';
-  }
+  const [family] = finding.code.split('.');
+  if (family === 'policy') return 'policy';
+  if (finding.severity === 'error') return 'cannotPlan';
+  if (family === 'breaking') return 'breaking';
+  if (family === 'unkept') return 'notKept';
+  return finding.code === 'odcs.kept-only-in-git' ? 'keptOnlyInGit' : 'liveAsset';
 }
 
 export function findingResults(findings: readonly Finding[]): SarifResult[] {
-  return findings.map((finding) => ({ rule: ruleOfFinding(finding), ...finding }));
+  return findings.map((finding) => ({
+    rule: ruleOfFinding(finding),
+    level: finding.severity,
+    message: findingText(finding),
+    file: finding.file,
+    line: finding.line,
+    column: finding.column,
+  }));
 }
 
 /** Problems of files (validation, or the settings file's), or of the version gate. */

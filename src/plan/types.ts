@@ -1,8 +1,10 @@
 // A plan is data: what apply will send for each contract file, and why. Renderings are views.
 import type { Operation } from '../diff/operation.js';
+import type { Finding } from '../model/finding.js';
 import type { Profile } from '../profile/profile.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+/** 2: each change carries `findings`. A plan of format 1 (without them) is read all the same. */
+export const PLAN_FORMAT_VERSION = 2;
 
 /** `create`: the catalog has no such contract and apply creates it; `update`: the patch changes the live contract; `delete`: a contract this repository managed whose file is gone (`--prune`), which apply deletes; `noop`: nothing to change; `missing`: the catalog has no such contract (kept for plans that could not look its asset up); `error`: this contract cannot be planned. */
 export type ChangeAction = 'create' | 'update' | 'delete' | 'noop' | 'missing' | 'error';
@@ -72,19 +74,25 @@ export interface PlannedChange {
    * guarded by a `test` of its key, after a `test` of the version the plan was made against.
    */
   patch: Operation[];
-  /** Breaking changes in the patch (column removed, SLA weakened, ...). */
+  /** Breaking changes in the patch (column removed, SLA weakened, ...): `findings`' sentences. */
   breaking: string[];
+  /** Why the contract cannot be planned: the sentence of the error among `findings`. */
   error: string | null;
   /** For `create`: the request apply sends; null or undefined otherwise. */
   create?: PlannedCreate | null | undefined;
   /** The patch (or, for a create, every field it sets) as people read it (same order). */
   diff: DiffLine[];
-  /** Live-asset findings: columns the asset lacks or whose type differs (errors with --strict). */
+  /** The sentences of the warnings among `findings` (errors with --strict). */
   warnings: string[];
   /** Notes for reviewers: inherited fields, missing contracts, skipped checks. */
   notes: string[];
   /** For a breaking change: the consumers downstream of the contract's asset. */
   impact?: ChangeImpact | undefined;
+  /**
+   * What was found, each at its place in the file: the error, then the breaking changes, then the
+   * warnings. Absent from plans of format version 1.
+   */
+  findings?: Finding[] | undefined;
 }
 
 /**
@@ -94,7 +102,7 @@ export interface PlannedChange {
  */
 export function plannedChange(change: PlannedChange): PlannedChange {
   const { file, fullyQualifiedName, patch, breaking, diff, warnings, notes } = change;
-  const { id, liveVersion, liveHash, action, create, error, impact } = change;
+  const { id, liveVersion, liveHash, action, create, error, impact, findings } = change;
   return {
     file,
     fullyQualifiedName,
@@ -110,6 +118,7 @@ export function plannedChange(change: PlannedChange): PlannedChange {
     create,
     error,
     impact,
+    findings,
   };
 }
 
@@ -123,7 +132,8 @@ export interface PlanSummary {
 }
 
 export interface Plan {
-  formatVersion: typeof PLAN_FORMAT_VERSION;
+  /** A plan saved by the release before findings is of format 1: read, applied and shown the same. */
+  formatVersion: 1 | typeof PLAN_FORMAT_VERSION;
   catalogUrl: string;
   /** The catalog profile the patches are shaped for; apply refuses a plan of another. */
   catalogProfile: Profile;

@@ -8,6 +8,7 @@
 // json-logic.ts); the settings file's reader checked each before (src/policy/policy-checks.ts).
 import type { DesiredContract } from '../contract/model.js';
 import { ConfigError } from '../errors.js';
+import { pointerTo, type FindingCode, type Found } from '../model/finding.js';
 import { evaluate, LogicBudgetError } from './json-logic.js';
 import { compilePattern, DEFAULT_NAME_PATTERN } from './policy-checks.js';
 
@@ -42,10 +43,9 @@ export interface PolicyContext {
   asset: { piiColumns: string[] };
 }
 
-export interface Breach {
+/** A breach: at the field the policy concerns (`message`: `policy owner-required (owners): …`). */
+export interface Breach extends Found {
   severity: 'error' | 'warning';
-  /** `policy owner-required (owners): every contract needs an owner`. */
-  message: string;
 }
 
 /** What a field holds in force: the file's value, else (a field the file leaves alone) the live one. */
@@ -78,6 +78,8 @@ export function durationSeconds(iso: unknown): number | undefined {
 
 interface Check {
   name: string;
+  /** `policy.<name>` for a built-in policy, `policy.rule` for a team's own. */
+  code: FindingCode;
   field: string;
   severity: 'error' | 'warning';
   message: string;
@@ -92,6 +94,7 @@ function builtin(setting: Extract<PolicySetting, { use: BuiltinName }>): Check[]
       return [
         {
           name: setting.use,
+          code: `policy.${setting.use}`,
           field: 'owners',
           severity,
           message: said('every contract needs an owner'),
@@ -104,6 +107,7 @@ function builtin(setting: Extract<PolicySetting, { use: BuiltinName }>): Check[]
       return [
         {
           name: setting.use,
+          code: `policy.${setting.use}`,
           field: 'description',
           severity,
           message: said('every contract needs a description'),
@@ -117,6 +121,7 @@ function builtin(setting: Extract<PolicySetting, { use: BuiltinName }>): Check[]
       return [
         {
           name: setting.use,
+          code: `policy.${setting.use}`,
           field: 'security',
           severity,
           message: said(
@@ -143,6 +148,7 @@ function builtin(setting: Extract<PolicySetting, { use: BuiltinName }>): Check[]
         .filter((key) => setting[key] !== undefined)
         .map((key) => ({
           name: setting.use,
+          code: `policy.${setting.use}`,
           field: 'sla',
           severity,
           message: said(`the SLA's ${key} must be at most ${setting[key]!}`),
@@ -160,6 +166,7 @@ function builtin(setting: Extract<PolicySetting, { use: BuiltinName }>): Check[]
       return [
         {
           name: setting.use,
+          code: `policy.${setting.use}`,
           field: 'name',
           severity,
           message: said(`the contract's name must match ${pattern}`),
@@ -184,6 +191,7 @@ export function compilePolicies(settings: readonly PolicySetting[]): Check[] {
       : [
           {
             name: setting.name,
+            code: 'policy.rule',
             field: fieldRead(setting.rule),
             severity: setting.severity,
             message: setting.message,
@@ -207,7 +215,12 @@ export function compilePolicies(settings: readonly PolicySetting[]): Check[] {
 export function breaches(checks: readonly Check[], context: PolicyContext): Breach[] {
   return checks.flatMap((check) => {
     const said = (message: string): Breach[] => [
-      { severity: check.severity, message: `policy ${check.name} (${check.field}): ${message}` },
+      {
+        code: check.code,
+        severity: check.severity,
+        message: `policy ${check.name} (${check.field}): ${message}`,
+        pointer: pointerTo(check.field),
+      },
     ];
     let holds: boolean;
     try {

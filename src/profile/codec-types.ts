@@ -5,6 +5,7 @@ import type { DesiredContract, Shape } from '../contract/model.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
 import type { Problem } from '../contract/problem.js';
 import type { JsonObject } from '../diff/json-value.js';
+import type { Found } from '../model/finding.js';
 import type { Profile } from './profile.js';
 import type { ReferenceIds } from './references.js';
 import type { ReleaseVersion } from './releases.js';
@@ -43,12 +44,13 @@ export interface Codec {
    * The values the connected release refuses that a newer one stores (`Archived` before
    * OpenMetadata 1.13.0), each naming the release; known once the catalog said which it is.
    */
-  refusedByRelease?(contract: DesiredContract): Unstorable[];
+  refusedByRelease?(contract: DesiredContract): Found[];
   /**
    * What of a PATCH leading from `live` to `patched` (both in the wire's shape) this catalog would
-   * answer and not keep, as a sentence; undefined when it keeps all of it.
+   * answer and not keep, as one warning at the first thing it names (a pointer into `patched`,
+   * whose columns are in the file's order); undefined when it keeps all of it.
    */
-  unkept?(live: JsonObject, patched: JsonObject): string | undefined;
+  unkept?(live: JsonObject, patched: JsonObject): Found | undefined;
   /**
    * The fields of `live` (the wire's shape) this catalog refuses as they are, which it checks on
    * every PATCH, and which `desired` leaves as they are (sets no value for them): the contract can

@@ -44,6 +44,8 @@ function releaseCodec(release: ReleaseVersion): Codec {
         return [];
       return [
         {
+          code: 'release.status-unsupported',
+          severity: 'error',
           pointer: '/entityStatus',
           message: `entityStatus ${status} is not a status ${releaseName(release)} stores (it came in OpenMetadata 1.13.0); use one of ${statuses.join(', ')}, or upgrade the server`,
         },

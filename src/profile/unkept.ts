@@ -10,6 +10,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { MANAGED_FIELDS } from '../contract/model.js';
 import type { JsonObject } from '../diff/json-value.js';
+import { pointerTo, type FindingCode, type Found } from '../model/finding.js';
 
 type Key = (item: JsonObject) => string;
 
@@ -43,18 +44,35 @@ function items(value: unknown): JsonObject[] | undefined {
   return Array.isArray(value) ? (value as JsonObject[]) : undefined;
 }
 
-/** What differs between columns OpenMetadata takes for the same one: "column id's description". */
-function columnsChangedInPlace(before: JsonObject[], after: JsonObject[]): string[] {
+/** One part of what is not kept: its words, its code, and where it is in the patched contract. */
+interface Part {
+  text: string;
+  code: FindingCode;
+  pointer: string;
+}
+
+/**
+ * What differs between columns OpenMetadata takes for the same one: "column id's description",
+ * at the first property that differs where the column has it, else at the column.
+ */
+function columnsChangedInPlace(before: JsonObject[], after: JsonObject[]): Part[] {
   const key = MATCHERS.schema!;
   const stored = new Map(before.map((column) => [key(column), column]));
-  const changed: string[] = [];
-  for (const column of after) {
+  const changed: Part[] = [];
+  for (const [i, column] of after.entries()) {
     const old = stored.get(key(column))!;
     const properties = [...new Set([...Object.keys(old), ...Object.keys(column)])].filter(
       (property) => !isDeepStrictEqual(old[property], column[property]),
     );
     if (properties.length > 0)
-      changed.push(`column ${String(column.name)}'s ${properties.join(' and ')}`);
+      changed.push({
+        text: `column ${String(column.name)}'s ${properties.join(' and ')}`,
+        code: 'unkept.column-property',
+        pointer:
+          column[properties[0]!] === undefined
+            ? pointerTo('schema', i)
+            : pointerTo('schema', i, properties[0]!),
+      });
   }
   return changed;
 }
@@ -69,11 +87,11 @@ export function isUnkeptWarning(warning: string): boolean {
 
 /**
  * What of the change from `live` to `patched` (the contract as the PATCH leaves it, on
- * OpenMetadata's wire) the catalog would not keep, as a sentence; undefined when it counts a change
- * (and so keeps all of it) or nothing changes.
+ * OpenMetadata's wire) the catalog would not keep, as one warning at the first thing it names;
+ * undefined when it counts a change (and so keeps all of it) or nothing changes.
  */
-export function unkeptChange(live: JsonObject, patched: JsonObject): string | undefined {
-  const unkept: string[] = [];
+export function unkeptChange(live: JsonObject, patched: JsonObject): Found | undefined {
+  const unkept: Part[] = [];
   for (const field of MANAGED_FIELDS) {
     if (isDeepStrictEqual(live[field], patched[field])) continue;
     const key = MATCHERS[field];
@@ -90,12 +108,27 @@ export function unkeptChange(live: JsonObject, patched: JsonObject): string | un
     const name = LIST_NAMES[field]!;
     if (field === 'schema') unkept.push(...columnsChangedInPlace(before, after));
     else if (after.some((item, i) => !isDeepStrictEqual(item, before[known.get(keysAfter[i]!)!])))
-      unkept.push(`${name} changed in place`);
+      unkept.push({
+        text: `${name} changed in place`,
+        code: 'unkept.list-changed',
+        pointer: pointerTo(field),
+      });
     if (keysAfter.some((item, i) => item !== keysBefore[i]))
-      unkept.push(`the order of the ${name}`);
+      unkept.push({
+        text: `the order of the ${name}`,
+        code: 'unkept.list-order',
+        pointer: pointerTo(field),
+      });
     // None on one side, an empty list on the other.
-    if (after.length === 0) unkept.push(`the empty list of ${name}`);
+    if (after.length === 0)
+      unkept.push({
+        text: `the empty list of ${name}`,
+        code: 'unkept.empty-list',
+        pointer: pointerTo(field),
+      });
   }
-  if (unkept.length === 0) return undefined;
-  return `${unkept.join(', ')}${NOT_KEPT}it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by name and data type), and drops a PATCH in which it counts no change, answering 200; so nothing is sent for it. It is kept along with any change OpenMetadata counts in this contract (to another field, or a column added or removed), which the next plan sends with it; or make it in OpenMetadata itself`;
+  const first = unkept[0];
+  if (first === undefined) return undefined;
+  const message = `${unkept.map((part) => part.text).join(', ')}${NOT_KEPT}it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by name and data type), and drops a PATCH in which it counts no change, answering 200; so nothing is sent for it. It is kept along with any change OpenMetadata counts in this contract (to another field, or a column added or removed), which the next plan sends with it; or make it in OpenMetadata itself`;
+  return { code: first.code, severity: 'warning', message, pointer: first.pointer };
 }

@@ -6,6 +6,7 @@
 // applied names it, and `--prune` can tell its own contracts from everyone else's.
 import { holding, type ContractFile } from '../contract/positions.js';
 import { isPlainObject } from '../diff/json-value.js';
+import type { Found } from '../model/finding.js';
 import type { LiveResult } from '../plan/create-plan.js';
 import type { CustomProperties } from '../plan/custom-properties.js';
 import type { Profile } from '../profile/profile.js';
@@ -62,7 +63,7 @@ export function withMarker(
   file: ContractFile,
   read: LiveResult,
   marker: string,
-): { file: ContractFile; warning?: string } {
+): { file: ContractFile; warning?: Found } {
   const own = file.contract.extension;
   const live = read.kind === 'found' ? read.contract.extension : undefined;
   const kept = isPlainObject(own) ? own : isPlainObject(live) ? live : {};
@@ -80,7 +81,13 @@ export function withMarker(
     return { file: marked };
   return {
     file: marked,
-    warning: `this contract is managed from another repository (${manager.repository}, ${manager.path}); applying this file makes ${mine.repository} its manager, and the other repository's plans will want it back: keep one file for it`,
+    warning: {
+      code: 'marker.managed-elsewhere',
+      severity: 'warning',
+      message: `this contract is managed from another repository (${manager.repository}, ${manager.path}); applying this file makes ${mine.repository} its manager, and the other repository's plans will want it back: keep one file for it`,
+      // The whole contract: at the name that identifies it.
+      pointer: '/fullyQualifiedName',
+    },
   };
 }
 

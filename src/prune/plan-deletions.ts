@@ -68,6 +68,18 @@ function deletion(contract: LiveContract, file: string, repository: string): Pla
     liveHash: hashContract(contract),
     patch: [],
     breaking: [DELETED],
+    // The file is gone: the finding is at its first line, as a place it had.
+    findings: [
+      {
+        code: 'breaking.contract-deleted',
+        severity: 'warning',
+        message: DELETED,
+        file,
+        line: 1,
+        column: 1,
+        pointer: '',
+      },
+    ],
     diff: [],
     warnings: [],
     notes: [
