@@ -7,7 +7,6 @@ import { printable } from '../printable.js';
 import type { Mentions } from '../settings/mentions.js';
 import type { Consumer, Owner, Plan, PlannedChange } from './types.js';
 
-
 /** The handle an owner is mentioned by, when the settings map one. */
 export function handleOf(owner: Owner, mentions: Mentions | undefined): string | undefined {
   const map = owner.type === 'team' ? mentions?.teams : mentions?.users;
