@@ -75,9 +75,12 @@ const isRepositoryBlock = (block: Block) =>
  */
 const NOT_RUN_HERE: Readonly<Record<string, string>> = {
   test: 'the suite itself: CI runs it',
+  'test:unit': 'one lane of the suite: npm test runs it',
+  'test:integration': 'one lane of the suite, this test among it: npm test runs it',
+  format: 'rewrites the files: CI checks them with prettier --check',
   check: 'typecheck, lint and the suite: CI runs each',
   build: 'run by `npm test` before this suite',
-  bench: 'minutes long: run by hand, its figures in docs/performance.md',
+  bench: 'minutes long: run by hand, its figures in docs/performance.md and bench/RUNS.md',
   'bench:diff': 'run by hand with the bench',
   soak: 'minutes long: the suite runs the same tests at smaller sizes',
   fuzz: 'minutes long: the suite runs the same test at a smaller size',

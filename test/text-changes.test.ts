@@ -1,9 +1,9 @@
 // A change inside a multi-line or long text is shown as a line diff (the changed lines marked) in
-// the plan, its markdown and the apply report: never the same cut text before and after.
+// the plan, its markdown and the apply report: never the same cut text before and after. The line
+// diff itself: text-changes.unit.test.ts.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { textLineDiff } from '../src/plan/text-diff.js';
 import { cli } from './helpers/cli.js';
 import { openSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -11,51 +11,6 @@ import { tempDir } from './helpers/temp-dir.js';
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-describe('textLineDiff', () => {
-  it('marks the changed lines, keeps one line of context, folds the rest, and leaves short one-line values to one line', () => {
-    const before = ['Internal use only.', 'a', 'b', 'c', 'Do not share.', 'z'].join('\n');
-    const after = ['Internal use only.', 'a', 'b', 'c', 'Do not share outside sales.', 'z'].join(
-      '\n',
-    );
-    expect(textLineDiff(before, after)).toEqual([
-      { mark: ' ', text: '…' },
-      { mark: ' ', text: 'c' },
-      { mark: '-', text: 'Do not share.' },
-      { mark: '+', text: 'Do not share outside sales.' },
-      { mark: ' ', text: 'z' },
-    ]);
-    expect(textLineDiff('short', 'other')).toBeUndefined();
-    expect(textLineDiff('x'.repeat(150), `${'x'.repeat(149)}y`)).toEqual([
-      { mark: '-', text: 'x'.repeat(150) },
-      { mark: '+', text: `${'x'.repeat(149)}y` },
-    ]);
-    // OpenMetadata's terms of use are {content}.
-    expect(textLineDiff({ content: 'a\nb' }, { content: 'a\nc' })).toEqual([
-      { mark: ' ', text: 'a' },
-      { mark: '-', text: 'b' },
-      { mark: '+', text: 'c' },
-    ]);
-    expect(textLineDiff('short', undefined)).toBeUndefined();
-  });
-
-  it('shows a list too long for one line as its items, and an object as its keys, one a line, whole', () => {
-    const columns = [
-      { name: 'order_id', dataType: 'BIGINT', description: 'x'.repeat(120) },
-      { name: 'amount', dataType: 'DECIMAL' },
-    ];
-    expect(textLineDiff(undefined, columns)).toEqual([
-      { mark: '+', text: JSON.stringify(columns[0]) },
-      { mark: '+', text: '{"name":"amount","dataType":"DECIMAL"}' },
-    ]);
-    expect(textLineDiff(columns[0], undefined)).toEqual([
-      { mark: '-', text: 'name: "order_id"' },
-      { mark: '-', text: 'dataType: "BIGINT"' },
-      { mark: '-', text: `description: "${'x'.repeat(120)}"` },
-    ]);
-    expect(textLineDiff(undefined, [{ name: 'a' }])).toBeUndefined();
-  });
 });
 
 describe('values too long for one line', () => {
