@@ -119,10 +119,11 @@ async function buildBeside(metafile, options = {}, beside = BESIDE) {
 /**
  * Modules that must be one object in a run, whichever bundle uses them: the errors every command
  * throws and the entry reports (`instanceof`), the terminal the entry opens and a command prompts
- * on (PromptCancelled), and the settings of the run. Each is a file of its own that the others
+ * on (PromptCancelled), the settings of the run, and the entry's choice to bound the heap (which
+ * the loader in a command's bundle reads). Each is a file of its own that the others
  * require, never a copy in each bundle.
  */
-const ONE_PER_RUN = ['src/errors.ts', 'src/cli/io.ts', 'src/settings/settled.ts'];
+const ONE_PER_RUN = ['src/errors.ts', 'src/cli/io.ts', 'src/settings/settled.ts', 'src/heap.ts'];
 
 /**
  * The CLI's file that holds the module at `source`: `src/cli/plan.ts` → `cli-plan.cjs`, and a

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Entry point of the `contracts` binary. How far the heap may grow is bounded by the loader, for a
-// run that holds many contracts (heap.ts).
+// Entry point of the `contracts` binary. How far the heap may grow is bounded for a run that holds
+// many contracts (heap.ts): the binary chooses it here, a library caller never does.
 import { processIo } from './cli/io.js';
 import { runCli } from './cli/program.js';
+import { boundHeapOnLargeLoads } from './heap.js';
+
+boundHeapOnLargeLoads();
 
 // A reader of standard error that went away is not an error of ours; one of standard output is
 // met by processIo, which goes on writing to standard error.

@@ -7,13 +7,13 @@
 // Plain JavaScript, so that Node can start it as it is, from the sources (tests, tsx) and from a
 // build alike; the build bundles undici into it.
 //
-// Only undici's Pool is loaded, from its own module: undici's index loads and runs all of undici
-// (fetch, WebSocket, caches, mocks), which this thread never uses and which held 8.5 MiB more of
-// the process's memory for as long as it ran (measured: the thread alone, idle, 21.6 MiB with the
-// index against 13.1 with the Pool and the request API). Requests go through the pool's own
-// dispatch, with a handler that reads the answer whole and holds the request's deadline.
+// undici through its public entry: its Pool, and the Dispatcher interface of `dispatch`, with a
+// handler that reads the answer whole and holds the request's deadline. Loading only the Pool's
+// own module (undici/lib/…, a private path a minor release may move) was measured against it in
+// plan and in a loop of GETs, alternating: no difference beyond the noise (bench/README.md,
+// "Session of issue #65").
 import { parentPort } from 'node:worker_threads';
-import Pool from 'undici/lib/dispatcher/pool.js';
+import { Pool } from 'undici';
 
 /** Each client's pool, the headers every one of its requests carries, and its requests' deadline (ms). */
 /** @type {Map<number, { pool: import('undici').Pool, headers: Record<string, string>, deadline: number }>} */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { Profile } from '../profile/profile.js';
 import { startThread } from '../threads.js';
-import { boundHeapGrowth } from '../heap.js';
+import { largeLoad } from '../heap.js';
 import {
   chunkCount,
   chunkStart,
@@ -296,8 +296,9 @@ export async function loadContracts(
 ): Promise<LoadedContracts> {
   const found = await expandPaths(paths, cwd);
   const absolute = found.files;
-  // A load this large is a run that holds many contracts (heap.ts).
-  if (absolute.length >= SECOND_THREAD_FROM) boundHeapGrowth();
+  // A load this large is a run that holds many contracts: the program may bound the heap for it
+  // (heap.ts; never a library caller's process).
+  if (absolute.length >= SECOND_THREAD_FROM) largeLoad();
   const profiles = options.unstorableIn ?? [];
   const shown = displayPaths(cwd, absolute);
   const fieldLists = new Map<string, string>();

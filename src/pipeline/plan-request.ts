@@ -1,0 +1,46 @@
+// What a plan of contract files is asked for: the files, the catalog, and the run's choices. Read
+// by each of the pipeline's seams (load-files.ts, read-live.ts, decide.ts) and by plan-pipeline.ts.
+import type { ProgressHooks } from '../progress.js';
+import type { PolicyCheck } from '../policy/policies.js';
+import type { ProfileSetting } from '../profile/profile.js';
+import type { Repository } from '../prune/repository.js';
+import type { PruneWithin } from '../prune/scope.js';
+
+export interface PlanRequest {
+  paths: readonly string[];
+  cwd: string;
+  catalogUrl: string;
+  /** The commit the files are from, or the promise of it: git is asked while the files load. */
+  gitCommit: string | null | Promise<string | null>;
+  /** Plan only these files (absolute paths), e.g. those changed since a git ref; all are validated. */
+  only?: ReadonlySet<string>;
+  progress?: ProgressHooks;
+  now?: () => Date;
+  /** Live-asset warnings are errors. */
+  strict?: boolean;
+  /** Keep the live contracts of changed contracts, to apply the plan straight away. */
+  keepLive?: boolean;
+  /**
+   * Hash the live contracts read (default true): a plan saved, printed as JSON or applied is
+   * checked against them; one only shown needs none (PlanOptions.sealed).
+   */
+  sealed?: boolean;
+  /** The catalog profile (`auto`, the default, asks the catalog). */
+  profile?: ProfileSetting;
+  /** The team's policies, checked on every planned contract. */
+  policies?: readonly PolicyCheck[];
+  /**
+   * The repository the files are in (or the promise of it: git is asked while the files load):
+   * each contract created or changed is marked as managed by its file there. None: not marked.
+   */
+  repository?: Repository | undefined | Promise<Repository | undefined>;
+  /**
+   * `--prune`: also plan the deletion of the contracts this repository manages whose files are
+   * gone; `within`, the files a change deleted or changed (absolute), limits it to theirs.
+   */
+  prune?: PruneWithin;
+  /** How many levels of lineage name the consumers of a breaking change (default 2). */
+  impactDepth?: number;
+  /** Look the consumers of breaking changes up (default true; a saved plan's check need not). */
+  consumers?: boolean;
+}

@@ -1,0 +1,151 @@
+// The pipeline's second seam: the catalog → what the plan weighs against. The catalog is asked
+// what it is while the files load (connectCatalog); each file's live contract is read as soon as
+// the file is found valid, and its change made by the planner as it arrives, through a bounded
+// pool that parks the contracts read before the asset lookups are in (plan/read-plan-inputs.ts):
+// what is held stays bounded by what is in flight, not by the number of files. Once every file is
+// valid, the deletions `--prune` plans and the consumers of breaking changes are read too. Reads
+// only: nothing is written, and a run stopped early (load-files.ts) reads no more.
+import path from 'node:path';
+import type { LiveContract } from '../catalog/client.js';
+import type { ContractFile } from '../contract/parse.js';
+import type { DesiredContract } from '../contract/model.js';
+import { ConfigError } from '../errors.js';
+import { consumerImpact, DEFAULT_IMPACT_DEPTH } from '../impact/consumers.js';
+import type { AssetRules } from '../plan/asset-rules.js';
+import { customPropertyLookup } from '../plan/custom-properties.js';
+import type { FileFeed } from '../plan/file-feed.js';
+import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
+import type { PlanImpact, PlannedChange } from '../plan/types.js';
+import { codecFor } from '../profile/codec.js';
+import { resolveCatalog, type ConnectedCatalog } from '../profile/profile.js';
+import { markingFor } from '../prune/marker.js';
+import { planDeletions } from '../prune/plan-deletions.js';
+import type { Repository } from '../prune/repository.js';
+import type { PlanRequest } from './plan-request.js';
+
+/**
+ * The catalog's preflight and its profile's question, sent together; the preflight's verdict (a
+ * wrong address, a refused token) is the one said.
+ */
+export function connectCatalog(
+  request: PlanRequest,
+  reader: CatalogReader,
+): Promise<ConnectedCatalog> {
+  const connected = resolveCatalog(request.profile ?? 'auto', reader);
+  connected.catch(() => undefined);
+  const connecting = (async () => {
+    await reader.preflight?.();
+    return await connected;
+  })();
+  connecting.catch(() => undefined);
+  return connecting;
+}
+
+/** What was read and the changes made of it, in path order. */
+export interface LiveRead {
+  /** One change per file planned, then the deletions `--prune` planned. */
+  changes: PlannedChange[];
+  /** With keepLive, the live contracts of the `update` changes. */
+  liveForUpdates: Map<string, LiveContract>;
+  /** With keepLive, the desired contracts of the changes to apply, in the wire shape. */
+  desired: Map<string, DesiredContract>;
+  assetRules?: AssetRules;
+  /** Who each breaking change reaches, by the catalog's lineage. */
+  impact?: PlanImpact;
+  /** With prune: the contracts deleted files named that another repository manages. */
+  keptForOthers: string[];
+}
+
+export interface LiveReading {
+  /**
+   * Once the files' feed is committed (every file valid): the change of each file planned, then
+   * the deletions and the consumers; `all` are the valid files, planned or not (what a prune keeps
+   * and whose assets the consumers are looked up by). Never asked of a run stopped early.
+   */
+  finish(all: readonly ContractFile[]): Promise<LiveRead>;
+}
+
+/** Starts reading the live contracts of the files `valid` hands on, as they arrive. */
+export function readLive(
+  valid: FileFeed,
+  catalog: Promise<ConnectedCatalog>,
+  request: PlanRequest,
+  reader: CatalogReader,
+): LiveReading {
+  const planning = (async () => {
+    const { profile, release } = await catalog;
+    const repository = await request.repository;
+    const marking =
+      repository === undefined ? undefined : markingFor(repository, request.cwd, profile, reader);
+    const planned = await planContracts(valid, reader, {
+      codec: codecFor(profile, release),
+      ...(request.progress === undefined ? {} : { progress: request.progress }),
+      strict: request.strict === true,
+      keepLive: request.keepLive === true,
+      sealed: request.sealed !== false,
+      ...(request.policies === undefined ? {} : { policies: request.policies }),
+      ...(marking === undefined ? {} : { marking }),
+    });
+    return { ...planned, marking, profile, repository };
+  })();
+  planning.catch(() => undefined);
+  return {
+    finish: async (all) => {
+      const { changes, liveForUpdates, desired, assetRules, marking, profile, repository } =
+        await planning;
+      let keptForOthers: string[] = [];
+      const assets = new Map(
+        all.map((file) => [file.identity.fullyQualifiedName, file.identity.entity]),
+      );
+      const prune = request.prune;
+      if (prune !== undefined && repository !== undefined && marking !== undefined) {
+        const unavailable = await marking.unavailable(
+          profile === 'openmetadata' ? customPropertyLookup(reader) : undefined,
+        );
+        if (unavailable !== undefined)
+          throw new ConfigError(
+            `--prune cannot tell which contracts this repository manages: ${unavailable}; nothing was planned`,
+          );
+        const pruned = await planDeletions(
+          reader,
+          {
+            repository,
+            cwd: request.cwd,
+            roots: request.paths.map((given) => path.resolve(request.cwd, given)),
+            declared: new Set(all.map((file) => file.identity.fullyQualifiedName)),
+            ...(prune.within === undefined ? {} : { within: prune.within }),
+          },
+          prune.deletedNames,
+        );
+        changes.push(...pruned.changes);
+        for (const [fqn, asset] of pruned.assets) assets.set(fqn, asset);
+        keptForOthers = pruned.keptForOthers;
+      }
+      // Who each breaking change reaches, by the catalog's lineage (asked only when there is one).
+      const impact =
+        request.consumers === false
+          ? undefined
+          : await consumerImpact(changes, reader, {
+              profile,
+              depth: request.impactDepth ?? DEFAULT_IMPACT_DEPTH,
+              assetOf: (fqn) => assets.get(fqn),
+            });
+      return {
+        changes,
+        liveForUpdates,
+        desired,
+        ...(assetRules === undefined ? {} : { assetRules }),
+        ...(impact === undefined ? {} : { impact }),
+        keptForOthers,
+      };
+    },
+  };
+}
+
+/** Whether `--prune` can run: it needs the repository that manages the contracts. */
+export function checkPruneable(request: PlanRequest, repository: Repository | undefined): void {
+  if (request.prune !== undefined && repository === undefined)
+    throw new ConfigError(
+      '--prune needs to know which repository manages the contracts, and this directory is in no git checkout with an origin remote: run it in a clone of the repository (or in GitHub Actions); nothing was planned',
+    );
+}
