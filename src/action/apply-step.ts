@@ -7,10 +7,10 @@ import { deletionGuard } from '../prune/proof.js';
 import { repositoryOf } from '../prune/repository.js';
 import { renderResult } from '../apply/render-report.js';
 import type { CatalogClient } from '../catalog/client.js';
-import { PLAIN } from '../cli/io.js';
+import { PLAIN } from '../views/colors.js';
 import { positionOf } from '../contract/parse.js';
 import { listenForInterrupts } from '../interrupts.js';
-import type { PlanOutcome } from '../pipeline/plan-pipeline.js';
+import type { CheckedPlan } from '../operations/plan.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount } from '../plan/types.js';
 import { renderVerificationMarkdown } from '../verify/render-verify.js';
@@ -33,9 +33,7 @@ export interface ApplyStep {
   settings: ActionSettings;
   runner: Runner;
   client: CatalogClient;
-  outcome: Extract<PlanOutcome, { ok: true }>;
-  /** Contracts of the plan that cannot be applied. */
-  blocked: number;
+  outcome: CheckedPlan;
   /** Writes the step's summary, cut to what GitHub keeps. */
   summary: (markdown: string, rest: string) => Promise<void>;
 }
@@ -76,8 +74,8 @@ async function reportVerification(
 }
 
 export async function applyStep(step: ApplyStep): Promise<{ failed: string | null }> {
-  const { settings, runner, client, outcome, blocked, summary } = step;
-  const { plan, files } = outcome;
+  const { settings, runner, client, outcome, summary } = step;
+  const { plan, files, blocked } = outcome;
   if (blocked > 0) {
     await summary(renderPlanMarkdown(plan, { title: 'Data contracts: apply refused' }), WHOLE_PLAN);
     return {

@@ -1,14 +1,10 @@
 // `contracts validate [PATH...]`: load and check contract files; no network. With a catalog
 // profile named, also what that profile's catalog cannot store, as plan would report it.
-import { formatProblem, type Problem } from '../contract/problem.js';
+import type { Problem } from '../contract/problem.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import { requestedProfile } from '../profile/profile.js';
 import { colorsFor, type Io } from './io.js';
-import { printable, printableLines } from '../printable.js';
-import { problemResults, sarifLog } from '../plan/sarif.js';
-import { VERSION } from '../version.js';
-
-export type ProblemFormat = 'human' | 'json' | 'github';
+import { problemsSarif, renderProblems, type ProblemFormat } from '../views/problems.js';
 
 export interface ValidateOptions {
   paths: string[];
@@ -23,35 +19,6 @@ export interface ValidateOptions {
   settingsProblems?: readonly Problem[];
 }
 
-/** Escapes a value for a GitHub workflow command (`::error file=...::message`). */
-function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
-/** A GitHub workflow command that annotates `file` at `line`, `col`. */
-export function workflowCommand(
-  level: 'error' | 'warning',
-  place: { file: string; line: number; column: number; title: string },
-  message: string,
-): string {
-  // No control or bidirectional-text character reaches the log as itself (a U+202E in a file name
-  // would reorder what a reviewer reads): each is written as an escape, as everywhere else.
-  return `::${level} file=${escapeProperty(printable(place.file))},line=${place.line},col=${place.column},title=${escapeProperty(printable(place.title))}::${escapeData(printableLines(message))}`;
-}
-
-export function githubAnnotation(problem: Problem): string {
-  return workflowCommand('error', { ...problem, title: 'invalid contract' }, problem.message);
-}
-
-/** Renders problems in the chosen format; shared by validate and plan. */
-export function renderProblems(problems: readonly Problem[], format: ProblemFormat): string {
-  if (format === 'github') return problems.map((p) => `${githubAnnotation(p)}\n`).join('');
-  return problems.map((p) => `${formatProblem(p)}\n`).join('');
-}
-
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
   const setting = requestedProfile(options.catalogProfile, io.env);
   const checked =
@@ -62,9 +29,7 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   // The settings file's problems first, as it is read first.
   const problems = [...(options.settingsProblems ?? []), ...checked.problems];
   if (options.format === 'sarif') {
-    io.stdout.write(
-      `${JSON.stringify(sarifLog(problemResults(problems, 'invalidContract'), VERSION), null, 2)}\n`,
-    );
+    io.stdout.write(problemsSarif(problems));
     return problems.length === 0 ? 0 : 1;
   }
   if (options.format === 'json') {

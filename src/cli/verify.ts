@@ -14,8 +14,8 @@ import {
 import { renderVerificationHuman } from '../verify/render-verify.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Io } from './io.js';
-import { connect, type ConnectionFlags } from './settings.js';
-import { renderProblems } from './validate.js';
+import { connect, type ConnectionFlags } from '../operations/connection.js';
+import { renderProblems } from '../views/problems.js';
 import { noContractFiles } from './plan.js';
 
 export interface VerifyCliOptions extends ConnectionFlags {
