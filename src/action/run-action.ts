@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connect } from '../operations/connection.js';
 import { planOperation, type PlanVerdict } from '../operations/plan.js';
+import { validateOperation } from '../operations/validate.js';
 import { sarifText } from '../views/sarif.js';
 import { ConfigError } from '../errors.js';
 import {
@@ -16,7 +17,6 @@ import {
 } from '../pipeline/git.js';
 import { repositoryOf } from '../prune/repository.js';
 import { pruneWithin } from '../prune/scope.js';
-import { validateFiles } from '../pipeline/storage-problems.js';
 import { problemResults, type SarifResult } from '../plan/sarif.js';
 import { compilePolicies } from '../policy/policies.js';
 import { profileSetting } from '../profile/profile.js';
@@ -89,14 +89,14 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
 
   if (settings.command === 'validate') {
     // A profile named (not auto, which would ask the catalog) adds what its catalog cannot store.
-    const setting = profileSetting(settings.catalogProfile, 'catalog-profile');
-    const checked = await validateFiles(
-      settings.paths,
-      settings.workspace,
-      setting === 'auto' ? undefined : setting,
-    );
     // The settings file's problems with the files'.
-    const problems = [...settings.settingsProblems, ...checked.problems];
+    const checked = await validateOperation({
+      paths: settings.paths,
+      cwd: settings.workspace,
+      profile: profileSetting(settings.catalogProfile, 'catalog-profile'),
+      settingsProblems: settings.settingsProblems,
+    });
+    const { problems } = checked;
     await sarif(problemResults(problems, 'invalidContract'));
     if (problems.length > 0) {
       problemAnnotations(problems, runner);

@@ -31,6 +31,7 @@ import { resolveCatalog } from '../profile/profile.js';
 import { colorsFor, PromptCancelled, type Colors, type Io } from './io.js';
 import { progressLine } from './progress.js';
 import { noContractFiles } from './plan.js';
+import { applyOperation } from '../operations/apply.js';
 import { nothingSelected } from '../views/plan.js';
 import { connect, type ConnectionFlags } from '../operations/connection.js';
 
@@ -291,7 +292,6 @@ async function applyCommand(
     const applying = {
       signal: interrupt.signal,
       concurrency: patchConcurrency,
-      codec: outcome.codec,
       deletions: consent,
       hardDelete: options.hardDelete === true,
       deletionGuard: deletionGuard(io.cwd, repositoryOf(io.cwd, io.env)),
@@ -301,21 +301,14 @@ async function applyCommand(
     // moved is planned again only as the person says (apply-as-confirmed.ts).
     const applyNow = async (): Promise<ConfirmedOutcome> =>
       options.autoApprove
-        ? {
-            report: await applyPlan(plan, client, {
-              ...applying,
-              liveContracts: outcome.liveContracts,
-              desired: outcome.desired,
-              ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
-              ...reporting(plan),
-            }),
-          }
+        ? { report: await applyOperation(outcome, client, { ...applying, ...reporting(plan) }) }
         : applyAsConfirmed(
             plan,
             {
               apply: (round, live) =>
                 applyPlan(round, client, {
                   ...applying,
+                  codec: outcome.codec,
                   ...(live === undefined ? {} : { liveContracts: live }),
                   ...reporting(round, live === undefined),
                 }),

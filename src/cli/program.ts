@@ -79,9 +79,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
               settingsProblems: file.problems(),
               format: options.json === true ? 'json' : options.format,
               color: color(),
-              ...(options.catalogProfile === undefined
-                ? {}
-                : { catalogProfile: options.catalogProfile }),
+              catalogProfile: options.catalogProfile,
             },
             io,
           ),
