@@ -176,8 +176,8 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       : undefined;
   const { client, catalogUrl, profile } = connect(
     {
-      ...(settings.catalogProfile === undefined ? {} : { catalogProfile: settings.catalogProfile }),
-      ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+      catalogProfile: settings.catalogProfile,
+      concurrency: settings.concurrency,
     },
     { CATALOG_URL: settings.catalogUrl, CATALOG_TOKEN: settings.catalogToken },
   );
@@ -188,7 +188,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         cwd: settings.workspace,
         catalogUrl,
         gitCommit: settings.sha ?? currentCommit(settings.workspace, {}),
-        ...(only === undefined ? {} : { only }),
+        ...(only && { only }),
         keepLive: settings.command === 'apply',
         profile,
         policies: compilePolicies(settings.policies),
@@ -201,7 +201,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
               prune: pruneWithin(only, deletedFiles, settings.workspace),
             }
           : {}),
-        ...(settings.impactDepth === undefined ? {} : { impactDepth: settings.impactDepth }),
+        ...(settings.impactDepth !== undefined && { impactDepth: settings.impactDepth }),
       },
       client,
       {
@@ -271,7 +271,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         renderPlanMarkdown(plan, {
           title,
           deleted: { files: deleted, where: IN_THIS_PR, ...saying },
-          ...(settings.mentions === undefined ? {} : { mentions: settings.mentions }),
+          ...(settings.mentions && { mentions: settings.mentions }),
         }) + (gate === undefined ? '' : gateMarkdown(gate));
       await summary(
         settings.command === 'drift' && changeCount(plan) > 0

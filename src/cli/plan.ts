@@ -64,11 +64,11 @@ export async function runPlan(options: PlanCommandInput, io: Io): Promise<number
     (text) => io.stderr.write(text),
     planInterrupted,
     io.interruptible === true,
-    () => planCommand(options, io),
+    () => planAndShow(options, io),
   );
 }
 
-async function planCommand(options: PlanCommandInput, io: Io): Promise<number> {
+async function planAndShow(options: PlanCommandInput, io: Io): Promise<number> {
   const since = options.changedSince;
   const only = since === undefined ? undefined : await filesChangedSince(since, io.cwd);
   // A place the plan cannot be saved is refused before anything is read from the catalog.

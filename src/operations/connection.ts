@@ -6,10 +6,10 @@ import { codecFor, type Codec } from '../profile/codec.js';
 import { requestedProfile, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
 
 export interface ConnectionFlags {
-  catalogUrl?: string;
+  catalogUrl?: string | undefined;
   /** auto, spec or openmetadata (else CATALOG_PROFILE, else auto). */
-  catalogProfile?: string;
-  concurrency?: number;
+  catalogProfile?: string | undefined;
+  concurrency?: number | undefined;
 }
 
 export interface Connection {
