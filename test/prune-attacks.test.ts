@@ -10,7 +10,7 @@ import { rm, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { connect } from '../src/cli/settings.js';
+import { connect } from '../src/operations/connection.js';
 import { CONTRACT_FIELDS } from '../src/plan/read-plan-inputs.js';
 import { hashContract, planChecksum } from '../src/plan/seal.js';
 import { summarize } from '../src/plan/types.js';

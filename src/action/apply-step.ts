@@ -2,7 +2,8 @@
 // a contract cannot be applied), says each contract in the log as it goes and the whole in the
 // summary, annotates failures at their files, and with `verify` runs each contract stored on its
 // data: the results in the summary and, where the token may, as a check run on the commit.
-import { applyPlan, type ContractResult } from '../apply/apply-plan.js';
+import type { ContractResult } from '../apply/apply-plan.js';
+import { applyOperation, applyVerdict, verifyApplied } from '../operations/apply.js';
 import { deletionGuard } from '../prune/proof.js';
 import { repositoryOf } from '../prune/repository.js';
 import { renderResult } from '../apply/render-report.js';
@@ -10,16 +11,11 @@ import type { CatalogClient } from '../catalog/client.js';
 import { PLAIN } from '../views/colors.js';
 import { positionOf } from '../contract/parse.js';
 import { listenForInterrupts } from '../interrupts.js';
-import type { PlanOutcome } from '../pipeline/plan-pipeline.js';
+import type { CheckedPlan } from '../operations/plan.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { changeCount } from '../plan/types.js';
 import { renderVerificationMarkdown } from '../verify/render-verify.js';
-import {
-  appliedTargets,
-  failedVerification,
-  verifyContracts,
-  type VerifyReport,
-} from '../verify/verify-contracts.js';
+import { failedVerification, type VerifyReport } from '../verify/verify-contracts.js';
 import type { Runner } from './annotations.js';
 import { createCheckRun } from './check-runs.js';
 import type { ActionSettings } from './input-helper.js';
@@ -33,9 +29,7 @@ export interface ApplyStep {
   settings: ActionSettings;
   runner: Runner;
   client: CatalogClient;
-  outcome: Extract<PlanOutcome, { ok: true }>;
-  /** Contracts of the plan that cannot be applied. */
-  blocked: number;
+  outcome: CheckedPlan;
   /** Writes the step's summary, cut to what GitHub keeps. */
   summary: (markdown: string, rest: string) => Promise<void>;
 }
@@ -76,8 +70,8 @@ async function reportVerification(
 }
 
 export async function applyStep(step: ApplyStep): Promise<{ failed: string | null }> {
-  const { settings, runner, client, outcome, blocked, summary } = step;
-  const { plan, files } = outcome;
+  const { settings, runner, client, outcome, summary } = step;
+  const { plan, files, blocked } = outcome;
   if (blocked > 0) {
     await summary(renderPlanMarkdown(plan, { title: 'Data contracts: apply refused' }), WHOLE_PLAN);
     return {
@@ -94,12 +88,8 @@ export async function applyStep(step: ApplyStep): Promise<{ failed: string | nul
   // the summary still says what happened.
   runner.sending?.();
   const interrupt = listenForInterrupts((text) => runner.info(text.trim()));
-  const report = await applyPlan(plan, client, {
+  const report = await applyOperation(outcome, client, {
     signal: interrupt.signal,
-    liveContracts: outcome.liveContracts,
-    desired: outcome.desired,
-    codec: outcome.codec,
-    ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
     deletionGuard: deletionGuard(
       settings.workspace,
       repositoryOf(settings.workspace, {
@@ -116,11 +106,7 @@ export async function applyStep(step: ApplyStep): Promise<{ failed: string | nul
   const applied = report.results.filter((r) => r.status === 'applied').length;
   runner.setOutput('applied', String(applied));
   // With verify: each contract stored, run on its data; in the summary and, on main, a check run.
-  const verified = settings.verify
-    ? await verifyContracts(appliedTargets(report, plan), client, {
-        profile: outcome.codec.profile,
-      })
-    : undefined;
+  const verified = settings.verify ? await verifyApplied(report, outcome, client) : undefined;
   await summary(
     appliedMarkdown(report) +
       (verified === undefined ? '' : `\n${renderVerificationMarkdown(verified)}`),
@@ -145,26 +131,28 @@ export async function applyStep(step: ApplyStep): Promise<{ failed: string | nul
       },
     );
   }
-  if (report.interrupted === true)
-    return {
-      failed: `apply interrupted (${interrupt.received() ?? 'SIGINT'}): what was in flight finished, nothing further was sent; applied: ${applied}`,
-    };
-  if (report.stoppedBy !== null) {
-    const notAttempted = report.results
-      .filter((r) => r.status === 'not-attempted')
-      .map((r) => r.fullyQualifiedName);
-    return {
-      failed: `apply stopped: ${report.stoppedBy.fullyQualifiedName} failed with ${String(report.stoppedBy.httpStatus)} ${report.stoppedBy.errorType}: ${report.stoppedBy.message}. Applied: ${applied}; not attempted: ${notAttempted.length === 0 ? 'none' : notAttempted.join(', ')}.`,
-    };
+  const verdict = applyVerdict(report, verified);
+  if (verdict === null) return { failed: null };
+  switch (verdict.failed) {
+    case 'interrupted':
+      return {
+        failed: `apply interrupted (${interrupt.received() ?? 'SIGINT'}): what was in flight finished, nothing further was sent; applied: ${applied}`,
+      };
+    case 'stopped': {
+      const { by, notAttempted } = verdict;
+      return {
+        failed: `apply stopped: ${by.fullyQualifiedName} failed with ${String(by.httpStatus)} ${by.errorType}: ${by.message}. Applied: ${applied}; not attempted: ${notAttempted.length === 0 ? 'none' : notAttempted.join(', ')}.`,
+      };
+    }
+    case 'failed':
+      return {
+        failed: `${verdict.count} contract${verdict.count === 1 ? '' : 's'} failed to apply`,
+      };
+    case 'unheld': {
+      const n = verdict.count;
+      return {
+        failed: `${n} contract${n === 1 ? '' : 's'} applied ${n === 1 ? 'does' : 'do'} not hold on the data: stored in the catalog, but the catalog's run of ${n === 1 ? 'it' : 'them'} failed (see the summary)`,
+      };
+    }
   }
-  if (failed.length > 0)
-    return {
-      failed: `${failed.length} contract${failed.length === 1 ? '' : 's'} failed to apply`,
-    };
-  const unheld = verified?.results.filter(failedVerification).length ?? 0;
-  if (unheld > 0)
-    return {
-      failed: `${unheld} contract${unheld === 1 ? '' : 's'} applied ${unheld === 1 ? 'does' : 'do'} not hold on the data: stored in the catalog, but the catalog's run of ${unheld === 1 ? 'it' : 'them'} failed (see the summary)`,
-    };
-  return { failed: null };
 }

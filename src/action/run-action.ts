@@ -4,7 +4,10 @@
 import { redactorFor } from '../catalog/redact.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { connect } from '../cli/settings.js';
+import { connect } from '../operations/connection.js';
+import { planOperation, type PlanVerdict } from '../operations/plan.js';
+import { validateOperation } from '../operations/validate.js';
+import { sarifText } from '../views/sarif.js';
 import { ConfigError } from '../errors.js';
 import {
   currentCommit,
@@ -12,18 +15,12 @@ import {
   fileAtRef,
   filesChangedBetween,
 } from '../pipeline/git.js';
-import { planFromFiles } from '../pipeline/plan-pipeline.js';
 import { repositoryOf } from '../prune/repository.js';
 import { pruneWithin } from '../prune/scope.js';
-import { validateFiles } from '../pipeline/storage-problems.js';
-import { failOnBreach } from '../plan/fail-on.js';
-import { findingResults, problemResults, sarifLog, type SarifResult } from '../plan/sarif.js';
-import { VERSION } from '../version.js';
+import { problemResults, type SarifResult } from '../plan/sarif.js';
 import { compilePolicies } from '../policy/policies.js';
-import { versionGate } from '../gate/version-gate.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
-import { planFindings } from '../plan/findings.js';
 import { closingLine } from '../plan/render-human.js';
 import { renderPlanMarkdown } from '../plan/render-markdown.js';
 import { codeSpan, markdownText } from '../plan/markdown-text.js';
@@ -83,7 +80,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   const sarif = async (results: readonly SarifResult[], failure?: string): Promise<void> => {
     if (settings.sarifFile === undefined) return;
     const file = path.resolve(settings.workspace, settings.sarifFile);
-    await writeFile(file, `${JSON.stringify(sarifLog(results, VERSION, failure), null, 2)}\n`);
+    await writeFile(file, sarifText(results, failure));
     runner.setOutput('sarif-file', file);
   };
   runner.setOutput('has-changes', 'false');
@@ -92,14 +89,14 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
 
   if (settings.command === 'validate') {
     // A profile named (not auto, which would ask the catalog) adds what its catalog cannot store.
-    const setting = profileSetting(settings.catalogProfile, 'catalog-profile');
-    const checked = await validateFiles(
-      settings.paths,
-      settings.workspace,
-      setting === 'auto' ? undefined : setting,
-    );
     // The settings file's problems with the files'.
-    const problems = [...settings.settingsProblems, ...checked.problems];
+    const checked = await validateOperation({
+      paths: settings.paths,
+      cwd: settings.workspace,
+      profile: profileSetting(settings.catalogProfile, 'catalog-profile'),
+      settingsProblems: settings.settingsProblems,
+    });
+    const { problems } = checked;
     await sarif(problemResults(problems, 'invalidContract'));
     if (problems.length > 0) {
       problemAnnotations(problems, runner);
@@ -179,19 +176,19 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       : undefined;
   const { client, catalogUrl, profile } = connect(
     {
-      ...(settings.catalogProfile === undefined ? {} : { catalogProfile: settings.catalogProfile }),
-      ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+      catalogProfile: settings.catalogProfile,
+      concurrency: settings.concurrency,
     },
     { CATALOG_URL: settings.catalogUrl, CATALOG_TOKEN: settings.catalogToken },
   );
   try {
-    const outcome = await planFromFiles(
+    const outcome = await planOperation(
       {
         paths: settings.paths,
         cwd: settings.workspace,
         catalogUrl,
         gitCommit: settings.sha ?? currentCommit(settings.workspace, {}),
-        ...(only === undefined ? {} : { only }),
+        ...(only && { only }),
         keepLive: settings.command === 'apply',
         profile,
         policies: compilePolicies(settings.policies),
@@ -204,9 +201,21 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
               prune: pruneWithin(only, deletedFiles, settings.workspace),
             }
           : {}),
-        ...(settings.impactDepth === undefined ? {} : { impactDepth: settings.impactDepth }),
+        ...(settings.impactDepth !== undefined && { impactDepth: settings.impactDepth }),
       },
       client,
+      {
+        // The version gate of a pull request's plan, against its base.
+        versionBase:
+          settings.command === 'plan' && pr !== null
+            ? {
+                cwd: settings.workspace,
+                baseText: (absolute) => fileAtRef(settings.workspace, pr.base, absolute),
+                acknowledgements: settings.acknowledgements,
+              }
+            : undefined,
+        failOn: settings.failOn,
+      },
     ).catch(async (error: unknown) => {
       // The catalog unreachable, a token refused, a setting wrong: said in the summary and the
       // comment too, which would otherwise still show the last plan that was made.
@@ -225,7 +234,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       await stickyComment(markdown);
       return { failed: `${outcome.problems.length} problems in contract files; nothing was sent` };
     }
-    const { plan, files } = outcome;
+    const { plan, gate } = outcome;
     if (plan.changes.length === 0 && only === undefined) {
       // No file where contracts are looked for: a wrong path input, never "no changes".
       const markdown = `### Data contracts: no contract files\n\nNo contract file (*.yaml, *.yml) was found in ${settings.paths.map(codeSpan).join(', ')}; nothing was planned. Set the \`path\` input to the folder or files that hold the contracts.\n`;
@@ -248,7 +257,6 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
     );
     runner.setOutput('errors', String(plan.summary.error + plan.summary.missing));
     planAnnotations(plan, runner);
-    const blocked = plan.summary.error + plan.summary.missing;
 
     if (settings.command === 'plan' || settings.command === 'drift') {
       const title = settings.command === 'drift' ? 'Data contract drift' : 'Data contracts plan';
@@ -257,28 +265,13 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         settings.command === 'plan' && pr !== null
           ? deletedInPullRequest(deletedFiles, plan, saying)
           : [];
-      // The version gate of a pull request, against its base.
-      const gate =
-        settings.command === 'plan' && pr !== null
-          ? await versionGate({
-              plan,
-              files,
-              cwd: settings.workspace,
-              baseText: (absolute) => fileAtRef(settings.workspace, pr.base, absolute),
-              acknowledgements: settings.acknowledgements,
-              today: new Date().toISOString().slice(0, 10),
-            })
-          : undefined;
       if (gate !== undefined) gateAnnotations(gate, runner);
-      await sarif([
-        ...findingResults(planFindings(plan)),
-        ...problemResults(gate?.errors ?? [], 'versionGate'),
-      ]);
+      await sarif(outcome.sarifResults());
       const markdown =
         renderPlanMarkdown(plan, {
           title,
           deleted: { files: deleted, where: IN_THIS_PR, ...saying },
-          ...(settings.mentions === undefined ? {} : { mentions: settings.mentions }),
+          ...(settings.mentions && { mentions: settings.mentions }),
         }) + (gate === undefined ? '' : gateMarkdown(gate));
       await summary(
         settings.command === 'drift' && changeCount(plan) > 0
@@ -288,24 +281,25 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       );
       await stickyComment(markdown);
       runner.info(closingLine(plan));
-      if (blocked > 0)
-        return {
-          failed: `${blocked} contract${blocked === 1 ? '' : 's'} cannot be planned; see the annotations`,
-        };
-      if (gate !== undefined && gate.errors.length > 0)
-        return {
-          failed: `${gate.errors.length} contract version${gate.errors.length === 1 ? '' : 's'} not bumped as the change needs; see the annotations`,
-        };
-      const breach = failOnBreach(plan, settings.failOn);
-      if (breach !== undefined) return { failed: breach };
-      return { failed: null };
+      return { failed: verdictText(outcome.verdict) };
     }
 
     // apply
-    return await applyStep({ settings, runner, client, outcome, blocked, summary });
+    return await applyStep({ settings, runner, client, outcome, summary });
   } finally {
     await client.close();
   }
+}
+
+/** Why a plan or drift step fails, as the step says it; null when it passes. */
+function verdictText(verdict: PlanVerdict): string | null {
+  if (verdict === null) return null;
+  const { failed } = verdict;
+  if (failed === 'fail-on') return verdict.breach;
+  const n = verdict.count;
+  return failed === 'blocked'
+    ? `${n} contract${n === 1 ? '' : 's'} cannot be planned; see the annotations`
+    : `${n} contract version${n === 1 ? '' : 's'} not bumped as the change needs; see the annotations`;
 }
 
 export function assertCatalogSettings(settings: ActionSettings): void {

@@ -10,7 +10,8 @@ import { renderVerificationHuman } from '../verify/render-verify.js';
 import { appliedTargets, type VerifyReport } from '../verify/verify-contracts.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Io } from './io.js';
-import { verificationFails, verifyTargets } from './verify.js';
+import { applyVerdict } from '../operations/apply.js';
+import { verifyTargets } from '../operations/verify.js';
 
 /** The options of apply that say how it ends. */
 export interface EndOptions {
@@ -52,11 +53,7 @@ export function finish(
     if (verified !== undefined) io.stdout.write(`\n${renderVerificationHuman(verified, c)}`);
   }
   if (report.interrupted === true || signal !== null) return SIGNAL_EXIT_CODES[signal ?? 'SIGINT'];
-  return report.stoppedBy === null &&
-    report.results.every((r) => r.status !== 'failed') &&
-    (verified === undefined || !verificationFails(verified))
-    ? EXIT_OK
-    : EXIT_ERROR;
+  return applyVerdict(report, verified) === null ? EXIT_OK : EXIT_ERROR;
 }
 
 /**

@@ -24,14 +24,16 @@ import {
   type InterruptSignal,
 } from '../interrupts.js';
 import { deletedContractFiles, filesChangedSince } from '../pipeline/git.js';
-import { planFilesForCommand } from './plan-files.js';
+import { planShowingProgress } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';
 import type { PolicyCheck } from '../policy/policies.js';
 import { resolveCatalog } from '../profile/profile.js';
 import { colorsFor, PromptCancelled, type Colors, type Io } from './io.js';
 import { progressLine } from './progress.js';
-import { noContractFiles, nothingSelected } from './plan.js';
-import { connect, type ConnectionFlags } from './settings.js';
+import { noContractFiles } from './plan.js';
+import { applyOperation } from '../operations/apply.js';
+import { nothingSelected } from '../views/plan.js';
+import { connect, type ConnectionFlags } from '../operations/connection.js';
 
 export interface ApplyCliOptions extends ConnectionFlags {
   args: string[];
@@ -205,20 +207,21 @@ async function applyCommand(
     /** How the files are planned: once, and again for what moved after the yes. */
     const planning = {
       paths: options.args.length > 0 ? options.args : ['contracts'],
-      json: options.json,
+      format: options.json ? ('json' as const) : ('human' as const),
       strict: options.strict,
       keepLive: true,
       profile,
       connections,
-      ...(options.policies === undefined ? {} : { policies: options.policies }),
+      policies: options.policies,
+      impactDepth: options.impactDepth,
     };
-    const outcome = await planFilesForCommand(
+    const outcome = await planShowingProgress(
       {
         ...planning,
         only,
-        ...(options.prune === true
-          ? {
-              prune: pruneWithin(
+        prune:
+          options.prune === true
+            ? pruneWithin(
                 only,
                 options.changedSince === undefined
                   ? undefined
@@ -229,11 +232,10 @@ async function applyCommand(
                       options.args.length > 0 ? options.args : ['contracts'],
                     ),
                 io.cwd,
-              ),
-            }
-          : {}),
-        impactDepth: options.impactDepth,
+              )
+            : undefined,
       },
+      {},
       io,
       client,
       catalogUrl,
@@ -290,7 +292,6 @@ async function applyCommand(
     const applying = {
       signal: interrupt.signal,
       concurrency: patchConcurrency,
-      codec: outcome.codec,
       deletions: consent,
       hardDelete: options.hardDelete === true,
       deletionGuard: deletionGuard(io.cwd, repositoryOf(io.cwd, io.env)),
@@ -300,28 +301,22 @@ async function applyCommand(
     // moved is planned again only as the person says (apply-as-confirmed.ts).
     const applyNow = async (): Promise<ConfirmedOutcome> =>
       options.autoApprove
-        ? {
-            report: await applyPlan(plan, client, {
-              ...applying,
-              liveContracts: outcome.liveContracts,
-              desired: outcome.desired,
-              ...(outcome.assetRules === undefined ? {} : { assetRules: outcome.assetRules }),
-              ...reporting(plan),
-            }),
-          }
+        ? { report: await applyOperation(outcome, client, { ...applying, ...reporting(plan) }) }
         : applyAsConfirmed(
             plan,
             {
               apply: (round, live) =>
                 applyPlan(round, client, {
                   ...applying,
+                  codec: outcome.codec,
                   ...(live === undefined ? {} : { liveContracts: live }),
                   ...reporting(round, live === undefined),
                 }),
               replan: async (files) => {
                 progress.clear();
-                const again = await planFilesForCommand(
-                  { ...planning, only: files, impactDepth: options.impactDepth },
+                const again = await planShowingProgress(
+                  { ...planning, only: files },
+                  {},
                   io,
                   client,
                   catalogUrl,

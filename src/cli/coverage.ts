@@ -10,8 +10,8 @@ import { ConfigError } from '../errors.js';
 import { codeSpan } from '../plan/render-markdown.js';
 import { printable } from '../printable.js';
 import { progressLine } from './progress.js';
-import { connect, type ConnectionFlags } from './settings.js';
-import { renderProblems } from './validate.js';
+import { connect, type ConnectionFlags } from '../operations/connection.js';
+import { renderProblems } from '../views/problems.js';
 import { repositoryOf } from '../prune/repository.js';
 
 export interface CoverageCliOptions extends ConnectionFlags {

@@ -12,7 +12,7 @@ import { odcsFileText } from '../odcs/to-odcs.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { makeFolder, outputFolder, schemaPathFrom, writeWhole } from './import.js';
 import type { Io } from './io.js';
-import { renderProblems } from './validate.js';
+import { renderProblems } from '../views/problems.js';
 
 export interface ExportOptions {
   paths: string[];

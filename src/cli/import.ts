@@ -22,7 +22,7 @@ import { EXIT_OK } from './exit-codes.js';
 import type { Io } from './io.js';
 import { track } from '../progress.js';
 import { progressLine } from './progress.js';
-import { connect, connectedCodec, type ConnectionFlags } from './settings.js';
+import { connect, connectedCodec, type ConnectionFlags } from '../operations/connection.js';
 
 export interface ImportOptions extends ConnectionFlags {
   fqns: string[];

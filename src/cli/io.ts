@@ -1,15 +1,7 @@
 // The streams and settings a command writes to, passed in so tests can capture every byte.
+import type { Output, Streams } from '../views/streams.js';
 
-import { ANSI, PLAIN, type Colors } from '../views/colors.js';
-
-export { PLAIN, type Colors } from '../views/colors.js';
-
-export interface Output {
-  write(text: string): unknown;
-  isTTY?: boolean;
-  /** The reader went away (EPIPE): what is written now goes to standard error instead. */
-  readonly closed?: boolean;
-}
+export type { Output } from '../views/streams.js';
 
 /**
  * Standard output that outlives its reader: once a write fails with EPIPE (`contracts apply |
@@ -37,9 +29,7 @@ function outliving(primary: NodeJS.WriteStream, fallback: NodeJS.WriteStream): O
   };
 }
 
-export interface Io {
-  stdout: Output;
-  stderr: Output;
+export interface Io extends Streams {
   /** Environment the command reads (CATALOG_URL, CATALOG_TOKEN, NO_COLOR). */
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
@@ -88,8 +78,5 @@ export function processIo(): Io {
   };
 }
 
-/** Color only on a terminal, never with NO_COLOR or --no-color. */
-export function colorsFor(output: Output, env: Io['env'], colorFlag: boolean): Colors {
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-  return colorFlag && !noColor && output.isTTY === true ? ANSI : PLAIN;
-}
+// Kept here for the renderers that import them from the shell until the folders move.
+export { colorsFor, PLAIN, type Colors } from '../views/colors.js';

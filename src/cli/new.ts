@@ -18,7 +18,7 @@ import {
   writeWhole,
 } from './import.js';
 import type { Io } from './io.js';
-import { connect, connectedCodec, type ConnectionFlags } from './settings.js';
+import { connect, connectedCodec, type ConnectionFlags } from '../operations/connection.js';
 
 export interface NewOptions extends ConnectionFlags {
   entity: string;

@@ -15,6 +15,7 @@ import {
 } from './verify-command.js';
 import { settingsFor } from '../settings/settled.js';
 import { addSandboxCommands } from './sandbox-commands.js';
+import { chosenFormat, isFormat } from '../views/format.js';
 
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 
@@ -78,9 +79,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
               settingsProblems: file.problems(),
               format: options.json === true ? 'json' : options.format,
               color: color(),
-              ...(options.catalogProfile === undefined
-                ? {}
-                : { catalogProfile: options.catalogProfile }),
+              catalogProfile: options.catalogProfile,
             },
             io,
           ),
@@ -95,7 +94,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     drift: boolean,
   ): Promise<void> => {
     const format = options.format ?? 'human';
-    if (!['human', 'json', 'markdown', 'github', 'sarif'].includes(format))
+    if (!isFormat(format))
       throw new ConfigError(
         `--format must be human, json, markdown, github or sarif, got '${format}'`,
       );
@@ -104,10 +103,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       await runPlan(
         {
           paths: file.paths(paths),
-          json: options.json === true || format === 'json',
-          markdown: options.markdown === true || format === 'markdown',
-          github: format === 'github',
-          sarif: format === 'sarif',
+          format: chosenFormat({ format, json: options.json, markdown: options.markdown }),
           detailedExitcode: drift || options.detailedExitcode === true,
           drift,
           strict: options.strict === true,

@@ -1,100 +1,34 @@
-// `contracts validate [PATH...]`: load and check contract files; no network. With a catalog
-// profile named, also what that profile's catalog cannot store, as plan would report it.
-import { formatProblem, type Problem } from '../contract/problem.js';
-import { validateFiles } from '../pipeline/storage-problems.js';
+// `contracts validate [PATH...]`: the validate operation (no network), its view, the exit code.
+// With a catalog profile named, also what that profile's catalog cannot store.
+import type { Problem } from '../contract/problem.js';
+import { validateOperation } from '../operations/validate.js';
 import { requestedProfile } from '../profile/profile.js';
-import { colorsFor, type Io } from './io.js';
-import { printable, printableLines } from '../printable.js';
-import { problemResults, sarifLog } from '../plan/sarif.js';
-import { VERSION } from '../version.js';
-
-export type ProblemFormat = 'human' | 'json' | 'github';
+import { showValidation, type ValidateFormat } from '../views/validate.js';
+import type { Io } from './io.js';
 
 export interface ValidateOptions {
   paths: string[];
-  format: ProblemFormat | 'sarif';
+  format: ValidateFormat;
   color: boolean;
   /**
    * `--catalog-profile`: the profile whose storage rules to check as well (else CATALOG_PROFILE;
    * `auto` or neither: the file format only, since naming the profile would take the network).
    */
-  catalogProfile?: string;
+  catalogProfile?: string | undefined;
   /** The problems of the repository's settings file (.contracts.yaml), said with the files'. */
   settingsProblems?: readonly Problem[];
 }
 
-/** Escapes a value for a GitHub workflow command (`::error file=...::message`). */
-function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
-/** A GitHub workflow command that annotates `file` at `line`, `col`. */
-export function workflowCommand(
-  level: 'error' | 'warning',
-  place: { file: string; line: number; column: number; title: string },
-  message: string,
-): string {
-  // No control or bidirectional-text character reaches the log as itself (a U+202E in a file name
-  // would reorder what a reviewer reads): each is written as an escape, as everywhere else.
-  return `::${level} file=${escapeProperty(printable(place.file))},line=${place.line},col=${place.column},title=${escapeProperty(printable(place.title))}::${escapeData(printableLines(message))}`;
-}
-
-export function githubAnnotation(problem: Problem): string {
-  return workflowCommand('error', { ...problem, title: 'invalid contract' }, problem.message);
-}
-
-/** Renders problems in the chosen format; shared by validate and plan. */
-export function renderProblems(problems: readonly Problem[], format: ProblemFormat): string {
-  if (format === 'github') return problems.map((p) => `${githubAnnotation(p)}\n`).join('');
-  return problems.map((p) => `${formatProblem(p)}\n`).join('');
-}
-
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
-  const setting = requestedProfile(options.catalogProfile, io.env);
-  const checked =
-    options.paths.length === 0
-      ? { problems: [], fileCount: 0, validCount: 0 }
-      : await validateFiles(options.paths, io.cwd, setting === 'auto' ? undefined : setting);
-  const { fileCount, validCount } = checked;
-  // The settings file's problems first, as it is read first.
-  const problems = [...(options.settingsProblems ?? []), ...checked.problems];
-  if (options.format === 'sarif') {
-    io.stdout.write(
-      `${JSON.stringify(sarifLog(problemResults(problems, 'invalidContract'), VERSION), null, 2)}\n`,
-    );
-    return problems.length === 0 ? 0 : 1;
-  }
-  if (options.format === 'json') {
-    io.stdout.write(
-      `${JSON.stringify({ valid: problems.length === 0, fileCount, validCount, problems }, null, 2)}\n`,
-    );
-    return problems.length === 0 ? 0 : 1;
-  }
-  const c = colorsFor(io.stdout, io.env, options.color);
-  io.stdout.write(renderProblems(problems, options.format));
-  if (options.format === 'human') {
-    if (options.paths.length === 0) {
-      io.stdout.write(
-        `${c.red('✗')} ${problems.length} problem${problems.length === 1 ? '' : 's'} in the settings file; the contract files it names are checked once it is fixed.\n`,
-      );
-    } else if (fileCount === 0) {
-      io.stdout.write(
-        `${c.yellow('No contract files found')} in ${options.paths.join(', ')} (looked for *.yaml and *.yml).\n`,
-      );
-    } else if (problems.length === 0) {
-      io.stdout.write(
-        `${c.green('✓')} ${fileCount} contract file${fileCount === 1 ? ' is' : 's are'} valid.\n`,
-      );
-    } else {
-      const settings = options.settingsProblems?.length ?? 0;
-      const badFiles = new Set(checked.problems.map((p) => p.file)).size;
-      io.stdout.write(
-        `${c.red('✗')} ${problems.length} problem${problems.length === 1 ? '' : 's'}${settings > 0 ? ` (${settings} in the settings file)` : ''} in ${badFiles} of ${fileCount} file${fileCount === 1 ? '' : 's'}.\n`,
-      );
-    }
-  }
+  const checked = await validateOperation({
+    paths: options.paths,
+    cwd: io.cwd,
+    profile: requestedProfile(options.catalogProfile, io.env),
+    settingsProblems: options.settingsProblems,
+  });
+  showValidation(checked, options, io);
+  const { problems, fileCount } = checked;
+  // Machine output fails on problems only; people are also told when no file was found.
+  if (options.format === 'sarif' || options.format === 'json') return problems.length === 0 ? 0 : 1;
   return problems.length === 0 && fileCount > 0 ? 0 : 1;
 }

@@ -4,13 +4,12 @@ import { CatalogClient, catalogUrlText, normalizeCatalogUrl } from '../catalog/c
 import { ConfigError } from '../errors.js';
 import { codecFor, type Codec } from '../profile/codec.js';
 import { requestedProfile, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
-import type { Io } from './io.js';
 
 export interface ConnectionFlags {
-  catalogUrl?: string;
+  catalogUrl?: string | undefined;
   /** auto, spec or openmetadata (else CATALOG_PROFILE, else auto). */
-  catalogProfile?: string;
-  concurrency?: number;
+  catalogProfile?: string | undefined;
+  concurrency?: number | undefined;
 }
 
 export interface Connection {
@@ -26,7 +25,7 @@ export interface Connection {
 /** Checks the settings and builds a client; throws ConfigError before any request is sent. */
 export function connect(
   flags: ConnectionFlags,
-  env: Io['env'],
+  env: Readonly<Record<string, string | undefined>>,
   defaultConcurrency = 8,
 ): Connection {
   const url = flags.catalogUrl ?? env.CATALOG_URL;

@@ -1,0 +1,25 @@
+// The one choice of how a command's result is shown: `--format`, with the older `--json` and
+// `--markdown` flags read as the formats they name.
+
+export type Format = 'human' | 'json' | 'markdown' | 'sarif' | 'github';
+
+export const FORMATS: readonly Format[] = ['human', 'json', 'markdown', 'sarif', 'github'];
+
+export function isFormat(value: string): value is Format {
+  return (FORMATS as readonly string[]).includes(value);
+}
+
+/**
+ * The format asked for: SARIF wins (its consumers read nothing else), then `--json`, then
+ * `--markdown`, then `--format` (human by default).
+ */
+export function chosenFormat(flags: {
+  format: Format;
+  json?: boolean | undefined;
+  markdown?: boolean | undefined;
+}): Format {
+  if (flags.format === 'sarif') return 'sarif';
+  if (flags.json === true || flags.format === 'json') return 'json';
+  if (flags.markdown === true || flags.format === 'markdown') return 'markdown';
+  return flags.format;
+}
