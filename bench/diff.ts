@@ -6,7 +6,7 @@ import * as jsondiffpatch from 'jsondiffpatch';
 import * as jsonpatchFormatter from 'jsondiffpatch/formatters/jsonpatch';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createPatch } from 'rfc6902';
-import { MANAGED_FIELDS, type DesiredContract } from '../src/contract/model.js';
+import { MANAGED_FIELDS, type DesiredContract } from '../src/model/contract.js';
 import { diffContract, verifyPatch } from '../src/diff/index.js';
 import { editCases } from './edit-kinds.js';
 import { medianMicros, pairedMedianMicros } from './timing.js';

@@ -1,7 +1,7 @@
 // The 16 realistic contract edits the diff engine is measured on, each with the hand-written
 // minimal patch a careful person would send. Shared by the unit tests and `npm run bench:diff`.
-import type { DesiredContract } from '../src/contract/model.js';
-import type { Operation } from '../src/diff/operation.js';
+import type { DesiredContract } from '../src/model/contract.js';
+import type { Operation } from '../src/model/operation.js';
 
 export interface EditCase {
   kind: string;

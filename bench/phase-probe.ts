@@ -6,8 +6,8 @@ import { Session } from 'node:inspector/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CatalogClient } from '../src/catalog/client.js';
-import { loadContracts } from '../src/contract/load.js';
-import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { loadContracts } from '../src/read/load.js';
+import { planContracts } from '../src/read/read-plan-inputs.js';
 
 const dir = process.argv[2];
 const { CATALOG_URL, CATALOG_TOKEN } = process.env;

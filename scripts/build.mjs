@@ -47,7 +47,7 @@ const commanderSpawnOnUse = {
  * output that holds its starter (`new URL('./NAME', import.meta.url)`), wherever the bundler put
  * the starter: the program's own threads, the catalog's connection thread
  * (src/catalog/http-thread.mjs, undici bundled in) and the contract loader's second thread
- * (src/contract/load-thread.ts); the yaml package, which src/yaml-library.ts requires on first
+ * (src/read/load-thread.ts); the yaml package, which src/support/yaml-library.ts requires on first
  * use (a file that js-yaml reads and that validates never loads it); and re2js, which
  * src/policy/re2-library.ts requires for the first `name-pattern` (no other run loads it).
  */
@@ -59,13 +59,13 @@ const BESIDE = [
     format: 'esm',
   },
   {
-    starter: 'src/contract/load.ts',
-    entry: 'src/contract/load-thread.ts',
+    starter: 'src/read/load.ts',
+    entry: 'src/read/load-thread.ts',
     name: 'load-thread.mjs',
     format: 'esm',
   },
   {
-    starter: 'src/yaml-library.ts',
+    starter: 'src/support/yaml-library.ts',
     entry: createRequire(import.meta.url).resolve('yaml'),
     name: 'yaml.cjs',
     format: 'cjs',
@@ -123,7 +123,12 @@ async function buildBeside(metafile, options = {}, beside = BESIDE) {
  * the loader in a command's bundle reads). Each is a file of its own that the others
  * require, never a copy in each bundle.
  */
-const ONE_PER_RUN = ['src/errors.ts', 'src/cli/io.ts', 'src/settings/settled.ts', 'src/heap.ts'];
+const ONE_PER_RUN = [
+  'src/model/errors.ts',
+  'src/cli/io.ts',
+  'src/settings/settled.ts',
+  'src/support/heap.ts',
+];
 
 /**
  * The CLI's file that holds the module at `source`: `src/cli/plan.ts` → `cli-plan.cjs`, and a

@@ -5,12 +5,12 @@
 import standalone from 'ajv/dist/standalone/index.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createContractAjv } from '../src/contract/contract-ajv.mjs';
-import { createOdcsAjv } from '../src/odcs/odcs-ajv.mjs';
+import { createOdcsAjv } from '../src/contract/odcs-ajv.mjs';
 
 /**
  * Each schema, the ajv it is compiled with, and the module compiled from it: an ES module the
  * bundle holds, or (`esm: false`) a CommonJS module read from disk on first use, for a schema
- * most runs never check against (src/odcs/schema.ts).
+ * most runs never check against (src/contract/odcs-schema.ts).
  */
 export const VALIDATORS = [
   {

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `contracts` binary. How far the heap may grow is bounded for a run that holds
-// many contracts (heap.ts): the binary chooses it here, a library caller never does.
+// many contracts (support/heap.ts): the binary chooses it here, a library caller never does.
 import { processIo } from './cli/io.js';
 import { runCli } from './cli/program.js';
-import { boundHeapOnLargeLoads } from './heap.js';
+import { boundHeapOnLargeLoads } from './support/heap.js';
 
 boundHeapOnLargeLoads();
 

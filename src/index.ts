@@ -1,8 +1,8 @@
 // The library entry: the building blocks other tools may use.
 export { parseContract, positionOf, type ContractFile, type Position } from './contract/parse.js';
-export { loadContracts, findContractFiles } from './contract/load.js';
-export type { Problem } from './contract/problem.js';
-export type { DesiredContract } from './contract/model.js';
+export { loadContracts, findContractFiles } from './read/load.js';
+export type { Problem } from './model/problem.js';
+export type { DesiredContract } from './model/contract.js';
 export { diffContract, verifyPatch, breakingChanges, type Operation } from './diff/index.js';
 export { createPlan, hashContract, type PlanInput } from './plan/create-plan.js';
 export type { Plan, PlannedChange } from './plan/types.js';
@@ -22,5 +22,5 @@ export {
   type SandboxOptions,
 } from '@contracts-gitops/sandbox';
 export { demoSeed } from '@contracts-gitops/sandbox/demo-catalog';
-export * from './errors.js';
-export { VERSION } from './version.js';
+export * from './model/errors.js';
+export { VERSION } from './support/version.js';

@@ -92,7 +92,7 @@ async function setup(
   });
   cleanups.push(() => opened.sandbox.close());
   // A repository that already manages its contracts: each one a file of the head names carries
-  // that file's marker at the base commit, as an earlier apply from main left it (prune/marker.ts).
+  // that file's marker at the base commit, as an earlier apply from main left it (read/marker.ts).
   // (On OpenMetadata only where the catalog defines the custom property that holds markers.)
   const marks =
     options.openmetadata !== true ||

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient, MAX_LIST_PAGES } from '../src/catalog/client.js';
-import { CatalogError } from '../src/errors.js';
+import { CatalogError } from '../src/model/errors.js';
 import { cli } from './helpers/cli.js';
 import { json, Started } from './helpers/hostile-catalog.js';
 import { tempDir } from './helpers/temp-dir.js';

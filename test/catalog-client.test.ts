@@ -14,13 +14,13 @@ import {
   NetworkError,
   NotFoundError,
   TimeoutError,
-} from '../src/errors.js';
+} from '../src/model/errors.js';
 import { etagOf, ifMatchFor, RESPONSE_ETAG } from '../src/catalog/etag.js';
 import { patchText } from '../src/catalog/patch-text.js';
 import { codecFor, specCodec } from '../src/profile/codec.js';
-import type { Operation } from '../src/diff/operation.js';
+import type { Operation } from '../src/model/operation.js';
 import fc from 'fast-check';
-import { VERSION } from '../src/version.js';
+import { VERSION } from '../src/support/version.js';
 import { cli } from './helpers/cli.js';
 import { spawnSandboxProcess } from './helpers/sandbox-process.js';
 import { mintToken, type RequestRecord } from '@contracts-gitops/sandbox';

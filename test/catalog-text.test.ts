@@ -8,10 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/catalog/client.js';
 import { PLAIN } from '../src/cli/io.js';
 import { progressLine } from '../src/cli/progress.js';
-import {
-  renderVerificationHuman,
-  renderVerificationMarkdown,
-} from '../src/verify/render-verify.js';
+import { renderVerificationHuman, renderVerificationMarkdown } from '../src/views/render-verify.js';
 import { verifyContracts } from '../src/verify/verify-contracts.js';
 import { cli } from './helpers/cli.js';
 import { json, Started } from './helpers/hostile-catalog.js';

@@ -6,8 +6,8 @@ import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { crossFileProblems, loadContracts } from '../src/contract/load.js';
-import { contractSchema } from '../src/contract/model.js';
+import { crossFileProblems, loadContracts } from '../src/read/load.js';
+import { contractSchema } from '../src/model/contract.js';
 import {
   fastParseContract,
   parseContract,
@@ -15,7 +15,7 @@ import {
   withContract,
   type ContractFile,
 } from '../src/contract/parse.js';
-import { formatProblem, type Problem } from '../src/contract/problem.js';
+import { formatProblem, type Problem } from '../src/model/problem.js';
 import { hasOddNode, MAX_NESTING, oddNodeProblems } from '../src/contract/value-checks.js';
 import { createContractAjv } from '../src/contract/contract-ajv.mjs';
 import { runCli } from '../src/cli/program.js';

@@ -8,10 +8,10 @@ import { load } from 'js-yaml';
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../src/contract/contract-validator.mjs';
-import { contractSchema } from '../src/contract/model.js';
+import { contractSchema } from '../src/model/contract.js';
 import { createContractAjv } from '../src/contract/contract-ajv.mjs';
-import { createOdcsAjv } from '../src/odcs/odcs-ajv.mjs';
-import { odcsValidator } from '../src/odcs/schema.js';
+import { createOdcsAjv } from '../src/contract/odcs-ajv.mjs';
+import { odcsValidator } from '../src/contract/odcs-schema.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -8,14 +8,14 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { applyPlan, type ApplyReport } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
-import { ARRAY_KEYS, type DesiredContract } from '../src/contract/model.js';
+import { ARRAY_KEYS, type DesiredContract } from '../src/model/contract.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { diffContract } from '../src/diff/diff-contract.js';
 import { applyToCopy } from '../src/diff/verify.js';
 import { itemKey } from '../src/diff/keyed-array.js';
-import { NetworkError, CatalogError, StalePlanError } from '../src/errors.js';
+import { NetworkError, CatalogError, StalePlanError } from '../src/model/errors.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { planContracts } from '../src/read/read-plan-inputs.js';
 import {
   type FaultSpec,
   mintToken,

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../src/apply/apply-plan.js';
 import { applyCreate, type CatalogCreator } from '../src/apply/create.js';
 import { CatalogClient } from '../src/catalog/client.js';
-import { CatalogError, NetworkError } from '../src/errors.js';
+import { CatalogError, NetworkError } from '../src/model/errors.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { codecFor, openMetadataCodec } from '../src/profile/codec.js';
 import type { PlannedChange } from '../src/plan/types.js';

@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { editCases, liveFrom, baseContract } from '../bench/edit-kinds.js';
-import { FIELD_SHAPES, MANAGED_FIELDS, type DesiredContract } from '../src/contract/model.js';
+import { FIELD_SHAPES, MANAGED_FIELDS, type DesiredContract } from '../src/model/contract.js';
 import { breakingChanges, diffContract, durationSeconds, verifyPatch } from '../src/diff/index.js';
-import { jsonEqual } from '../src/diff/json-value.js';
+import { jsonEqual } from '../src/model/json-value.js';
 import { longestIncreasingSubsequence } from '../src/diff/keyed-array.js';
 import { noItems, project } from '../src/diff/project.js';
 import {

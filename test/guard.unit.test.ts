@@ -6,7 +6,7 @@ import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { editCases } from '../bench/edit-kinds.js';
 import { changesOf, diffContract, guardPatch, type Operation } from '../src/diff/index.js';
-import type { DesiredContract } from '../src/contract/model.js';
+import type { DesiredContract } from '../src/model/contract.js';
 import { describePatch } from '../src/plan/describe-patch.js';
 import { arbitraryContract } from './helpers/arbitraries.js';
 

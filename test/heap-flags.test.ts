@@ -1,12 +1,12 @@
 // A V8 flag is the whole process's: the library's loadContracts never sets one, however many files
 // it loads; only a program of ours (the CLI binary, the Action) bounds the heap's growth for a large
-// load, having chosen it as it started (src/heap.ts; test/start-up.test.ts sees the CLI do it).
+// load, having chosen it as it started (src/support/heap.ts; test/start-up.test.ts sees the CLI do it).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadContracts } from '../src/index.js';
-import { boundHeapOnLargeLoads } from '../src/heap.js';
+import { boundHeapOnLargeLoads } from '../src/support/heap.js';
 import { tempDir, type TempDir } from './helpers/temp-dir.js';
 
 const DIST = path.resolve(import.meta.dirname, '../dist');

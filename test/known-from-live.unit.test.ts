@@ -1,22 +1,22 @@
-// A file's contract known from the catalog's (plan/known-from-live.ts): taken only when it is the
+// A file's contract known from the catalog's (read/known-from-live.ts): taken only when it is the
 // file's contract, the same JSON text, and then without reading the file again. And the other read
 // plan may spare: an ODCS document read again to say what it keeps only in git, only if it keeps
-// something (odcs/odcs-file.ts), and then once: its contract is taken from the parse that says
+// something (contract/odcs-file.ts), and then once: its contract is taken from the parse that says
 // where (contract/positions.ts, withContract).
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { loadContracts } from '../src/contract/load.js';
-import type { DesiredContract } from '../src/contract/model.js';
-import type { JsonObject } from '../src/diff/json-value.js';
+import { loadContracts } from '../src/read/load.js';
+import type { DesiredContract } from '../src/model/contract.js';
+import type { JsonObject } from '../src/model/json-value.js';
 import type { ContractFile } from '../src/contract/parse.js';
-import { knownFromLive } from '../src/plan/known-from-live.js';
+import { knownFromLive } from '../src/read/known-from-live.js';
 import { specCodec } from '../src/profile/codec.js';
-import { contractForProfile, fileForProfile, keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
+import { contractForProfile, fileForProfile, keptOnlyInGitOf } from '../src/contract/odcs-file.js';
 import { holding, withContract } from '../src/contract/positions.js';
-import { odcsFileText } from '../src/odcs/to-odcs.js';
+import { odcsFileText } from '../src/contract/to-odcs.js';
 import { arbitraryContract, reordered, withoutNulls } from './helpers/arbitraries.js';
 import { KEPT_ONLY_IN_GIT } from './helpers/kept-only-in-git.js';
 import { tempDir } from './helpers/temp-dir.js';

@@ -5,10 +5,10 @@ import { cp, readFile, rm } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crossFileProblems, loadContracts } from '../src/contract/load.js';
+import { crossFileProblems, loadContracts } from '../src/read/load.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { codecFor } from '../src/profile/codec.js';
-import type { Problem } from '../src/contract/problem.js';
+import type { Problem } from '../src/model/problem.js';
 import { tempDir, type TempDir } from './helpers/temp-dir.js';
 
 const DIST = path.resolve(import.meta.dirname, '../dist');

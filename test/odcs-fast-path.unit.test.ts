@@ -14,10 +14,10 @@ import {
   parseContract,
   positionOf,
 } from '../src/contract/parse.js';
-import { fromOdcs } from '../src/odcs/from-odcs.js';
+import { fromOdcs } from '../src/contract/from-odcs.js';
 import { yamlStylesArb } from './helpers/arbitraries.js';
 import { expectSameAnswer as sameAnswer } from './helpers/same-answer.js';
-import { keptOnlyInGit, keptOnlyInGitOf } from '../src/odcs/odcs-file.js';
+import { keptOnlyInGit, keptOnlyInGitOf } from '../src/contract/odcs-file.js';
 import { parseDocument } from 'yaml';
 
 const examples = path.join(import.meta.dirname, 'fixtures', 'odcs-3.1.0');

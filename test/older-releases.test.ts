@@ -4,7 +4,7 @@
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../src/errors.js';
+import { ConfigError } from '../src/model/errors.js';
 import { profileForVersion } from '../src/profile/profile.js';
 import type { Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';

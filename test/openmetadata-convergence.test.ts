@@ -10,13 +10,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
-import { CatalogError, NetworkError, StalePlanError } from '../src/errors.js';
-import { FIELD_SHAPES } from '../src/contract/model.js';
+import { CatalogError, NetworkError, StalePlanError } from '../src/model/errors.js';
+import { FIELD_SHAPES } from '../src/model/contract.js';
 import { noItems, project } from '../src/diff/project.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { planContracts } from '../src/read/read-plan-inputs.js';
 import { contractFileText } from '../src/import/import-contracts.js';
 import {
   type FaultSpec,

@@ -4,7 +4,7 @@
 // (only the sandbox's port, the time and the checksum that covers them are masked), over a
 // generated workspace of the openmetadata profile, over the spec profile's generated contracts
 // written as ODCS documents, and over workspaces of both profiles where every other file holds
-// what the catalog holds (contracts planned from the catalog's answer, plan/known-from-live.ts;
+// what the catalog holds (contracts planned from the catalog's answer, read/known-from-live.ts;
 // their snapshots were made by the code before it). A change of
 // what plan says is made on purpose: run `npx vitest run test/plan-output.test.ts -u` and review
 // the snapshots' diff.
@@ -19,10 +19,10 @@ import { catalogFromPairs } from './helpers/generated-catalog.js';
 import { KEPT_ONLY_IN_GIT } from './helpers/kept-only-in-git.js';
 import { openMetadataWorkspace, pairArb, type Pair } from './helpers/openmetadata-workspace.js';
 import { sandboxWithFolder, seed } from './helpers/sandbox.js';
-import { odcsFileText } from '../src/odcs/to-odcs.js';
-import { contractForProfile } from '../src/odcs/odcs-file.js';
+import { odcsFileText } from '../src/contract/to-odcs.js';
+import { contractForProfile } from '../src/contract/odcs-file.js';
 import { parseContract } from '../src/contract/parse.js';
-import type { DesiredContract } from '../src/contract/model.js';
+import type { DesiredContract } from '../src/model/contract.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

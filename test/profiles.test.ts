@@ -14,13 +14,13 @@ import {
   type CustomProperties,
 } from '../src/plan/custom-properties.js';
 import { CatalogClient } from '../src/catalog/client.js';
-import type { Operation } from '../src/diff/operation.js';
+import type { Operation } from '../src/model/operation.js';
 import { applyPlan } from '../src/apply/apply-plan.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { planContracts } from '../src/read/read-plan-inputs.js';
 import { startSandbox, type Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
-import { fqnParts, searchIndexFor } from '../src/plan/live-assets.js';
+import { fqnParts, searchIndexFor } from '../src/read/live-assets.js';
 import { assetFields } from '../src/plan/asset-columns.js';
 import { interfacePath, openSandbox, postContract, seed, type Client } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';

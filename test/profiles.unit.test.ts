@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { DesiredContract } from '../src/contract/model.js';
+import type { DesiredContract } from '../src/model/contract.js';
 import { parseContract } from '../src/contract/parse.js';
 import { openMetadataCodec, specCodec, storageProblems } from '../src/profile/codec.js';
 import { durationText, toUnits, type DurationUnit } from '../src/profile/durations.js';

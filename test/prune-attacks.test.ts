@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { connect } from '../src/operations/connection.js';
-import { CONTRACT_FIELDS } from '../src/plan/read-plan-inputs.js';
+import { CONTRACT_FIELDS } from '../src/read/read-plan-inputs.js';
 import { hashContract, planChecksum } from '../src/plan/seal.js';
 import { summarize } from '../src/plan/types.js';
 import { runCli } from '../src/cli/program.js';

@@ -3,13 +3,8 @@
 import fc from 'fast-check';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  keepingMarker,
-  managerOfContract,
-  withMarker,
-  withoutMarker,
-} from '../src/prune/marker.js';
-import { managerOf, markerFor, repositoryUrl, sameRepository } from '../src/prune/repository.js';
+import { keepingMarker, managerOfContract, withMarker, withoutMarker } from '../src/read/marker.js';
+import { managerOf, markerFor, repositoryUrl, sameRepository } from '../src/git/repository.js';
 import { parseContract } from '../src/contract/parse.js';
 
 describe('a remote as a repository address', () => {

@@ -8,7 +8,7 @@ import { applyPlan } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/plan/read-plan-inputs.js';
+import { planContracts } from '../src/read/read-plan-inputs.js';
 import { mintToken } from '@contracts-gitops/sandbox';
 import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
 import { spawnSandboxProcess } from './helpers/sandbox-process.js';

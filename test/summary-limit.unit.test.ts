@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutNotice, fitSummary, MAX_SUMMARY_BYTES } from '../src/action/summary-limit.js';
-import { renderPlanMarkdown } from '../src/plan/render-markdown.js';
+import { renderPlanMarkdown } from '../src/views/render-markdown.js';
 import { summarize, type Plan, type PlannedChange } from '../src/plan/types.js';
 
 const notice = (omitted: number): string => cutNotice(omitted, 'the rest is elsewhere');

@@ -1,7 +1,7 @@
 // The line diff of a multi-line or long text, as the plan, its markdown and the apply report show
 // it: the changed lines marked, one line of context, the rest folded (text-changes.test.ts).
 import { describe, expect, it } from 'vitest';
-import { textLineDiff } from '../src/plan/text-diff.js';
+import { textLineDiff } from '../src/views/text-diff.js';
 
 describe('textLineDiff', () => {
   it('marks the changed lines, keeps one line of context, folds the rest, and leaves short one-line values to one line', () => {

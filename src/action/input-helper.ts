@@ -3,8 +3,8 @@
 import { getBooleanInput, getInput } from '@actions/core';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Problem } from '../contract/problem.js';
-import { ConfigError } from '../errors.js';
+import type { Problem } from '../model/problem.js';
+import { ConfigError } from '../model/errors.js';
 import {
   loadSettings,
   type Acknowledgement,

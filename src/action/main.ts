@@ -2,10 +2,10 @@
 import * as core from '@actions/core';
 import { readSettings } from './input-helper.js';
 import { assertCatalogSettings, runAction, type Runner } from './run-action.js';
-import { exitOnInterrupt } from '../interrupts.js';
-import { boundHeapOnLargeLoads } from '../heap.js';
+import { exitOnInterrupt } from '../support/interrupts.js';
+import { boundHeapOnLargeLoads } from '../support/heap.js';
 
-// A program of ours, as the CLI is: a run that holds many contracts bounds the heap (heap.ts).
+// A program of ours, as the CLI is: a run that holds many contracts bounds the heap (support/heap.ts).
 boundHeapOnLargeLoads();
 
 // A cancelled job (SIGTERM) or Ctrl-C before the first write ends the step at once, saying that

@@ -7,10 +7,10 @@ import {
   stopAdvice,
   updatedField,
   versionsText,
-} from '../apply/render-report.js';
-import type { Problem } from '../contract/problem.js';
+} from '../views/render-report.js';
+import type { Problem } from '../model/problem.js';
 import type { GateResult } from '../gate/version-gate.js';
-import { codeSpan, markdownText, tableCell } from '../plan/markdown-text.js';
+import { codeSpan, markdownText, tableCell } from '../views/markdown-text.js';
 import { MAX_COMMENT_CHARS } from './github-comments.js';
 
 /** Where a problem is, `file:line:column`, as code in a table's cell. */

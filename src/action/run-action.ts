@@ -8,22 +8,22 @@ import { connect } from '../operations/connection.js';
 import { planOperation, type PlanVerdict } from '../operations/plan.js';
 import { validateOperation } from '../operations/validate.js';
 import { sarifText } from '../views/sarif.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import {
   currentCommit,
   deletedContractFiles,
   fileAtRef,
   filesChangedBetween,
 } from '../pipeline/git.js';
-import { repositoryOf } from '../prune/repository.js';
+import { repositoryOf } from '../git/repository.js';
 import { pruneWithin } from '../prune/scope.js';
-import { problemResults, type SarifResult } from '../plan/sarif.js';
+import { problemResults, type SarifResult } from '../plan/sarif-results.js';
 import { compilePolicies } from '../policy/policies.js';
 import { profileSetting } from '../profile/profile.js';
 import { writePlanFile } from '../plan/plan-file.js';
-import { closingLine } from '../plan/render-human.js';
-import { renderPlanMarkdown } from '../plan/render-markdown.js';
-import { codeSpan, markdownText } from '../plan/markdown-text.js';
+import { closingLine } from '../views/render-human.js';
+import { renderPlanMarkdown } from '../views/render-markdown.js';
+import { codeSpan, markdownText } from '../views/markdown-text.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments } from './github-comments.js';
 import { applyStep, WHOLE_PLAN } from './apply-step.js';
@@ -34,16 +34,16 @@ import {
   leftUnmanaged,
   type DeletedContractFile,
   type DeletedSaying,
-} from '../plan/deleted-files.js';
+} from '../read/deleted-files.js';
 import type { ActionSettings } from './input-helper.js';
 import {
   gateAnnotations,
   planAnnotations,
   problemAnnotations,
   type Runner,
-} from './annotations.js';
+} from '../views/annotations.js';
 
-export type { AnnotationPlace, Runner } from './annotations.js';
+export type { AnnotationPlace, Runner } from '../views/annotations.js';
 
 export interface ActionOutcome {
   failed: string | null;

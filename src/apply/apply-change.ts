@@ -8,18 +8,18 @@ import {
   MANAGED_FIELDS,
   type DesiredContract,
   type Shape,
-} from '../contract/model.js';
+} from '../model/contract.js';
 import type { Codec } from '../profile/codec.js';
 import { idsOfOperations, operationsWithIds, storedReferenceIds } from '../profile/references.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
-import { topMember } from '../diff/json-value.js';
-import type { Operation } from '../diff/operation.js';
+import { topMember } from '../model/json-value.js';
+import type { Operation } from '../model/operation.js';
 import { project } from '../diff/project.js';
 import { applyToCopy, verifyPatch } from '../diff/verify.js';
-import { CatalogError, errorMessage } from '../errors.js';
+import { CatalogError, errorMessage } from '../model/errors.js';
 import { hashContract } from '../plan/create-plan.js';
-import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
+import { CONTRACT_FIELDS } from '../read/read-plan-inputs.js';
 import type { PlannedChange } from '../plan/types.js';
 import { ruleRefusal, type AssetRules } from '../plan/asset-rules.js';
 import type { CatalogCreator } from './create.js';

@@ -2,7 +2,7 @@
 // each create by create.ts and each deletion by delete.ts; no write starts after a 400, 401 or
 // 403, and every contract ends in exactly one of applied, failed, not attempted or unchanged.
 import type { LiveContract } from '../catalog/client.js';
-import type { DesiredContract } from '../contract/model.js';
+import type { DesiredContract } from '../model/contract.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 import type { Plan } from '../plan/types.js';
 import type { AssetRules } from '../plan/asset-rules.js';
@@ -12,7 +12,7 @@ import type { DeletionGuard } from '../prune/proof.js';
 import { assertApplicable, readLiveForPlan } from './check-plan.js';
 import { applyChange, targetOf, type CatalogWriter } from './apply-change.js';
 import { stops, type ApplyReport, type ContractResult } from './results.js';
-import { track, type ProgressHooks } from '../progress.js';
+import { track, type ProgressHooks } from '../support/progress.js';
 
 export { targetOf, type CatalogWriter } from './apply-change.js';
 export { STOP_STATUSES, type ApplyReport, type ContractResult } from './results.js';

@@ -1,11 +1,11 @@
 // What apply checks of a plan before it sends anything: that it can be applied whole, and (for a
 // saved plan) that no contract it names moved since it was made.
 import type { LiveContract } from '../catalog/client.js';
-import { ConfigError, NotFoundError, StalePlanError } from '../errors.js';
+import { ConfigError, NotFoundError, StalePlanError } from '../model/errors.js';
 import { hashContract } from '../plan/create-plan.js';
-import { CONTRACT_FIELDS, type CatalogReader } from '../plan/read-plan-inputs.js';
+import { CONTRACT_FIELDS, type CatalogReader } from '../read/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
-import { track, type ProgressHooks } from '../progress.js';
+import { track, type ProgressHooks } from '../support/progress.js';
 import { movedCreates } from './create.js';
 
 /** Refuses plans that cannot be applied whole: errors or missing contracts. */

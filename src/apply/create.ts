@@ -2,15 +2,15 @@
 // the contract by name, and a saved plan is stale when its create now exists (or a deleted
 // contract keeps its name), its asset moved, or its asset now has a contract of another name.
 import type { LiveContract } from '../catalog/client.js';
-import { MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
+import { MANAGED_FIELDS, type DesiredContract } from '../model/contract.js';
 import { diffContract } from '../diff/diff-contract.js';
-import type { JsonObject } from '../diff/json-value.js';
+import type { JsonObject } from '../model/json-value.js';
 import type { Codec } from '../profile/codec-types.js';
-import { NotFoundError, errorMessage } from '../errors.js';
-import type { CatalogReader } from '../plan/catalog-reader.js';
-import { effectiveContractOf, ownContractName } from '../plan/create-blockers.js';
-import { assetKey, lookupAssets } from '../plan/live-assets.js';
-import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
+import { NotFoundError, errorMessage } from '../model/errors.js';
+import type { CatalogReader } from '../catalog/catalog-reader.js';
+import { effectiveContractOf, ownContractName } from '../read/create-blockers.js';
+import { assetKey, lookupAssets } from '../read/live-assets.js';
+import { CONTRACT_FIELDS } from '../read/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
 import { answerLost } from './guard-refusals.js';
 import { failure, failureText, type ContractResult } from './results.js';

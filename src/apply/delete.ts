@@ -4,9 +4,9 @@
 // repository wrote since, say, keeps it); a contract that moved is reported stale and kept. A lost answer is resolved by reading the
 // contract again: gone (or marked deleted) is done, there as it was is a failure said as such.
 import type { LiveContract } from '../catalog/client.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../model/errors.js';
 import { hashContract } from '../plan/seal.js';
-import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
+import { CONTRACT_FIELDS } from '../read/read-plan-inputs.js';
 import type { PlannedChange } from '../plan/types.js';
 import type { DeletionGuard } from '../prune/proof.js';
 import { answerLost } from './guard-refusals.js';

@@ -3,12 +3,12 @@
 // guarded again by a fresh read when only what it does not touch moved.
 import { isDeepStrictEqual } from 'node:util';
 import type { LiveContract } from '../catalog/client.js';
-import { MANAGED_FIELDS, type DesiredContract, type Shape } from '../contract/model.js';
+import { MANAGED_FIELDS, type DesiredContract, type Shape } from '../model/contract.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { STORE_GUARD_PATHS, storeGuards } from '../diff/guard.js';
-import type { Operation } from '../diff/operation.js';
+import type { Operation } from '../model/operation.js';
 import { applyToCopy } from '../diff/verify.js';
-import { CatalogError, InternalError, NetworkError } from '../errors.js';
+import { CatalogError, InternalError, NetworkError } from '../model/errors.js';
 
 /** Whether `failed` is the catalog refusing the PATCH's If-Match. */
 export function refusedEtag(failed: unknown): boolean {

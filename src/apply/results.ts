@@ -1,7 +1,7 @@
 // What apply reports for each contract, and the failures that stop it.
 import type { ChangeDescription } from '../catalog/client.js';
 import { neverSent } from './guard-refusals.js';
-import { CatalogError, NetworkError, errorMessage } from '../errors.js';
+import { CatalogError, NetworkError, errorMessage } from '../model/errors.js';
 import type { PlannedChange } from '../plan/types.js';
 
 /** Statuses after which no further PATCH is sent. */

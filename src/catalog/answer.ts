@@ -1,6 +1,6 @@
 // Reading the catalog's answers: a successful one as JSON of the shape its request expects, an
 // error one as the typed error of the catalog's error table, and the waits a Retry-After asks.
-import { CatalogError, catalogErrorFor, errorTypeForStatus } from '../errors.js';
+import { CatalogError, catalogErrorFor, errorTypeForStatus } from '../model/errors.js';
 import { redactThenCut } from './redact.js';
 import type { AnswerShape } from './shapes.js';
 

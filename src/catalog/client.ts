@@ -2,8 +2,8 @@
 // the one in force on an asset), create, its dry run and PATCH, the field query search, paged
 // lists, and OpenMetadata's version, rules, custom properties and named entities. How each request
 // travels (pool, retries, errors, the token) is transport.ts's.
-import { CatalogError } from '../errors.js';
-import type { Operation } from '../diff/operation.js';
+import { CatalogError } from '../model/errors.js';
+import type { Operation } from '../model/operation.js';
 import {
   customPropertiesOf,
   refusesExtension,

@@ -2,7 +2,7 @@
 // (http-thread.mjs), one for the process, which holds an undici Pool for each client: requests go
 // to it as messages and answers come back read whole, so that this thread's work on one answer
 // never holds up the others or the next request.
-import { startThread } from '../threads.js';
+import { startThread } from '../support/threads.js';
 import type { RawResponse } from './answer.js';
 
 /** A pool's settings, as undici's Pool takes them. */

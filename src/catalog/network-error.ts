@@ -1,6 +1,6 @@
 // The typed error of a request that got no answer: a timeout, a refused or reset connection, or
 // TLS spoken to a catalog that serves plain http, each naming the request and never the token.
-import { NetworkError, TimeoutError, errorMessage } from '../errors.js';
+import { NetworkError, TimeoutError, errorMessage } from '../model/errors.js';
 import { catalogUrlText } from './url.js';
 
 /** What `method path` failing with undici's `error` against `baseUrl` is; `redact` hides the token. */

@@ -1,7 +1,7 @@
 // What the client reads in answers only OpenMetadata gives: the data asset rules in force for an
 // entity type, the custom properties it defines for one, and its refusal of custom properties on
 // an entity that has none.
-import { CatalogError } from '../errors.js';
+import { CatalogError } from '../model/errors.js';
 import type { CustomProperty } from './types.js';
 
 /** A data asset rule: its name, its JSON Logic and, when it has one, what it is for. */

@@ -2,7 +2,7 @@
 // before (its paging goes round in a circle) or a list longer than any catalog holds is refused as
 // the catalog's fault, so that a list never runs for ever and nothing is concluded from it.
 import { createHash } from 'node:crypto';
-import { CatalogError } from '../errors.js';
+import { CatalogError } from '../model/errors.js';
 import type { Page } from './types.js';
 
 /**

@@ -3,7 +3,7 @@
 // Double, which it writes with a fraction digit (1.0, 2.0), so a whole version is written here the
 // same way; JSON.stringify would write 1, and the guard's test of /version would fail on every
 // contract from version 1.0 on. Any other JSON reader takes 1.0 as 1.
-import type { Operation } from '../diff/operation.js';
+import type { Operation } from '../model/operation.js';
 
 /** A version as OpenMetadata writes it, a Java Double: 1.0, 0.3. */
 export function javaVersion(version: number): string {

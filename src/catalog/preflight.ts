@@ -7,7 +7,7 @@ import {
   NetworkError,
   NotFoundError,
   TimeoutError,
-} from '../errors.js';
+} from '../model/errors.js';
 
 /**
  * What to tell the person when `GET {prefix}/tables?limit=1` against `base` failed with `error`;

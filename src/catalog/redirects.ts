@@ -1,7 +1,7 @@
 // A request that follows the catalog's redirects within its own origin, a few at most: the token
 // goes to the catalog's origin and nowhere else.
 import type { RawResponse } from './answer.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 
 /** Redirects followed for one request. */
 const MAX_REDIRECTS = 3;

@@ -1,6 +1,6 @@
 // The catalog token as the client holds it: checked to be one header's worth of visible ASCII
 // (the forms of it that redaction removes from any text the tool shows are redact.ts's).
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 
 /** The token given, trimmed; a ConfigError (never quoting it) when it is empty or holds a character a header cannot. */
 export function checkedToken(raw: string): string {

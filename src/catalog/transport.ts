@@ -3,9 +3,9 @@
 // a 429/502/503/504 (exponential backoff with jitter, or the Retry-After asked), writes sent
 // again only after a 429, answers read into typed errors, redirects never leaving the origin, and
 // a token that is never echoed. What the catalog's resources are is the client's (client.ts).
-import { NetworkError } from '../errors.js';
+import { NetworkError } from '../model/errors.js';
 import { networkError } from './network-error.js';
-import { USER_AGENT } from '../version.js';
+import { USER_AGENT } from '../support/version.js';
 import { parseAnswer, retryAfterMs, type RawResponse } from './answer.js';
 import { withEtag } from './etag.js';
 import { Connections } from './connections.js';

@@ -1,5 +1,5 @@
 // The catalog's base URL as the tool takes, shows and stores it, and path segments built safely.
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 
 /** The catalog base URL as the tool shows and stores it: no credentials, no query, no trailing /v1. */
 export function normalizeCatalogUrl(raw: string): URL {

@@ -8,10 +8,10 @@ import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import type { LiveContract } from '../catalog/client.js';
 import { STORE_GUARD_PATHS } from '../diff/guard.js';
-import type { Operation } from '../diff/operation.js';
-import { StalePlanError } from '../errors.js';
+import type { Operation } from '../model/operation.js';
+import { StalePlanError } from '../model/errors.js';
 import type { ApplyReport, ContractResult } from '../apply/apply-plan.js';
-import { renderPlanHuman } from '../plan/render-human.js';
+import { renderPlanHuman } from '../views/render-human.js';
 import { summarize, type Plan, type PlannedChange } from '../plan/types.js';
 import { PromptCancelled, type Colors, type Io, type Output } from './io.js';
 

@@ -1,12 +1,16 @@
 // How apply ends: the contracts it stored run on their data (--verify), the report (as people
 // read it, or JSON), and the exit code; or, with nothing to apply, saying so.
-import { renderReportSummary, renderResult, reportJson } from '../apply/render-report.js';
+import { renderReportSummary, renderResult, reportJson } from '../views/render-report.js';
 import type { ApplyReport } from '../apply/apply-plan.js';
 import type { CatalogClient } from '../catalog/client.js';
-import { listenForInterrupts, SIGNAL_EXIT_CODES, type InterruptSignal } from '../interrupts.js';
+import {
+  listenForInterrupts,
+  SIGNAL_EXIT_CODES,
+  type InterruptSignal,
+} from '../support/interrupts.js';
 import type { Plan } from '../plan/types.js';
 import type { Profile } from '../profile/profile.js';
-import { renderVerificationHuman } from '../verify/render-verify.js';
+import { renderVerificationHuman } from '../views/render-verify.js';
 import { appliedTargets, type VerifyReport } from '../verify/verify-contracts.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Io } from './io.js';

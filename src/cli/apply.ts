@@ -3,17 +3,17 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPlan, assertApplicable, type ContractResult } from '../apply/apply-plan.js';
-import { renderResult } from '../apply/render-report.js';
-import { ConfigError } from '../errors.js';
+import { renderResult } from '../views/render-report.js';
+import { ConfigError } from '../model/errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
-import { renderPlanHuman } from '../plan/render-human.js';
+import { renderPlanHuman } from '../views/render-human.js';
 import { changeCount, deletions, type Plan } from '../plan/types.js';
 import { deletionConsent, type DeletionConsent } from './confirm-deletions.js';
 import { applyAsConfirmed, type ConfirmedOutcome } from './apply-as-confirmed.js';
 import { finish, noChanges, verifiedEnd } from './apply-end.js';
 import { pruneWithin } from '../prune/scope.js';
 import { deletionGuard } from '../prune/proof.js';
-import { repositoryOf } from '../prune/repository.js';
+import { repositoryOf } from '../git/repository.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { checkSavedPlanAtTerminal } from './check-saved-plan.js';
 import {
@@ -22,7 +22,7 @@ import {
   SIGNAL_EXIT_CODES,
   type InterruptExit,
   type InterruptSignal,
-} from '../interrupts.js';
+} from '../support/interrupts.js';
 import { deletedContractFiles, filesChangedSince } from '../pipeline/git.js';
 import { planShowingProgress } from './plan-files.js';
 import { codecFor } from '../profile/codec.js';

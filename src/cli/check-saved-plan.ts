@@ -3,14 +3,14 @@
 // files), and Ctrl-C or SIGTERM ending it at once, since nothing has been sent yet.
 import type { LiveContract } from '../catalog/client.js';
 import { readLiveForPlan } from '../apply/apply-plan.js';
-import { listenForInterrupts, type InterruptSignal } from '../interrupts.js';
+import { listenForInterrupts, type InterruptSignal } from '../support/interrupts.js';
 import { checkSavedPlan } from '../pipeline/saved-plan.js';
-import type { CatalogReader } from '../plan/read-plan-inputs.js';
+import type { CatalogReader } from '../read/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
 import type { ProfileSetting } from '../profile/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
-import { repositoryOf } from '../prune/repository.js';
+import { repositoryOf } from '../git/repository.js';
 
 /** Thrown into the check when an interrupt arrives: it ends the check, not the process. */
 class CheckInterrupted extends Error {}

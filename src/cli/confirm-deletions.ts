@@ -1,7 +1,7 @@
 // The deletions of a plan are agreed to apart from its other changes: at a terminal, listed and
 // asked for on their own; with --auto-approve (or no terminal), only with --prune given to apply
 // itself, so that a plan saved with deletions in it cannot delete by surprise.
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import { deletions, type Plan } from '../plan/types.js';
 import type { Colors, Io } from './io.js';
 

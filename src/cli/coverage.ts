@@ -2,17 +2,17 @@
 // (their own, or inherited from a data product) and which of those the repository manages.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadContracts } from '../contract/load.js';
+import { loadContracts } from '../read/load.js';
 import { collectCoverage, type CoverageReport, type CoverageRow } from '../coverage/coverage.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Colors, type Io } from './io.js';
-import { ConfigError } from '../errors.js';
-import { codeSpan } from '../plan/render-markdown.js';
-import { printable } from '../printable.js';
+import { ConfigError } from '../model/errors.js';
+import { codeSpan } from '../views/render-markdown.js';
+import { printable } from '../support/printable.js';
 import { progressLine } from './progress.js';
 import { connect, type ConnectionFlags } from '../operations/connection.js';
 import { renderProblems } from '../views/problems.js';
-import { repositoryOf } from '../prune/repository.js';
+import { repositoryOf } from '../git/repository.js';
 
 export interface CoverageCliOptions extends ConnectionFlags {
   /** Contract files or directories; empty means contracts/ when it exists. */

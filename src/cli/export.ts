@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadContracts } from '../contract/load.js';
+import { loadContracts } from '../read/load.js';
 import { withContract } from '../contract/parse.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import { filePathFor } from '../import/import-contracts.js';
-import { odcsFileText } from '../odcs/to-odcs.js';
+import { odcsFileText } from '../contract/to-odcs.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { makeFolder, outputFolder, schemaPathFrom, writeWhole } from './import.js';
 import type { Io } from './io.js';

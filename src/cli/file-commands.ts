@@ -2,7 +2,7 @@
 // `import` (live contracts, as this tool's files or ODCS documents) and `export` (this tool's files
 // as ODCS documents).
 import type { Command } from 'commander';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import type { Io } from './io.js';
 import { parseConcurrency, pick } from './parse-options.js';
 import type { SettingsOfRun } from '../settings/settled.js';

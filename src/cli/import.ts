@@ -5,22 +5,22 @@ import { existsSync } from 'node:fs';
 import type { Profile } from '../profile/profile.js';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { shippedSchemaFile } from '../shipped.js';
+import { shippedSchemaFile } from '../support/shipped.js';
 import type { CatalogClient, LiveContract } from '../catalog/client.js';
-import { ConfigError, NotFoundError } from '../errors.js';
-import { printable } from '../printable.js';
+import { ConfigError, NotFoundError } from '../model/errors.js';
+import { printable } from '../support/printable.js';
 import { contractFileText, filePathFor } from '../import/import-contracts.js';
-import type { DesiredContract } from '../contract/model.js';
-import { odcsFileText } from '../odcs/to-odcs.js';
+import type { DesiredContract } from '../model/contract.js';
+import { odcsFileText } from '../contract/to-odcs.js';
 
 /** The ODCS schema, under schemas/. */
 const ODCS_SCHEMA = 'odcs/odcs-json-schema-v3.1.0.json';
 import { managingFiles } from '../import/managed-files.js';
-import { assetKey, lookupAssets } from '../plan/live-assets.js';
-import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
+import { assetKey, lookupAssets } from '../read/live-assets.js';
+import { CONTRACT_FIELDS } from '../read/read-plan-inputs.js';
 import { EXIT_OK } from './exit-codes.js';
 import type { Io } from './io.js';
-import { track } from '../progress.js';
+import { track } from '../support/progress.js';
 import { progressLine } from './progress.js';
 import { connect, connectedCodec, type ConnectionFlags } from '../operations/connection.js';
 

@@ -3,11 +3,11 @@
 // Nothing is written when the asset is missing, already has a contract, or a file manages it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, NotFoundError } from '../errors.js';
+import { ConfigError, NotFoundError } from '../model/errors.js';
 import { contractFileText, fileNameFor } from '../import/import-contracts.js';
 import { managingFiles } from '../import/managed-files.js';
 import { scaffoldContract } from '../import/scaffold.js';
-import { assetKey, lookupAssets, searchIndexFor } from '../plan/live-assets.js';
+import { assetKey, lookupAssets, searchIndexFor } from '../read/live-assets.js';
 import type { AssetDocument } from '../plan/asset-document.js';
 import { EXIT_OK } from './exit-codes.js';
 import {

@@ -2,7 +2,7 @@
 // against --changed-since), its view in the format asked for, and the exit code.
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { deletedContractFiles, fileAtRef, filesChangedSince } from '../pipeline/git.js';
-import { leftUnmanaged } from '../plan/deleted-files.js';
+import { leftUnmanaged } from '../read/deleted-files.js';
 import { planShowingProgress } from './plan-files.js';
 import { pruneWithin } from '../prune/scope.js';
 import type { Io } from './io.js';
@@ -11,11 +11,11 @@ import type { CheckedPlan } from '../operations/plan.js';
 import { planOutputTarget, writePlanFile } from '../plan/plan-file.js';
 import { changeCount } from '../plan/types.js';
 import path from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import type { FailOn } from '../settings/settled.js';
 import type { Acknowledgement } from '../settings/settings-file.js';
 import type { PolicyCheck } from '../policy/policies.js';
-import { exitingOnInterrupt, type InterruptSignal } from '../interrupts.js';
+import { exitingOnInterrupt, type InterruptSignal } from '../support/interrupts.js';
 import type { Format } from '../views/format.js';
 import { saysNothingSelected, showNothingSelected, showPlan } from '../views/plan.js';
 

@@ -1,9 +1,9 @@
 // Wires commands to commander. The only place that turns outcomes and errors into exit codes.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import { examplesText } from './examples.js';
 import { reportError } from './report-error.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../support/version.js';
 import type { Io } from './io.js';
 import { parseConcurrency, pick } from './parse-options.js';
 import { addFileCommands } from './file-commands.js';

@@ -3,9 +3,9 @@
 // many items shows it at once, any run once it has lasted a second (a slow catalog never leaves a
 // blank screen), redrawn every second while a request is out. It is cleared before other output
 // and when the run ends.
-import type { ProgressHooks } from '../progress.js';
+import type { ProgressHooks } from '../support/progress.js';
 import type { Output } from './io.js';
-import { printable } from '../printable.js';
+import { printable } from '../support/printable.js';
 
 export interface ProgressLine extends ProgressHooks {
   total(count: number): void;

@@ -11,9 +11,9 @@ import {
   NotFoundError,
   StalePlanError,
   TimeoutError,
-} from '../errors.js';
-import { printable } from '../printable.js';
-import { formatProblem } from '../contract/problem.js';
+} from '../model/errors.js';
+import { printable } from '../support/printable.js';
+import { formatProblem } from '../model/problem.js';
 import { SettingsError } from '../settings/settled.js';
 import type { Io } from './io.js';
 
@@ -54,8 +54,8 @@ export async function reportError(error: unknown, argv: readonly string[], io: I
     io.stderr.write(`Error: ${printable(error.message)}\n`);
     // SARIF asked for: a log whose run says it failed, never an empty file for code scanning.
     if (asksForSarif(argv)) {
-      const { sarifLog } = await import('../plan/sarif.js');
-      const { VERSION } = await import('../version.js');
+      const { sarifLog } = await import('../plan/sarif-results.js');
+      const { VERSION } = await import('../support/version.js');
       io.stdout.write(`${JSON.stringify(sarifLog([], VERSION, error.message), null, 2)}\n`);
     }
     if (asksForJson(argv))

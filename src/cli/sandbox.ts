@@ -1,7 +1,7 @@
 // `contracts sandbox serve` and `contracts sandbox token`: the embedded catalog.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import {
   checkSeed,
   DEFAULT_SANDBOX_SECRET,

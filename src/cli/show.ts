@@ -2,8 +2,8 @@
 // as Terraform's `show` does. The file is checked like apply checks it (schema and checksum).
 import path from 'node:path';
 import { readPlanFile } from '../plan/plan-file.js';
-import { renderPlanHuman } from '../plan/render-human.js';
-import { renderPlanMarkdown } from '../plan/render-markdown.js';
+import { renderPlanHuman } from '../views/render-human.js';
+import { renderPlanMarkdown } from '../views/render-markdown.js';
 import { EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Io } from './io.js';
 

@@ -1,6 +1,6 @@
 // `contracts validate [PATH...]`: the validate operation (no network), its view, the exit code.
 // With a catalog profile named, also what that profile's catalog cannot store.
-import type { Problem } from '../contract/problem.js';
+import type { Problem } from '../model/problem.js';
 import { validateOperation } from '../operations/validate.js';
 import { requestedProfile } from '../profile/profile.js';
 import { showValidation, type ValidateFormat } from '../views/validate.js';

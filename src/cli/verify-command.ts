@@ -1,6 +1,6 @@
 // `contracts verify [PATH...]`: the command's flags, read into runVerify's options.
 import type { Command } from 'commander';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import type { SettingsOfRun } from '../settings/settled.js';
 import type { Io } from './io.js';
 import { pick } from './parse-options.js';

@@ -1,10 +1,10 @@
 // `contracts verify [PATH...]`: run each file's live contract on its data in the catalog and say
 // whether it holds; and the same after `apply --verify`, for the contracts apply stored.
-import { loadContracts } from '../contract/load.js';
-import { ConfigError } from '../errors.js';
+import { loadContracts } from '../read/load.js';
+import { ConfigError } from '../model/errors.js';
 import { resolveCatalog } from '../profile/profile.js';
 import { verificationFails, verifyOperation } from '../operations/verify.js';
-import { renderVerificationHuman } from '../verify/render-verify.js';
+import { renderVerificationHuman } from '../views/render-verify.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from '../operations/connection.js';

@@ -1,7 +1,7 @@
 // Parses one contract file's bytes into a DesiredContract, keeping source positions so that
 // every problem is reported at its file:line:col. Pure: no file system access.
-import { withoutLocalFields, type DesiredContract } from './model.js';
-import { dottedPath, notListed, type Problem, type Result } from './problem.js';
+import { withoutLocalFields, type DesiredContract } from '../model/contract.js';
+import { dottedPath, notListed, type Problem, type Result } from '../model/problem.js';
 import { fastLoad, loadPlain, mayHoldKeysReadApart } from './fast-parse.js';
 import {
   firstInvalidUtf8,
@@ -15,10 +15,10 @@ import {
 } from './positions.js';
 import { matchesSchema, schemaProblems } from './schema.js';
 import { syntaxReason } from './syntax-message.js';
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../support/yaml-library.js';
 import { MAX_ALIAS_COUNT, treeProblems } from './tree-checks.js';
-import { fromOdcs, isOdcsDocument } from '../odcs/from-odcs.js';
-import { fastOdcsContractFile, odcsContractFile } from '../odcs/odcs-file.js';
+import { fromOdcs, isOdcsDocument } from './from-odcs.js';
+import { fastOdcsContractFile, odcsContractFile } from './odcs-file.js';
 import {
   duplicateItemProblems,
   hasOddNode,

@@ -1,10 +1,10 @@
 // Where things are in a contract file: positions of JSON pointers (nested ones found on demand,
 // with the yaml package's nodes and LineCounter), and of a byte that is not UTF-8.
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
-import { yamlLibrary } from '../yaml-library.js';
-import { fromOdcs, sourcePointer, type OdcsReading } from '../odcs/from-odcs.js';
-import type { DesiredContract } from './model.js';
-import type { Problem } from './problem.js';
+import { yamlLibrary } from '../support/yaml-library.js';
+import { fromOdcs, sourcePointer, type OdcsReading } from './from-odcs.js';
+import type { DesiredContract } from '../model/contract.js';
+import type { Problem } from '../model/problem.js';
 
 export interface Position {
   line: number;
@@ -39,7 +39,7 @@ export interface ContractFile {
   versioned?: boolean;
   /**
    * An ODCS document that holds what the catalog's contract has no field for, which stays only in
-   * git (odcs/odcs-file.ts, keptOnlyInGit): only such a file is read again to say so at its lines.
+   * git (contract/odcs-file.ts, keptOnlyInGit): only such a file is read again to say so at its lines.
    */
   keptOnlyInGit?: boolean;
 }

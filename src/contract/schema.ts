@@ -3,7 +3,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { validate as validateContract } from './contract-validator.mjs';
 import { pointerSegments, type Segment } from './positions.js';
-import { dottedPath, notListed, type Problem } from './problem.js';
+import { dottedPath, notListed, type Problem } from '../model/problem.js';
 
 type LocateProblem = (
   segments: readonly Segment[],

@@ -2,9 +2,9 @@
 // objects: no tags, no duplicate or forbidden keys, keys that are plain strings, and no more
 // aliases than a contract needs (a bomb needs thousands).
 import type { Document, Node as YamlNode } from 'yaml';
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../support/yaml-library.js';
 import { nodeStart, type Position } from './positions.js';
-import type { Problem } from './problem.js';
+import type { Problem } from '../model/problem.js';
 import { FORBIDDEN_KEYS } from './value-checks.js';
 
 /** Aliases one document may resolve; a handful is plenty for a contract, a bomb needs thousands. */

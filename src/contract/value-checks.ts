@@ -1,9 +1,9 @@
 // Checks on a contract's values that JSON Schema cannot make: numbers JSON cannot carry,
 // forbidden keys however written, nesting depth, and repeated keys of keyed list items.
 import type { Document } from 'yaml';
-import { ARRAY_KEYS } from './model.js';
+import { ARRAY_KEYS } from '../model/contract.js';
 import { locate, nodeStart, type Position, type Segment } from './positions.js';
-import { dottedPath, type Problem } from './problem.js';
+import { dottedPath, type Problem } from '../model/problem.js';
 
 /** Keys no contract may hold, however they are written. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@
 // the file's order, and the SHA-256 of its JSON text. A value built from the catalog's contract
 // with the same digest has the same JSON text as the file's contract (the same keys, in the same
 // order, with the same values), so a plan can take it for the file's contract without reading
-// the file again (plan/known-from-live.ts).
+// the file again (read/known-from-live.ts).
 import { hash } from 'node:crypto';
 
 export interface ValueDigest {

@@ -2,10 +2,10 @@
 // server returned), asks each table's effective contract, and matches it with the files in git.
 import type { LiveContract, Page } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
-import { AuthError, CatalogError, NotFoundError } from '../errors.js';
-import { track, type ProgressHooks } from '../progress.js';
-import { managerOfContract } from '../prune/marker.js';
-import { sameRepository, type Manager, type Repository } from '../prune/repository.js';
+import { AuthError, CatalogError, NotFoundError } from '../model/errors.js';
+import { track, type ProgressHooks } from '../support/progress.js';
+import { managerOfContract } from '../read/marker.js';
+import { sameRepository, type Manager, type Repository } from '../git/repository.js';
 
 export interface CoverageReader {
   listAll<T>(
@@ -42,7 +42,7 @@ export interface CoverageRow {
   /** A contract file in git for this table whose contract the catalog does not have yet. */
   toCreate: string | null;
   /**
-   * Who manages the table's own contract, by its marker (prune/marker.ts): this repository,
+   * Who manages the table's own contract, by its marker (read/marker.ts): this repository,
    * another one, or none; null for a table without its own contract.
    */
   managed: 'here' | 'elsewhere' | 'none' | null;

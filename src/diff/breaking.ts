@@ -1,7 +1,7 @@
 // Classifies the changes from a live contract to a desired one that can break consumers.
-import { FIELD_SHAPES, type DesiredContract } from '../contract/model.js';
+import { FIELD_SHAPES, type DesiredContract } from '../model/contract.js';
 import { pointerTo, type FindingCode, type Found } from '../model/finding.js';
-import { isPlainObject, type JsonObject } from './json-value.js';
+import { isPlainObject, type JsonObject } from '../model/json-value.js';
 import { project } from './project.js';
 
 const DURATION =

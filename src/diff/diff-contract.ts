@@ -6,10 +6,10 @@ import {
   MANAGED_FIELDS,
   type DesiredContract,
   type Shape,
-} from '../contract/model.js';
-import { escapeToken, isPlainObject, type JsonObject } from './json-value.js';
+} from '../model/contract.js';
+import { escapeToken, isPlainObject, type JsonObject } from '../model/json-value.js';
 import { alignKeyedArray } from './keyed-array.js';
-import type { ChangeOperation as Operation } from './operation.js';
+import type { ChangeOperation as Operation } from '../model/operation.js';
 import {
   hasServerProperties,
   noItems,

@@ -9,9 +9,9 @@
 // sent If-Match.
 // Pure; the diff itself stays minimal and knows nothing of guards.
 import { applyPatch, Pointer } from 'rfc6902';
-import { ARRAY_KEYS, REFERENCE_FIELDS } from '../contract/model.js';
-import { escapeToken, isPlainObject, topMember, type JsonObject } from './json-value.js';
-import type { ChangeOperation, Operation } from './operation.js';
+import { ARRAY_KEYS, REFERENCE_FIELDS } from '../model/contract.js';
+import { escapeToken, isPlainObject, topMember, type JsonObject } from '../model/json-value.js';
+import type { ChangeOperation, Operation } from '../model/operation.js';
 
 /** `{field, index}` when `pointer` addresses an item (or a place inside it) of a keyed array. */
 function keyedItem(pointer: string): { field: string; index: number } | undefined {

@@ -3,4 +3,4 @@ export { diffContract } from './diff-contract.js';
 export { verifyPatch, applyToCopy } from './verify.js';
 export { guardPatch } from './guard.js';
 export { breakingChanges, durationSeconds } from './breaking.js';
-export { changesOf, type ChangeOperation, type Operation } from './operation.js';
+export { changesOf, type ChangeOperation, type Operation } from '../model/operation.js';

@@ -1,7 +1,7 @@
 // The managed projection of a value: only the properties the contract schema declares.
 // Whatever else a live value holds was added by the server and is neither compared nor removed.
-import type { Shape } from '../contract/model.js';
-import { isPlainObject, jsonEqual, setOwn, type JsonObject } from './json-value.js';
+import type { Shape } from '../model/contract.js';
+import { isPlainObject, jsonEqual, setOwn, type JsonObject } from '../model/json-value.js';
 
 /** Each object shape's properties as a list, made once: walked for every item of every array. */
 const propertyLists = new WeakMap<Shape, readonly (readonly [string, Shape])[]>();

@@ -7,11 +7,11 @@ import {
   MANAGED_FIELDS,
   type DesiredContract,
   type Shape,
-} from '../contract/model.js';
-import { InternalError } from '../errors.js';
-import { isPlainObject, jsonEqual, own, topMember, type JsonObject } from './json-value.js';
+} from '../model/contract.js';
+import { InternalError } from '../model/errors.js';
+import { isPlainObject, jsonEqual, own, topMember, type JsonObject } from '../model/json-value.js';
 import { itemKey } from './keyed-array.js';
-import type { Operation } from './operation.js';
+import type { Operation } from '../model/operation.js';
 import { noItems, project, projectsTo } from './project.js';
 
 /** Applies `ops` to a deep copy of `live` with the rfc6902 library; throws on any failing op. */

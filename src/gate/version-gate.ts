@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { positionOf, type ContractFile } from '../contract/positions.js';
-import type { Problem } from '../contract/problem.js';
+import type { Problem } from '../model/problem.js';
 import type { Acknowledgement } from '../settings/settings-file.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
 

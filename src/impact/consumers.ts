@@ -2,8 +2,8 @@
 // catalog's lineage names the assets downstream of its asset (N levels deep), and each of those
 // its owners. Asked only when the plan has a breaking change, a few at a time; lineage that cannot
 // be read is a note, never a failure.
-import { AuthError, CatalogError, ForbiddenError, NetworkError } from '../errors.js';
-import type { CatalogReader } from '../plan/catalog-reader.js';
+import { AuthError, CatalogError, ForbiddenError, NetworkError } from '../model/errors.js';
+import type { CatalogReader } from '../catalog/catalog-reader.js';
 import type { Profile } from '../profile/profile.js';
 import type { ChangeImpact, Consumer, Owner, PlanImpact, PlannedChange } from '../plan/types.js';
 

@@ -2,10 +2,10 @@
 // the schema comment, under a file name that can never leave the output directory.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../support/yaml-library.js';
 import type { LiveContract } from '../catalog/client.js';
-import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
-import { withoutMarker } from '../prune/marker.js';
+import { FIELD_SHAPES, MANAGED_FIELDS } from '../model/contract.js';
+import { withoutMarker } from '../read/marker.js';
 import { parseContract } from '../contract/parse.js';
 import { FORBIDDEN_KEYS } from '../contract/value-checks.js';
 import { noItems, project } from '../diff/project.js';
@@ -66,7 +66,7 @@ export function contractFileText(
   codec: Codec = specCodec,
 ): ImportedFile {
   // The file's model of the contract, whatever shapes the catalog stores it in.
-  // Without the tool's marker: a file never holds it (prune/marker.ts).
+  // Without the tool's marker: a file never holds it (read/marker.ts).
   const live = withoutMarker(codec.fromWire(wire)) as LiveContract;
   const document: Record<string, unknown> = {
     name: live.name,

@@ -2,7 +2,7 @@
 // never write a second file for one (two files for one contract make every plan fail).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadContracts } from '../contract/load.js';
+import { loadContracts } from '../read/load.js';
 
 /** What a file would manage: a contract's FQN and the asset it is bound to. */
 export interface Managed {

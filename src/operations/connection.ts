@@ -1,7 +1,7 @@
 // Catalog connection settings for commands that talk to the catalog: the URL from --catalog-url
 // or CATALOG_URL, the token only from CATALOG_TOKEN (never a flag, so never in shell history).
 import { CatalogClient, catalogUrlText, normalizeCatalogUrl } from '../catalog/client.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import { codecFor, type Codec } from '../profile/codec.js';
 import { requestedProfile, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
 

@@ -8,7 +8,7 @@ import { planFromFiles, type PlanOutcome, type PlanRequest } from '../pipeline/p
 import { failOnBreach } from '../plan/fail-on.js';
 import type { Finding } from '../model/finding.js';
 import { planFindings } from '../plan/findings.js';
-import { findingResults, problemResults, type SarifResult } from '../plan/sarif.js';
+import { findingResults, problemResults, type SarifResult } from '../plan/sarif-results.js';
 import type { FailOn } from '../settings/settled.js';
 import type { Acknowledgement } from '../settings/settings-file.js';
 

@@ -1,7 +1,7 @@
 // The validate operation, shared by `contracts validate` and the Action's validate: load and check
 // the contract files, with no network; with a catalog profile named, also what that profile's
 // catalog cannot store. The settings file's problems come first, as it is read first.
-import type { Problem } from '../contract/problem.js';
+import type { Problem } from '../model/problem.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
 import type { ProfileSetting } from '../profile/profile.js';
 

@@ -3,7 +3,7 @@
 // the Action's verify: the contracts it stored).
 import type { CatalogClient } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../model/errors.js';
 import type { Profile } from '../profile/profile.js';
 import {
   failedVerification,

@@ -2,7 +2,7 @@
 // is asked here (each change is made by the pure planner as its live contract is read, read-live.ts);
 // the plan is put together from the changes, sealed, with what the run says about itself.
 import type { LiveContract } from '../catalog/client.js';
-import type { DesiredContract } from '../contract/model.js';
+import type { DesiredContract } from '../model/contract.js';
 import type { ContractFile } from '../contract/parse.js';
 import type { AssetRules } from '../plan/asset-rules.js';
 import { assemblePlan } from '../plan/create-plan.js';

@@ -3,9 +3,9 @@
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { loadPlain } from '../contract/fast-parse.js';
-import { isContractFilePath } from '../contract/load.js';
-import { ConfigError } from '../errors.js';
-import type { DeletedContractFile } from '../plan/deleted-files.js';
+import { isContractFilePath } from '../read/load.js';
+import { ConfigError } from '../model/errors.js';
+import type { DeletedContractFile } from '../read/deleted-files.js';
 
 /** A git client working in `cwd`. */
 function git(cwd: string): SimpleGit {

@@ -1,14 +1,14 @@
 // The pipeline's first seam: contract files → parsed, validated, storable by the connected catalog.
-// Behind it, the loader's threads (contract/load.ts) and the overlap with the next seam: each file
+// Behind it, the loader's threads (read/load.ts) and the overlap with the next seam: each file
 // found valid is handed on at once, through `valid`, so that its live contract is read while the
 // rest still load (read-live.ts). Nothing is decided from the files handed on until every file is
 // valid (`commit`); an invalid file ends the run with the files' problems alone, and stops the
 // reads (`stop`; test/overlap.test.ts).
 import path from 'node:path';
-import { loadContracts, type LoadedContracts, type LoadOptions } from '../contract/load.js';
+import { loadContracts, type LoadedContracts, type LoadOptions } from '../read/load.js';
 import type { ContractFile } from '../contract/parse.js';
-import type { Problem } from '../contract/problem.js';
-import { FileFeed } from '../plan/file-feed.js';
+import type { Problem } from '../model/problem.js';
+import { FileFeed } from '../read/file-feed.js';
 import { codecFor, type Codec } from '../profile/codec.js';
 import { PROFILES, type ConnectedCatalog, type Profile } from '../profile/profile.js';
 import type { PlanRequest } from './plan-request.js';

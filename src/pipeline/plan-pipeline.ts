@@ -7,7 +7,7 @@
 // load, and each file's live contract is read as soon as the file is found valid (reads only).
 // The plan is made only once every file is valid; an invalid file ends the run with the files'
 // problems alone, and stops the reads (test/overlap.test.ts).
-import type { CatalogReader } from '../plan/read-plan-inputs.js';
+import type { CatalogReader } from '../read/read-plan-inputs.js';
 import { decide, type Planned } from './decide.js';
 import { loadFiles, type Refused } from './load-files.js';
 import type { PlanRequest } from './plan-request.js';

@@ -1,9 +1,9 @@
 // What a plan of contract files is asked for: the files, the catalog, and the run's choices. Read
 // by each of the pipeline's seams (load-files.ts, read-live.ts, decide.ts) and by plan-pipeline.ts.
-import type { ProgressHooks } from '../progress.js';
+import type { ProgressHooks } from '../support/progress.js';
 import type { PolicyCheck } from '../policy/policies.js';
 import type { ProfileSetting } from '../profile/profile.js';
-import type { Repository } from '../prune/repository.js';
+import type { Repository } from '../git/repository.js';
 import type { PruneWithin } from '../prune/scope.js';
 
 export interface PlanRequest {

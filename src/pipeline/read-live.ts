@@ -1,26 +1,26 @@
 // The pipeline's second seam: the catalog → what the plan weighs against. The catalog is asked
 // what it is while the files load (connectCatalog); each file's live contract is read as soon as
 // the file is found valid, and its change made by the planner as it arrives, through a bounded
-// pool that parks the contracts read before the asset lookups are in (plan/read-plan-inputs.ts):
+// pool that parks the contracts read before the asset lookups are in (read/read-plan-inputs.ts):
 // what is held stays bounded by what is in flight, not by the number of files. Once every file is
 // valid, the deletions `--prune` plans and the consumers of breaking changes are read too. Reads
 // only: nothing is written, and a run stopped early (load-files.ts) reads no more.
 import path from 'node:path';
 import type { LiveContract } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
-import type { DesiredContract } from '../contract/model.js';
-import { ConfigError } from '../errors.js';
+import type { DesiredContract } from '../model/contract.js';
+import { ConfigError } from '../model/errors.js';
 import { consumerImpact, DEFAULT_IMPACT_DEPTH } from '../impact/consumers.js';
 import type { AssetRules } from '../plan/asset-rules.js';
 import { customPropertyLookup } from '../plan/custom-properties.js';
-import type { FileFeed } from '../plan/file-feed.js';
-import { planContracts, type CatalogReader } from '../plan/read-plan-inputs.js';
+import type { FileFeed } from '../read/file-feed.js';
+import { planContracts, type CatalogReader } from '../read/read-plan-inputs.js';
 import type { PlanImpact, PlannedChange } from '../plan/types.js';
 import { codecFor } from '../profile/codec.js';
 import { resolveCatalog, type ConnectedCatalog } from '../profile/profile.js';
-import { markingFor } from '../prune/marker.js';
+import { markingFor } from '../read/marker.js';
 import { planDeletions } from '../prune/plan-deletions.js';
-import type { Repository } from '../prune/repository.js';
+import type { Repository } from '../git/repository.js';
 import type { PlanRequest } from './plan-request.js';
 
 /**

@@ -5,13 +5,13 @@
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { LiveContract } from '../catalog/client.js';
-import { ConfigError, StalePlanError } from '../errors.js';
-import type { CatalogReader } from '../plan/read-plan-inputs.js';
+import { ConfigError, StalePlanError } from '../model/errors.js';
+import type { CatalogReader } from '../read/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
 import type { ProfileSetting } from '../profile/profile.js';
-import type { ProgressHooks } from '../progress.js';
+import type { ProgressHooks } from '../support/progress.js';
 import { planFromFiles } from './plan-pipeline.js';
-import type { Repository } from '../prune/repository.js';
+import type { Repository } from '../git/repository.js';
 import { deletionGuard, present } from '../prune/proof.js';
 import { contractsNamedInCheckout } from '../prune/declared.js';
 

@@ -2,12 +2,12 @@
 // the loader flagged for that profile (LoadOptions.unstorableIn) are read again to say what and
 // where. Shared by plan (the connected catalog's profile) and validate (a profile named), whose
 // whole check is here too, for the CLI and the Action.
-import { loadContracts, type LoadedContracts } from '../contract/load.js';
+import { loadContracts, type LoadedContracts } from '../read/load.js';
 import { withContract } from '../contract/parse.js';
-import type { Problem } from '../contract/problem.js';
+import type { Problem } from '../model/problem.js';
 import { codecFor, storageProblems } from '../profile/codec.js';
 import type { Profile } from '../profile/profile.js';
-import { contractForProfile } from '../odcs/odcs-file.js';
+import { contractForProfile } from '../contract/odcs-file.js';
 
 export function storageProblemsIn(loaded: LoadedContracts, profile: Profile): Problem[] {
   const codec = codecFor(profile);

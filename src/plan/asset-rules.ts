@@ -6,9 +6,9 @@
 // PATCH when the contract it leaves breaks any and at least as many as the live one did, that is
 // when it "is not fixing anything". Plan weighs them the same way, on the contract a change would
 // leave, so that apply never meets that 400.
-import type { JsonObject } from '../diff/json-value.js';
+import type { JsonObject } from '../model/json-value.js';
 import { fieldsRead, ownerBreakingRule, weighRule } from '../profile/openmetadata-rules.js';
-import { askedOnce, type CatalogReader } from './catalog-reader.js';
+import { askedOnce, type CatalogReader } from '../catalog/catalog-reader.js';
 import { alsoJoined } from './refusal-text.js';
 import { pointerTo, type Found } from '../model/finding.js';
 

@@ -1,8 +1,8 @@
 // What an OpenMetadata catalog holds that a contract must keep to beyond its JSON Schemas: the
 // data asset rules (asset-rules.ts) and the custom properties an `extension` may hold
 // (custom-properties.ts). Each is asked of the catalog once a run, when a file first needs it.
-import type { DesiredContract } from '../contract/model.js';
-import type { CatalogReader } from './catalog-reader.js';
+import type { DesiredContract } from '../model/contract.js';
+import type { CatalogReader } from '../catalog/catalog-reader.js';
 import type { LiveResult } from './create-plan.js';
 import {
   changedExtensionKeys,

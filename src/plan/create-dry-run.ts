@@ -4,10 +4,10 @@
 import type { CreateValidation } from '../catalog/types.js';
 import type { ContractFile } from '../contract/parse.js';
 import { pointerTo, WHOLE_CONTRACT } from '../model/finding.js';
-import { AuthError, errorMessage } from '../errors.js';
+import { AuthError, errorMessage } from '../model/errors.js';
 import type { Codec } from '../profile/codec-types.js';
 import { releaseName } from '../profile/releases.js';
-import type { CatalogReader } from './catalog-reader.js';
+import type { CatalogReader } from '../catalog/catalog-reader.js';
 import { placeFinding } from './place-findings.js';
 import { joinRefusals } from './refusal-text.js';
 import type { PlannedChange } from './types.js';

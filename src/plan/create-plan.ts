@@ -1,16 +1,16 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
 // all reading happens before (planContracts), all sending after (applyPlan).
 import { breaches } from '../policy/policies.js';
-import { MANAGED_FIELDS, type DesiredContract } from '../contract/model.js';
+import { MANAGED_FIELDS, type DesiredContract } from '../model/contract.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingFindings } from '../diff/breaking.js';
 import { diffContract } from '../diff/diff-contract.js';
 import { guardPatch } from '../diff/guard.js';
-import type { JsonObject } from '../diff/json-value.js';
+import type { JsonObject } from '../model/json-value.js';
 import { verifyPatch } from '../diff/verify.js';
 import { specCodec, type Codec } from '../profile/codec.js';
 import { operationsWithIds } from '../profile/references.js';
-import { InternalError } from '../errors.js';
+import { InternalError } from '../model/errors.js';
 import { isBreaking, type Found } from '../model/finding.js';
 import { describePatch } from './describe-patch.js';
 import { placedChange } from './place-findings.js';

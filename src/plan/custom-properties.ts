@@ -7,8 +7,8 @@
 // `GET /v1/metadata/types/name/dataContract?fields=customProperties`.
 import { isDeepStrictEqual } from 'node:util';
 import type { CustomProperty } from '../catalog/types.js';
-import { isPlainObject } from '../diff/json-value.js';
-import { askedOnce, type CatalogReader } from './catalog-reader.js';
+import { isPlainObject } from '../model/json-value.js';
+import { askedOnce, type CatalogReader } from '../catalog/catalog-reader.js';
 import type { LiveResult } from './create-plan.js';
 import { pointerTo, type Found } from '../model/finding.js';
 

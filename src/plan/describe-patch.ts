@@ -1,16 +1,16 @@
 // Turns a patch into lines people read: `~ schema["amount"].dataType: "INT" → "BIGINT"`. Keyed
 // array items are named by their key, not their index, since indices shift as the patch runs.
 import { applyPatch } from 'rfc6902';
-import { ARRAY_KEYS, FIELD_SHAPES } from '../contract/model.js';
+import { ARRAY_KEYS, FIELD_SHAPES } from '../model/contract.js';
 import { project } from '../diff/project.js';
-import type { Operation } from '../diff/operation.js';
+import type { Operation } from '../model/operation.js';
 import {
   isPlainObject,
   jsonEqual,
   own,
   unescapeToken,
   type JsonObject,
-} from '../diff/json-value.js';
+} from '../model/json-value.js';
 import type { DiffLine } from './types.js';
 
 function valueAt(document: unknown, segments: readonly string[]): unknown {

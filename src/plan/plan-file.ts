@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import { planChecksum } from './create-plan.js';
 import { summarize, type Plan } from './types.js';
 

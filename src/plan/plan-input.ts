@@ -1,7 +1,7 @@
 // What the planner is given for one contract file (read before, by contract-inputs.ts), and how
 // it is asked to plan.
 import type { ContractFile } from '../contract/parse.js';
-import type { JsonObject } from '../diff/json-value.js';
+import type { JsonObject } from '../model/json-value.js';
 import type { Found } from '../model/finding.js';
 import type { PolicyCheck } from '../policy/policies.js';
 import type { Codec } from '../profile/codec.js';

@@ -1,7 +1,7 @@
 // What the catalog would refuse in a planned contract, said at once so that one run tells
 // everything to mend, each part made where its fact is known and placed at the first thing it
 // says; and the warnings --strict makes an error.
-import type { DesiredContract } from '../contract/model.js';
+import type { DesiredContract } from '../model/contract.js';
 import { applyToCopy } from '../diff/verify.js';
 import { WHOLE_CONTRACT, type Found } from '../model/finding.js';
 import { releaseName, stripsOdcsPassthrough } from '../profile/releases.js';

@@ -1,8 +1,8 @@
 // A plan's seals: the hash of each live contract it was made from (a saved plan whose contract
 // moved is stale), and the checksum over everything the plan says (an edited plan is noticed).
 import { createHash, type Hash } from 'node:crypto';
-import { MANAGED_FIELDS } from '../contract/model.js';
-import type { JsonObject } from '../diff/json-value.js';
+import { MANAGED_FIELDS } from '../model/contract.js';
+import type { JsonObject } from '../model/json-value.js';
 import {
   PLAN_FORMAT_VERSION,
   summarize,

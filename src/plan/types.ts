@@ -1,5 +1,5 @@
 // A plan is data: what apply will send for each contract file, and why. Renderings are views.
-import type { Operation } from '../diff/operation.js';
+import type { Operation } from '../model/operation.js';
 import type { Finding } from '../model/finding.js';
 import type { Profile } from '../profile/profile.js';
 

@@ -6,8 +6,8 @@
 // an error of the contract does (nothing is applied), `warning` is said. Both are bounded: a
 // pattern runs on RE2 (linear in the name), a rule within a budget of steps (src/policy/
 // json-logic.ts); the settings file's reader checked each before (src/policy/policy-checks.ts).
-import type { DesiredContract } from '../contract/model.js';
-import { ConfigError } from '../errors.js';
+import type { DesiredContract } from '../model/contract.js';
+import { ConfigError } from '../model/errors.js';
 import { pointerTo, type FindingCode, type Found } from '../model/finding.js';
 import { evaluate, LogicBudgetError } from './json-logic.js';
 import { compilePattern, DEFAULT_NAME_PATTERN } from './policy-checks.js';

@@ -1,10 +1,10 @@
 // A codec per catalog profile: the contract file is one format; each profile stores it in its own
 // wire shape. Diff and verification run on wire shapes (toWire of the file, the live contract as
 // read); breaking-change rules, import and rendering run on the file's model (fromWire).
-import type { DesiredContract, Shape } from '../contract/model.js';
+import type { DesiredContract, Shape } from '../model/contract.js';
 import { positionOf, type ContractFile } from '../contract/parse.js';
-import type { Problem } from '../contract/problem.js';
-import type { JsonObject } from '../diff/json-value.js';
+import type { Problem } from '../model/problem.js';
+import type { JsonObject } from '../model/json-value.js';
 import type { Found } from '../model/finding.js';
 import type { Profile } from './profile.js';
 import type { ReferenceIds } from './references.js';

@@ -5,7 +5,7 @@
 // `filterTagsBySource` and `validateDataProductDomainMatch`. A rule holds only when it gives
 // `true`. The plan weighs rules here to foresee the catalog's answer; the sandbox, which gives
 // it, runs them with its own engine (packages/sandbox/src/rule-engine.ts), so that a mistake here
-// shows as a disagreement (test/asset-rules.test.ts). The catalog's rules are input this tool
+// shows as a disagreement (test/asset-rules.unit.test.ts). The catalog's rules are input this tool
 // does not control: they run within the bounds of the team's own rules (its size and depth, and
 // the steps of one evaluation), and a rule past them is `bounded`, never a hang.
 import {

@@ -1,13 +1,13 @@
 // The openmetadata profile: what a real OpenMetadata 1.10.0–2.0.5 server stores. The file stays
 // friendly (ISO durations, terms as text, references by name); the wire holds OpenMetadata's
 // shapes: `{interval, unit}` SLA values, `{content}` terms, `policies[]`, resolved references.
-import { MANAGED_FIELDS, shapesFromSchema, type DesiredContract } from '../contract/model.js';
+import { MANAGED_FIELDS, shapesFromSchema, type DesiredContract } from '../model/contract.js';
 import { closest } from '../contract/schema.js';
-import { isPlainObject, type JsonObject } from '../diff/json-value.js';
+import { isPlainObject, type JsonObject } from '../model/json-value.js';
 import { setFields, type Codec, type RefusedLive, type Unstorable } from './codec-types.js';
 import { durationText, toUnits, type DurationUnit } from './durations.js';
 import { REFERENCE_FIELDS, referencesWithIds, type ReferenceIds } from './references.js';
-import vocabulary from './openmetadata-vocabulary.json' with { type: 'json' };
+import vocabulary from '../model/openmetadata-vocabulary.json' with { type: 'json' };
 import { unkeptChange } from './unkept.js';
 
 /** The statuses OpenMetadata stores (its newest releases'). */

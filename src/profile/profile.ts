@@ -1,7 +1,7 @@
 // Catalog profiles: the spec's interface, or a real OpenMetadata 1.10+ server. `auto` asks the
 // catalog for its version: 1.10 or later is OpenMetadata, a 404 the spec's interface, an older
 // OpenMetadata release neither (refused).
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import type { ReleaseVersion } from './releases.js';
 
 import { PROFILE_SETTINGS, type Profile, type ProfileSetting } from '../model/profile.js';

@@ -1,9 +1,9 @@
 // The entities a contract names by reference (owners, reviewers, quality expectations) and the ids
 // OpenMetadata knows them by. A file names them by name; what is sent carries their ids, found on
 // the live contract or looked up by name before anything is sent.
-import { REFERENCE_FIELDS } from '../contract/model.js';
-import type { ChangeOperation } from '../diff/operation.js';
-import { isPlainObject, type JsonObject } from '../diff/json-value.js';
+import { REFERENCE_FIELDS } from '../model/contract.js';
+import type { ChangeOperation } from '../model/operation.js';
+import { isPlainObject, type JsonObject } from '../model/json-value.js';
 
 export { REFERENCE_FIELDS };
 

@@ -1,6 +1,6 @@
 // The spec profile: the interface of the catalog specification, whose shapes are the file's.
-import { FIELD_SHAPES, MANAGED_FIELDS } from '../contract/model.js';
-import type { JsonObject } from '../diff/json-value.js';
+import { FIELD_SHAPES, MANAGED_FIELDS } from '../model/contract.js';
+import type { JsonObject } from '../model/json-value.js';
 import { setFields, type Codec, type Unstorable } from './codec-types.js';
 
 export const SPEC_STATUSES = ['Draft', 'Active', 'Deprecated'];

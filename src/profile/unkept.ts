@@ -8,8 +8,8 @@
 // with the patched contract at the version it had, and dropped: plan sends none (a warning at its
 // line), so that a re-plan can reach no changes.
 import { isDeepStrictEqual } from 'node:util';
-import { MANAGED_FIELDS } from '../contract/model.js';
-import type { JsonObject } from '../diff/json-value.js';
+import { MANAGED_FIELDS } from '../model/contract.js';
+import type { JsonObject } from '../model/json-value.js';
 import { pointerTo, type FindingCode, type Found } from '../model/finding.js';
 
 type Key = (item: JsonObject) => string;

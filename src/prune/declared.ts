@@ -4,7 +4,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
-import { isContractFilePath } from '../contract/load.js';
+import { isContractFilePath } from '../read/load.js';
 import { MAX_FILE_BYTES } from '../contract/parse.js';
 import { contractNamedIn } from './proof.js';
 

@@ -9,16 +9,16 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { LiveContract } from '../catalog/client.js';
-import { CatalogError, ConfigError, NotFoundError } from '../errors.js';
-import type { CatalogReader } from '../plan/catalog-reader.js';
-import { CONTRACT_FIELDS } from '../plan/read-plan-inputs.js';
+import { CatalogError, ConfigError, NotFoundError } from '../model/errors.js';
+import type { CatalogReader } from '../catalog/catalog-reader.js';
+import { CONTRACT_FIELDS } from '../read/read-plan-inputs.js';
 import { hashContract } from '../plan/seal.js';
 import { plannedChange, type PlannedChange } from '../plan/types.js';
 import { contractsNamedInCheckout } from './declared.js';
-import { GitHistory } from './history.js';
-import { managerOfContract } from './marker.js';
+import { GitHistory } from '../git/history.js';
+import { managerOfContract } from '../read/marker.js';
 import { proveDeletion } from './proof.js';
-import { sameRepository, type Repository } from './repository.js';
+import { sameRepository, type Repository } from '../git/repository.js';
 
 /** Contracts listed a page at a time. */
 const PAGE = 100;

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { loadPlain } from '../contract/fast-parse.js';
 import { parseContract } from '../contract/parse.js';
 import type { PlannedChange } from '../plan/types.js';
-import { GitHistory, isRepositoryPath } from './history.js';
-import { managerOfContract } from './marker.js';
-import { sameRepository, type Repository } from './repository.js';
+import { GitHistory, isRepositoryPath } from '../git/history.js';
+import { managerOfContract } from '../read/marker.js';
+import { sameRepository, type Repository } from '../git/repository.js';
 
 /** What proof needs of a contract: its name and its marker. */
 export interface MarkedContract {

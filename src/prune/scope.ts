@@ -2,7 +2,7 @@
 // changed-only), the contracts managed by the files the change deleted or changed; otherwise every
 // managed contract whose file is gone from the folders planned (see plan-deletions.ts).
 import path from 'node:path';
-import type { DeletedContractFile } from '../plan/deleted-files.js';
+import type { DeletedContractFile } from '../read/deleted-files.js';
 
 /** The files a prune is limited to (absolute), and the contracts the deleted ones named. */
 export interface PruneWithin {

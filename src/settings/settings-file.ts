@@ -7,19 +7,19 @@
 // where each setting is read.
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../support/yaml-library.js';
 import { findSettingsFile, SETTINGS_FILE } from './name.js';
 import type { Node as YamlNode } from 'yaml';
 import { locate, nodeStart, type Segment } from '../contract/positions.js';
-import { dottedPath, type Problem } from '../contract/problem.js';
+import { dottedPath, type Problem } from '../model/problem.js';
 import { schemaProblems } from '../contract/schema.js';
 import { syntaxReason } from '../contract/syntax-message.js';
-import { boundsOf, refusalOf } from '../contract/within-repository.js';
+import { boundsOf, refusalOf } from './within-repository.js';
 import { MAX_ALIAS_COUNT } from '../contract/tree-checks.js';
 import { policyProblems } from '../policy/policy-checks.js';
 import { validate as validateSettings } from './settings-validator.mjs';
 import type { PolicySetting } from '../policy/policies.js';
-import type { Mentions } from '../settings/mentions.js';
+import type { Mentions } from './mentions.js';
 
 export { SETTINGS_FILE };
 

@@ -6,12 +6,12 @@
 // problems `validate` reports.
 import path from 'node:path';
 import type { PolicyCheck, PolicySetting } from '../policy/policies.js';
-import { ConfigError } from '../errors.js';
-import type { Problem } from '../contract/problem.js';
+import { ConfigError } from '../model/errors.js';
+import type { Problem } from '../model/problem.js';
 import type { Acknowledgement, Settings, SettingsLoad } from './settings-file.js';
 import { findSettingsFile, SETTINGS_FILE } from './name.js';
 import { confirmFileRouting } from './trusted-ref.js';
-import type { Mentions } from '../settings/mentions.js';
+import type { Mentions } from './mentions.js';
 
 /** A settings file with problems: each is said at its line, and the command sends nothing. */
 export class SettingsError extends ConfigError {

@@ -9,7 +9,7 @@ import type * as ChildProcess from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../model/errors.js';
 import { SETTINGS_FILE } from './name.js';
 
 /** The settings that route the token or choose how it is used. */

@@ -1,6 +1,6 @@
 // The version gate's findings on the command line: each missing or wrong bump at its version's
 // line (a workflow command with --format github), then the acknowledgements' warnings and notes.
-import { formatProblem } from '../contract/problem.js';
+import { formatProblem } from '../model/problem.js';
 import type { GateResult } from '../gate/version-gate.js';
 import { workflowCommand } from './problems.js';
 

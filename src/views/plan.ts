@@ -1,11 +1,11 @@
 // The views of a plan on the command line (`plan`, `drift`): one per format, chosen once. Also
 // what a plan whose files are invalid shows instead, and what an empty selection says.
-import type { Problem } from '../contract/problem.js';
+import type { Problem } from '../model/problem.js';
 import type { CheckedPlan } from '../operations/plan.js';
-import { deletedFilesText, type DeletedContractFile } from '../plan/deleted-files.js';
+import { deletedFilesText, type DeletedContractFile } from '../read/deleted-files.js';
 import { findingAnnotations } from '../plan/findings.js';
-import { renderPlanHuman } from '../plan/render-human.js';
-import { renderPlanMarkdown } from '../plan/render-markdown.js';
+import { renderPlanHuman } from './render-human.js';
+import { renderPlanMarkdown } from './render-markdown.js';
 import { colorsFor } from './colors.js';
 import type { Format } from './format.js';
 import { gateText } from './gate.js';

@@ -1,8 +1,8 @@
 // Problems of files (validation, the settings file's) as each view shows them: `file:line:col:
 // message` for people, GitHub workflow commands, the validate JSON, SARIF.
-import { formatProblem, type Problem } from '../contract/problem.js';
-import { printable, printableLines } from '../printable.js';
-import { problemResults } from '../plan/sarif.js';
+import { formatProblem, type Problem } from '../model/problem.js';
+import { printable, printableLines } from '../support/printable.js';
+import { problemResults } from '../plan/sarif-results.js';
 import { sarifText } from './sarif.js';
 
 export type ProblemFormat = 'human' | 'json' | 'github';

@@ -1,6 +1,6 @@
 // fast-check generators of valid contracts (as files hold them) and of server-side noise.
 import fc from 'fast-check';
-import type { DesiredContract } from '../../src/contract/model.js';
+import type { DesiredContract } from '../../src/model/contract.js';
 
 /** Names with the characters that JSON Pointer must escape. */
 /** The ways the yaml package may write a document: every style a contract file may be in. */

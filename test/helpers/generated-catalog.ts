@@ -1,6 +1,6 @@
 // A catalog and contract files made from generated (live, desired) pairs: one table per pair
 // whose columns cover both sides, the live contract seeded, the desired one as a file's content.
-import type { DesiredContract } from '../../src/contract/model.js';
+import type { DesiredContract } from '../../src/model/contract.js';
 
 export interface GeneratedCatalog {
   assets: unknown[];

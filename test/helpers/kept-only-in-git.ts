@@ -1,5 +1,5 @@
 // ODCS fields the catalog's contract has no field for, as YAML to follow a document's own: they
-// stay only in git, and plan says so at their lines (odcs/odcs-file.ts, keptOnlyInGit).
+// stay only in git, and plan says so at their lines (contract/odcs-file.ts, keptOnlyInGit).
 export const KEPT_ONLY_IN_GIT = [
   'servers:',
   '  - server: warehouse',

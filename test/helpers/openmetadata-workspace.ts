@@ -4,10 +4,10 @@
 // and the files. Used by the convergence runs and by the plan-output snapshots.
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import type { DesiredContract } from '../../src/contract/model.js';
+import type { DesiredContract } from '../../src/model/contract.js';
 import { parseContract, type ContractFile } from '../../src/contract/parse.js';
 import { openMetadataCodec } from '../../src/profile/codec.js';
-import vocabulary from '../../src/profile/openmetadata-vocabulary.json' with { type: 'json' };
+import vocabulary from '../../src/model/openmetadata-vocabulary.json' with { type: 'json' };
 import { idFor, type Seed } from '@contracts-gitops/sandbox';
 import { catalogFromPairs } from './generated-catalog.js';
 import { wireArb } from './openmetadata-arbitraries.js';
