@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CatalogClient } from '../src/catalog/client.js';
 import { loadContracts } from '../src/read/load.js';
-import { planContracts } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 
 const dir = process.argv[2];
 const { CATALOG_URL, CATALOG_TOKEN } = process.env;
@@ -23,7 +23,7 @@ session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.start');
 const started = performance.now();
-await planContracts(loaded.files, client, { checkAssets: !process.argv.includes('--no-assets') });
+await readAndPlanEach(loaded.files, client, { checkAssets: !process.argv.includes('--no-assets') });
 console.log('plan phase ms', Math.round(performance.now() - started));
 const { profile } = await session.post('Profiler.stop');
 mkdirSync('.bench', { recursive: true });

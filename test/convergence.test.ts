@@ -15,7 +15,7 @@ import { applyToCopy } from '../src/diff/verify.js';
 import { itemKey } from '../src/diff/keyed-array.js';
 import { NetworkError, CatalogError, StalePlanError } from '../src/model/errors.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 import {
   type FaultSpec,
   mintToken,
@@ -95,7 +95,7 @@ async function attempt(
 ): Promise<ApplyReport | null> {
   const catalog = client(sandbox, token);
   try {
-    const { changes, liveForUpdates } = await planContracts(files, catalog, {
+    const { changes, liveForUpdates } = await readAndPlanEach(files, catalog, {
       checkAssets: false,
       keepLive: true,
     });
@@ -246,7 +246,9 @@ async function concurrentRun(seed: number): Promise<{ conflicts: number }> {
       const parsed = parseContract(stringify(contract), 'contracts/c.yaml');
       if (!parsed.ok)
         throw new Error(`generated contract is invalid: ${parsed.problems[0]!.message}`);
-      const { changes } = await planContracts([parsed.value], clients[0]!, { checkAssets: false });
+      const { changes } = await readAndPlanEach([parsed.value], clients[0]!, {
+        checkAssets: false,
+      });
       return assemblePlan(changes, {
         catalogUrl: sandbox.url,
         catalogProfile: 'spec',

@@ -14,7 +14,7 @@ import { parseContract } from '../src/contract/parse.js';
 import type { Operation } from '../src/model/operation.js';
 import { CatalogError, NetworkError } from '../src/model/errors.js';
 import { assemblePlan, planChecksum } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 import { mintToken, seededRandom } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { cliProcess } from './helpers/cli-process.js';
@@ -785,7 +785,7 @@ describe('a guard the catalog refuses during apply', () => {
       'contracts/shipments.yaml',
     );
     if (!parsed.ok) throw new Error('bad test contract');
-    const { changes, liveForUpdates, desired } = await planContracts([parsed.value], client, {
+    const { changes, liveForUpdates, desired } = await readAndPlanEach([parsed.value], client, {
       checkAssets: false,
       keepLive: true,
     });

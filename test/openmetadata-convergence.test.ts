@@ -16,7 +16,7 @@ import { noItems, project } from '../src/diff/project.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 import { contractFileText } from '../src/import/import-contracts.js';
 import {
   type FaultSpec,
@@ -117,7 +117,7 @@ async function converges(pairs: Pair[], faults?: FaultSpec): Promise<void> {
       }
     };
     const plan = async () => {
-      const planned = await planContracts(files, catalog, {
+      const planned = await readAndPlanEach(files, catalog, {
         codec: openMetadataCodec,
         keepLive: true,
       });
@@ -249,7 +249,9 @@ describe('convergence under the openmetadata profile', () => {
               return parsed.value;
             }),
           );
-          const { changes } = await planContracts(imported, catalog, { codec: openMetadataCodec });
+          const { changes } = await readAndPlanEach(imported, catalog, {
+            codec: openMetadataCodec,
+          });
           expect(
             changes
               .filter((c) => c.action !== 'noop')
@@ -298,7 +300,7 @@ describe('convergence under the openmetadata profile', () => {
             );
             const planOf = async (file: ContractFile) =>
               assemblePlan(
-                (await planContracts([file], catalog, { codec: openMetadataCodec })).changes,
+                (await readAndPlanEach([file], catalog, { codec: openMetadataCodec })).changes,
                 {
                   catalogUrl: sandbox.url,
                   catalogProfile: 'openmetadata',
@@ -350,7 +352,7 @@ describe('convergence under the openmetadata profile', () => {
                 expect(new Set(keys).size, `${field} repeats an item`).toBe(keys.length);
               }
               if (winner !== undefined) {
-                const { changes } = await planContracts([winner], catalog, {
+                const { changes } = await readAndPlanEach([winner], catalog, {
                   codec: openMetadataCodec,
                 });
                 expect(changes[0]!.action, JSON.stringify(changes[0]!.diff)).toBe('noop');

@@ -14,7 +14,7 @@ import { applyPlan } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { parseContract } from '../src/contract/parse.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 import { idFor } from '@contracts-gitops/sandbox';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import type { DesiredContract } from '../src/model/contract.js';
@@ -445,7 +445,7 @@ describe('data asset rules an admin adds for data contracts', () => {
     if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
     const client = new CatalogClient({ baseUrl: sandbox.url, token: env.CATALOG_TOKEN });
     cleanups.push(() => client.close());
-    const planned = await planContracts([parsed.value], client, {
+    const planned = await readAndPlanEach([parsed.value], client, {
       codec: openMetadataCodec,
       keepLive: true,
     });
@@ -574,7 +574,7 @@ describe('property: what OpenMetadata checks on every PATCH', () => {
           if (!parsed.ok) throw new Error(parsed.problems[0]!.message);
           const client = new CatalogClient({ baseUrl: sandbox.url, token: env.CATALOG_TOKEN });
           try {
-            const planned = await planContracts([parsed.value], client, {
+            const planned = await readAndPlanEach([parsed.value], client, {
               codec: openMetadataCodec,
               keepLive: true,
             });

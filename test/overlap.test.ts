@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/catalog/client.js';
 import { loadContracts } from '../src/read/load.js';
 import { FileFeed } from '../src/read/file-feed.js';
-import { planContracts } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 import type { Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { interfacePath, openSandbox, writesAmong } from './helpers/sandbox.js';
@@ -59,11 +59,11 @@ describe('reads while the files load', () => {
     const cwd = await workspace();
     const { files } = await loadContracts(['contracts'], cwd);
     expect(files.length).toBeGreaterThan(3);
-    const whole = await planContracts(files, client);
+    const whole = await readAndPlanEach(files, client);
     sandbox.clearRequests();
 
     const feed = new FileFeed();
-    const planning = planContracts(feed, client);
+    const planning = readAndPlanEach(feed, client);
     // Handed over last file first, each with its place in path order.
     const last = files.length - 1;
     feed.push(files[last]!, last);
@@ -83,7 +83,7 @@ describe('reads while the files load', () => {
     const { files } = await loadContracts(['contracts'], cwd);
     sandbox.clearRequests();
     const feed = new FileFeed();
-    const planning = planContracts(feed, client);
+    const planning = readAndPlanEach(feed, client);
     feed.push(files[0]!, 0);
     await until(() => contractReads(sandbox).length === 1);
     feed.abort();

@@ -15,7 +15,7 @@ import { renderPlanHuman } from '../src/views/render-human.js';
 import { renderPlanMarkdown } from '../src/views/render-markdown.js';
 import { loadContracts } from '../src/read/load.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
-import { planContracts, type CatalogReader } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach, type CatalogReader } from '../src/read/read-plan-inputs.js';
 import type { DesiredContract } from '../src/model/contract.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
@@ -550,7 +550,7 @@ describe('memory', () => {
         },
       }),
     );
-    const { changes } = await planContracts(counted, client, { keepLive: true });
+    const { changes } = await readAndPlanEach(counted, client, { keepLive: true });
     expect([...reads.values()]).toEqual(loaded.files.map(() => 1));
     const parsed = await Promise.all(
       loaded.files.map(async (file) => {
@@ -559,7 +559,7 @@ describe('memory', () => {
         return result.value;
       }),
     );
-    expect(changes).toEqual((await planContracts(parsed, client)).changes);
+    expect(changes).toEqual((await readAndPlanEach(parsed, client)).changes);
     expect(changes.some((change) => change.action === 'update')).toBe(true);
   });
 });
@@ -606,9 +606,9 @@ describe('reads while the tables are listed', () => {
         return client.listPage(resource, params, cursor);
       },
     };
-    const { changes } = await planContracts(files, reader);
+    const { changes } = await readAndPlanEach(files, reader);
     expect(sandbox.requests().some((r) => r.path === '/v1/tables')).toBe(true);
-    expect(changes).toEqual((await planContracts(files, client)).changes);
+    expect(changes).toEqual((await readAndPlanEach(files, client)).changes);
     expect(changes.filter((change) => change.action === 'update')).toHaveLength(50);
     expect(changes.every((change) => change.warnings.length === 0)).toBe(true);
   });
@@ -673,7 +673,7 @@ describe('reads while the tables are listed', () => {
       listPage: (resource, params, cursor) =>
         lookup(() => client.listPage(resource, params, cursor)),
     };
-    const { changes } = await planContracts(files, reader);
+    const { changes } = await readAndPlanEach(files, reader);
     expect(changes.every((change) => change.action === 'noop')).toBe(true);
     // Until the last read goes out, plans come between reads, never all the waiting ones at once.
     const untilLastRead = events.slice(0, events.lastIndexOf('read'));

@@ -17,7 +17,7 @@ import { CatalogClient } from '../src/catalog/client.js';
 import type { Operation } from '../src/model/operation.js';
 import { applyPlan } from '../src/apply/apply-plan.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 import { startSandbox, type Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { fqnParts, searchIndexFor } from '../src/read/live-assets.js';
@@ -370,7 +370,7 @@ function omFile(status: string, description: string, terms: string): string {
 async function planOne(client: CatalogClient, catalogUrl: string, text: string) {
   const parsed = parseContract(text, 'contracts/c.yaml');
   if (!parsed.ok) throw new Error('bad test contract');
-  const { changes, liveForUpdates, desired } = await planContracts([parsed.value], client, {
+  const { changes, liveForUpdates, desired } = await readAndPlanEach([parsed.value], client, {
     checkAssets: false,
     keepLive: true,
     codec: openMetadataCodec,

@@ -8,7 +8,7 @@ import { applyPlan } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
 import { parseContract, type ContractFile } from '../src/contract/parse.js';
 import { assemblePlan } from '../src/plan/create-plan.js';
-import { planContracts } from '../src/read/read-plan-inputs.js';
+import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 import { mintToken } from '@contracts-gitops/sandbox';
 import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
 import { spawnSandboxProcess } from './helpers/sandbox-process.js';
@@ -85,7 +85,7 @@ describe('stop means stop under concurrency', () => {
         concurrency: 8,
       });
       cleanups.push(() => client.close());
-      const { changes, liveForUpdates } = await planContracts(files(), client, {
+      const { changes, liveForUpdates } = await readAndPlanEach(files(), client, {
         checkAssets: false,
         keepLive: true,
       });

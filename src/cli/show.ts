@@ -6,18 +6,18 @@ import { renderPlanHuman } from '../views/render-human.js';
 import { renderPlanMarkdown } from '../views/render-markdown.js';
 import { EXIT_OK } from './exit-codes.js';
 import { colorsFor, type Io } from './io.js';
+import type { Format } from '../views/format.js';
 
 export interface ShowOptions {
   planFile: string;
-  json: boolean;
-  markdown: boolean;
+  format: Extract<Format, 'human' | 'json' | 'markdown'>;
   color: boolean;
 }
 
 export async function runShow(options: ShowOptions, io: Io): Promise<number> {
   const plan = await readPlanFile(path.resolve(io.cwd, options.planFile));
-  if (options.json) io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
-  else if (options.markdown) io.stdout.write(renderPlanMarkdown(plan));
+  if (options.format === 'json') io.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+  else if (options.format === 'markdown') io.stdout.write(renderPlanMarkdown(plan));
   else io.stdout.write(renderPlanHuman(plan, colorsFor(io.stdout, io.env, options.color)));
   return EXIT_OK;
 }

@@ -10,10 +10,11 @@ import { colorsFor, type Io } from './io.js';
 import { connect, type ConnectionFlags } from '../operations/connection.js';
 import { renderProblems } from '../views/problems.js';
 import { noContractFiles } from './plan.js';
+import type { Format } from '../views/format.js';
 
 export interface VerifyCliOptions extends ConnectionFlags {
   paths: string[];
-  json: boolean;
+  format: Extract<Format, 'human' | 'json'>;
   color: boolean;
   /** How long to wait for a running result, in seconds. */
   timeoutSeconds?: number;
@@ -35,7 +36,7 @@ export async function runVerify(options: VerifyCliOptions, io: Io): Promise<numb
     const { profile } = await resolveCatalog(setting, client);
     const report = await verifyOperation(loaded.files, client, profile, options.timeoutSeconds);
     io.stdout.write(
-      options.json
+      options.format === 'json'
         ? `${JSON.stringify(report, null, 2)}\n`
         : renderVerificationHuman(report, colorsFor(io.stdout, io.env, options.color)),
     );

@@ -14,7 +14,7 @@ import { consumerImpact, DEFAULT_IMPACT_DEPTH } from '../impact/consumers.js';
 import type { AssetRules } from '../plan/asset-rules.js';
 import { customPropertyLookup } from '../plan/custom-properties.js';
 import type { FileFeed } from '../read/file-feed.js';
-import { planContracts, type CatalogReader } from '../read/read-plan-inputs.js';
+import { readAndPlanEach, type CatalogReader } from '../read/read-plan-inputs.js';
 import type { PlanImpact, PlannedChange } from '../plan/types.js';
 import { codecFor } from '../profile/codec.js';
 import { resolveCatalog, type ConnectedCatalog } from '../profile/profile.js';
@@ -77,7 +77,7 @@ export function readLive(
     const repository = await request.repository;
     const marking =
       repository === undefined ? undefined : markingFor(repository, request.cwd, profile, reader);
-    const planned = await planContracts(valid, reader, {
+    const planned = await readAndPlanEach(valid, reader, {
       codec: codecFor(profile, release),
       ...(request.progress === undefined ? {} : { progress: request.progress }),
       strict: request.strict === true,

@@ -1,5 +1,5 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
-// all reading happens before (planContracts), all sending after (applyPlan).
+// all reading happens before (readAndPlanEach), all sending after (applyPlan).
 import { breaches } from '../policy/policies.js';
 import { MANAGED_FIELDS, type DesiredContract } from '../model/contract.js';
 import type { ContractFile } from '../contract/parse.js';
@@ -58,11 +58,15 @@ function identityProblem(file: ContractFile, live: JsonObject): Found | null {
  * something would be sent (the catalog would refuse it), a warning when nothing would.
  */
 export function planChange(input: PlanInput, options: PlanOptions = {}): PlannedChange {
-  return placedChange(planChecked(input, options), input.file);
+  return placedChange(changeWithRefusals(input, options), input.file);
 }
 
-function planChecked(input: PlanInput, options: PlanOptions): Planned {
-  const planned = planFromLive(input, options);
+/**
+ * The change from the live contract, then what the catalog would refuse weighed in: a refusal
+ * becomes the change's one error (its warnings kept), other findings are added.
+ */
+function changeWithRefusals(input: PlanInput, options: PlanOptions): Planned {
+  const planned = changeFromLive(input, options);
   const { error, warnings, notes } = refusals(input, options, planned);
   if (error !== undefined) {
     // The error replaces any error and breaking change; the warnings stay.
@@ -81,7 +85,11 @@ function planChecked(input: PlanInput, options: PlanOptions): Planned {
       };
 }
 
-function planFromLive(input: PlanInput, options: PlanOptions): Planned {
+/**
+ * The change the file makes to its live contract: an update or none, a create when it is missing,
+ * or an error (unreadable, another asset or name, a policy broken); the team's policies weighed.
+ */
+function changeFromLive(input: PlanInput, options: PlanOptions): Planned {
   const { file, live } = input;
   const warnings = [...(input.warnings ?? [])];
   // The team's policies: a warning said, an error the contract's (nothing is applied).
@@ -117,7 +125,7 @@ function planFromLive(input: PlanInput, options: PlanOptions): Planned {
     return { ...unread, ...failed(planError('plan.live-unreadable', live.message)) };
   if (live.kind === 'missing')
     return policyError === undefined
-      ? planCreate(input, { ...unread, found: warnings }, options.codec ?? specCodec, options)
+      ? createChange(input, { ...unread, found: warnings }, options.codec ?? specCodec, options)
       : {
           ...unread,
           ...failed({
@@ -202,7 +210,7 @@ function createLines(desired: DesiredContract): DiffLine[] {
 }
 
 /** The change for a file whose contract the catalog lacks: created on its asset, if it exists. */
-function planCreate(
+function createChange(
   input: PlanInput,
   unread: Omit<Planned, 'action'>,
   codec: Codec,

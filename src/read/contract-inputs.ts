@@ -85,7 +85,7 @@ export function checkAssets(
 }
 
 /** Reads one file's live contract; what stops the whole plan is thrown, the rest is a result. */
-export async function readLive(
+export async function readLiveContract(
   stored: ContractFile,
   reader: CatalogReader,
   progress: ProgressHooks | undefined,
@@ -115,7 +115,7 @@ export async function readLive(
  * One file's plan input, from its live contract and the asset lookups; the input's file holds its
  * contract, read now.
  */
-export async function planInput(
+export async function readContractInputs(
   stored: ContractFile,
   read: LiveResult,
   assets: Map<string, AssetLookup<CheckedAsset>>,

@@ -18,8 +18,8 @@ import { FileFeed } from './file-feed.js';
 import { etagOf, withEtag } from '../catalog/etag.js';
 import {
   checkAssets,
-  planInput,
-  readLive,
+  readContractInputs,
+  readLiveContract,
   type CheckedAsset,
   type ReadOptions,
 } from './contract-inputs.js';
@@ -83,7 +83,7 @@ export interface PlannedContracts {
  * start as files arrive, the asset lookups once the feed closes (until then the contracts read
  * are parked), and a feed aborted stops the reads (what was planned is then thrown away).
  */
-export async function planContracts(
+export async function readAndPlanEach(
   files: readonly ContractFile[] | FileFeed,
   reader: CatalogReader,
   options: ReadOptions & PlanOptions & { keepLive?: boolean } = {},
@@ -124,7 +124,7 @@ export async function planContracts(
     live: LiveResult,
     found: Map<string, AssetLookup<CheckedAsset>>,
   ): Promise<void> => {
-    const input = await planInput(
+    const input = await readContractInputs(
       feed.files[index]!,
       live,
       found,
@@ -168,7 +168,7 @@ export async function planContracts(
         continue;
       }
       const index = next++;
-      const reading = readLive(feed.files[index]!, reader, options.progress);
+      const reading = readLiveContract(feed.files[index]!, reader, options.progress);
       // Once the lookups are in, each read that goes out plans one parked contract while it is
       // out: the parked ones are worked off without the reads pausing for them.
       if (assets !== undefined && parked.length > 0) {

@@ -13,12 +13,12 @@ export function isFormat(value: string): value is Format {
  * The format asked for: SARIF wins (its consumers read nothing else), then `--json`, then
  * `--markdown`, then `--format` (human by default).
  */
-export function chosenFormat(flags: {
-  format: Format;
+export function chosenFormat<F extends Format>(flags: {
+  format: F;
   json?: boolean | undefined;
   markdown?: boolean | undefined;
-}): Format {
-  if (flags.format === 'sarif') return 'sarif';
+}): F | 'json' | 'markdown' {
+  if (flags.format === 'sarif') return flags.format;
   if (flags.json === true || flags.format === 'json') return 'json';
   if (flags.markdown === true || flags.format === 'markdown') return 'markdown';
   return flags.format;

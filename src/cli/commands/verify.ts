@@ -1,10 +1,9 @@
-// `contracts verify [PATH...]`: the command's flags, read into runVerify's options.
+// `contracts verify [PATH...]`: each live contract run on its data in the catalog; and the
+// `--verify-timeout` flag apply shares.
 import type { Command } from 'commander';
-import { ConfigError } from '../model/errors.js';
-import type { SettingsOfRun } from '../settings/settled.js';
-import type { Io } from './io.js';
-import { pick } from './parse-options.js';
-import { withCatalogOptions } from './file-commands.js';
+import { ConfigError } from '../../model/errors.js';
+import { pick } from '../parse-options.js';
+import { withCatalogOptions, type CommandContext } from './context.js';
 
 /** `--verify-timeout`: whole seconds from 1 to 3600. */
 export function parseVerifyTimeout(value: string): number {
@@ -22,10 +21,7 @@ export const VERIFY_TIMEOUT_HELP =
 
 export function addVerifyCommand(
   program: Command,
-  io: Io,
-  setExit: (code: number) => void,
-  file: SettingsOfRun,
-  color: () => boolean,
+  { io, file, color, setExit }: CommandContext,
 ): void {
   withCatalogOptions(
     program
@@ -47,12 +43,12 @@ export function addVerifyCommand(
           json?: boolean;
         },
       ) => {
-        const { runVerify } = await import('./verify.js');
+        const { runVerify } = await import('../verify.js');
         setExit(
           await runVerify(
             {
               paths: file.paths(paths),
-              json: options.json === true,
+              format: options.json === true ? 'json' : 'human',
               color: color(),
               ...(options.verifyTimeout === undefined
                 ? {}

@@ -1,13 +1,9 @@
 // The commands of the embedded catalog: `contracts sandbox serve` and `contracts sandbox token`.
 import type { Command } from 'commander';
-import type { Io } from './io.js';
-import type { ServeOptions, TokenOptions } from './sandbox.js';
+import type { ServeOptions, TokenOptions } from '../sandbox.js';
+import type { CommandContext } from './context.js';
 
-export function addSandboxCommands(
-  program: Command,
-  io: Io,
-  setExit: (code: number) => void,
-): void {
+export function addSandboxCommands(program: Command, { io, setExit }: CommandContext): void {
   const sandbox = program
     .command('sandbox')
     .description('the embedded catalog, for the demo, tests and trying things out');
@@ -38,7 +34,7 @@ export function addSandboxCommands(
       'with --profile openmetadata: the release to play, 1.10.0 to 2.0.5, with its behaviour (default 2.0.5; see docs/openmetadata-releases.md)',
     )
     .action(async (options: ServeOptions) => {
-      const { runServe } = await import('./sandbox.js');
+      const { runServe } = await import('../sandbox.js');
       setExit(await runServe(options, io));
     });
   sandbox
@@ -51,7 +47,7 @@ export function addSandboxCommands(
     )
     .option('--expires-in <duration>', 'lifetime such as 30m, 1h or 7d', '1h')
     .action(async (options: TokenOptions) => {
-      const { runToken } = await import('./sandbox.js');
+      const { runToken } = await import('../sandbox.js');
       setExit(await runToken(options, io));
     });
 }

@@ -2,23 +2,9 @@
 // `import` (live contracts, as this tool's files or ODCS documents) and `export` (this tool's files
 // as ODCS documents).
 import type { Command } from 'commander';
-import { ConfigError } from '../model/errors.js';
-import type { Io } from './io.js';
-import { parseConcurrency, pick } from './parse-options.js';
-import type { SettingsOfRun } from '../settings/settled.js';
-
-/** `command` with the flags that name the catalog and its profile (the token: CATALOG_TOKEN only). */
-export function withCatalogOptions(command: Command): Command {
-  return command
-    .option(
-      '--catalog-url <url>',
-      'catalog base URL (default: CATALOG_URL); the token comes from CATALOG_TOKEN',
-    )
-    .option(
-      '--catalog-profile <profile>',
-      'auto, spec or openmetadata (default: CATALOG_PROFILE, else auto)',
-    );
-}
+import { ConfigError } from '../../model/errors.js';
+import { parseConcurrency, pick } from '../parse-options.js';
+import { withCatalogOptions, type CommandContext } from './context.js';
 
 /** `--format` of import and export: native or odcs. */
 function fileFormat(format: string): 'native' | 'odcs' {
@@ -27,12 +13,7 @@ function fileFormat(format: string): 'native' | 'odcs' {
   return format;
 }
 
-export function addFileCommands(
-  program: Command,
-  io: Io,
-  setExit: (code: number) => void,
-  file: SettingsOfRun,
-): void {
+export function addFileCommands(program: Command, { io, file, setExit }: CommandContext): void {
   withCatalogOptions(
     program
       .command('new')
@@ -50,7 +31,7 @@ export function addFileCommands(
       catalogUrl?: string;
       catalogProfile?: string;
     }) => {
-      const { runNew } = await import('./new.js');
+      const { runNew } = await import('../new.js');
       setExit(
         await runNew(
           {
@@ -76,7 +57,7 @@ export function addFileCommands(
     )
     .option('--force', 'overwrite existing files')
     .action(async (paths: string[], options: { format: string; out?: string; force?: boolean }) => {
-      const { runExport } = await import('./export.js');
+      const { runExport } = await import('../export.js');
       setExit(
         await runExport(
           {
@@ -119,7 +100,7 @@ export function addFileCommands(
         catalogProfile?: string;
         concurrency?: number;
       }) => {
-        const { runImport } = await import('./import.js');
+        const { runImport } = await import('../import.js');
         setExit(
           await runImport(
             {
