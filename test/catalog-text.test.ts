@@ -6,7 +6,7 @@
 // and in the verification's markdown (the Action's summary and check run).
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/catalog/client.js';
-import { PLAIN } from '../src/cli/io.js';
+import { PLAIN } from '../src/views/colors.js';
 import { progressLine } from '../src/cli/progress.js';
 import { renderVerificationHuman, renderVerificationMarkdown } from '../src/views/render-verify.js';
 import { verifyContracts } from '../src/verify/verify-contracts.js';

@@ -18,7 +18,7 @@ import { PLAN_FORMAT_VERSION, type Plan } from '../src/plan/types.js';
 import { readPlanFile, writePlanFile } from '../src/plan/plan-file.js';
 import { planChecksum } from '../src/plan/seal.js';
 import { tempDir } from './helpers/temp-dir.js';
-import { PLAIN as plain } from '../src/cli/io.js';
+import { PLAIN as plain } from '../src/views/colors.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 

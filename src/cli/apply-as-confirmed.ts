@@ -13,7 +13,8 @@ import { StalePlanError } from '../model/errors.js';
 import type { ApplyReport, ContractResult } from '../apply/apply-plan.js';
 import { renderPlanHuman } from '../views/render-human.js';
 import { summarize, type Plan, type PlannedChange } from '../plan/types.js';
-import { PromptCancelled, type Colors, type Io, type Output } from './io.js';
+import { PromptCancelled, type Io, type Output } from './io.js';
+import { type Colors } from '../views/colors.js';
 
 /** The steps of an apply the person said yes to, as the command runs them. */
 export interface ConfirmedSteps {

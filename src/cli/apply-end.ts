@@ -9,11 +9,12 @@ import {
   type InterruptSignal,
 } from '../support/interrupts.js';
 import type { Plan } from '../plan/types.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import { renderVerificationHuman } from '../views/render-verify.js';
 import { appliedTargets, type VerifyReport } from '../verify/verify-contracts.js';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes.js';
-import { colorsFor, type Io } from './io.js';
+import { type Io } from './io.js';
+import { colorsFor } from '../views/colors.js';
 import { applyVerdict } from '../operations/apply.js';
 import { verifyTargets } from '../operations/verify.js';
 

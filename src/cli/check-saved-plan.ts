@@ -7,7 +7,7 @@ import { listenForInterrupts, type InterruptSignal } from '../support/interrupts
 import { checkSavedPlan } from '../pipeline/saved-plan.js';
 import type { CatalogReader } from '../read/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
-import type { ProfileSetting } from '../profile/profile.js';
+import type { ProfileSetting } from '../model/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
 import { repositoryOf } from '../git/repository.js';

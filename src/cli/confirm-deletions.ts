@@ -3,7 +3,8 @@
 // itself, so that a plan saved with deletions in it cannot delete by surprise.
 import { ConfigError } from '../model/errors.js';
 import { deletions, type Plan } from '../plan/types.js';
-import type { Colors, Io } from './io.js';
+import { type Io } from './io.js';
+import { type Colors } from '../views/colors.js';
 
 /** What becomes of the deletions: sent, or declined (kept, and said). */
 export type DeletionConsent = 'apply' | 'decline';

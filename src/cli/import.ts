@@ -2,7 +2,7 @@
 // contracts as files that plan back to no changes. Everything is read before anything is
 // written, and nothing is written when any file exists (without --force) or any read fails.
 import { existsSync } from 'node:fs';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { shippedSchemaFile } from '../support/shipped.js';

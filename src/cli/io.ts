@@ -77,6 +77,3 @@ export function processIo(): Io {
     },
   };
 }
-
-// Kept here for the renderers that import them from the shell until the folders move.
-export { colorsFor, PLAIN, type Colors } from '../views/colors.js';

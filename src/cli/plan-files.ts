@@ -5,7 +5,7 @@ import type { CatalogClient } from '../catalog/client.js';
 import { currentCommit } from '../pipeline/git.js';
 import type { PlanRequest } from '../pipeline/plan-pipeline.js';
 import { repositoryOf } from '../git/repository.js';
-import type { ProfileSetting } from '../profile/profile.js';
+import type { ProfileSetting } from '../model/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
 import type { PolicyCheck } from '../policy/policies.js';

@@ -5,7 +5,8 @@ import { readPlanFile } from '../plan/plan-file.js';
 import { renderPlanHuman } from '../views/render-human.js';
 import { renderPlanMarkdown } from '../views/render-markdown.js';
 import { EXIT_OK } from './exit-codes.js';
-import { colorsFor, type Io } from './io.js';
+import { type Io } from './io.js';
+import { colorsFor } from '../views/colors.js';
 import type { Format } from '../views/format.js';
 
 export interface ShowOptions {

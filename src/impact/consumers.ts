@@ -4,7 +4,7 @@
 // be read is a note, never a failure.
 import { AuthError, CatalogError, ForbiddenError, NetworkError } from '../model/errors.js';
 import type { CatalogReader } from '../catalog/catalog-reader.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import type { ChangeImpact, Consumer, Owner, PlanImpact, PlannedChange } from '../plan/types.js';
 
 /** OpenMetadata's route for each asset type: where its owners are read. */

@@ -3,7 +3,7 @@
 // it is written as import writes a live contract. Pure: the asset's search document comes in.
 import type { LiveContract } from '../catalog/client.js';
 import type { AssetDocument } from '../plan/asset-document.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 
 /** A data type the file format takes (an uppercase token), else UNKNOWN, which both profiles store. */
 function dataTypeOf(value: unknown): string {

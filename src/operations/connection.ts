@@ -3,7 +3,8 @@
 import { CatalogClient, catalogUrlText, normalizeCatalogUrl } from '../catalog/client.js';
 import { ConfigError } from '../model/errors.js';
 import { codecFor, type Codec } from '../profile/codec.js';
-import { requestedProfile, resolveCatalog, type ProfileSetting } from '../profile/profile.js';
+import type { ProfileSetting } from '../model/profile.js';
+import { requestedProfile, resolveCatalog } from '../profile/profile.js';
 
 export interface ConnectionFlags {
   catalogUrl?: string | undefined;

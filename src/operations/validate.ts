@@ -3,7 +3,7 @@
 // catalog cannot store. The settings file's problems come first, as it is read first.
 import type { Problem } from '../model/problem.js';
 import { validateFiles } from '../pipeline/storage-problems.js';
-import type { ProfileSetting } from '../profile/profile.js';
+import type { ProfileSetting } from '../model/profile.js';
 
 export interface ValidateInput {
   paths: readonly string[];

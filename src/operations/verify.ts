@@ -4,7 +4,7 @@
 import type { CatalogClient } from '../catalog/client.js';
 import type { ContractFile } from '../contract/parse.js';
 import { NotFoundError } from '../model/errors.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import {
   failedVerification,
   verifyContracts,

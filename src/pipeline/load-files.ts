@@ -10,7 +10,8 @@ import type { ContractFile } from '../contract/parse.js';
 import type { Problem } from '../model/problem.js';
 import { FileFeed } from '../read/file-feed.js';
 import { codecFor, type Codec } from '../profile/codec.js';
-import { PROFILES, type ConnectedCatalog, type Profile } from '../profile/profile.js';
+import { PROFILES, type Profile } from '../model/profile.js';
+import type { ConnectedCatalog } from '../profile/profile.js';
 import type { PlanRequest } from './plan-request.js';
 import { storageProblemsIn } from './storage-problems.js';
 

@@ -2,7 +2,7 @@
 // by each of the pipeline's seams (load-files.ts, read-live.ts, decide.ts) and by plan-pipeline.ts.
 import type { ProgressHooks } from '../support/progress.js';
 import type { PolicyCheck } from '../policy/policies.js';
-import type { ProfileSetting } from '../profile/profile.js';
+import type { ProfileSetting } from '../model/profile.js';
 import type { Repository } from '../git/repository.js';
 import type { PruneWithin } from '../prune/scope.js';
 

@@ -8,7 +8,7 @@ import type { LiveContract } from '../catalog/client.js';
 import { ConfigError, StalePlanError } from '../model/errors.js';
 import type { CatalogReader } from '../read/read-plan-inputs.js';
 import type { Plan, PlannedChange } from '../plan/types.js';
-import type { ProfileSetting } from '../profile/profile.js';
+import type { ProfileSetting } from '../model/profile.js';
 import type { ProgressHooks } from '../support/progress.js';
 import { planFromFiles } from './plan-pipeline.js';
 import type { Repository } from '../git/repository.js';

@@ -6,7 +6,7 @@ import { loadContracts, type LoadedContracts } from '../read/load.js';
 import { withContract } from '../contract/parse.js';
 import type { Problem } from '../model/problem.js';
 import { codecFor, storageProblems } from '../profile/codec.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import { contractForProfile } from '../contract/odcs-file.js';
 
 export function storageProblemsIn(loaded: LoadedContracts, profile: Profile): Problem[] {

@@ -3,7 +3,7 @@
 // type.
 import type { ContractFile } from '../contract/parse.js';
 import { pointerTo, type Found } from '../model/finding.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import type { LiveResult } from './create-plan.js';
 import type { AssetDocument } from './asset-document.js';
 

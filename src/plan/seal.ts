@@ -10,7 +10,7 @@ import {
   type PlanImpact,
   type PlannedChange,
 } from './types.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 
 export interface PlanMeta {
   catalogUrl: string;

@@ -1,7 +1,7 @@
 // A plan is data: what apply will send for each contract file, and why. Renderings are views.
 import type { Operation } from '../model/operation.js';
 import type { Finding } from '../model/finding.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 
 /** 2: each change carries `findings`. A plan of format 1 (without them) is read all the same. */
 export const PLAN_FORMAT_VERSION = 2;

@@ -6,7 +6,7 @@ import { positionOf, type ContractFile } from '../contract/parse.js';
 import type { Problem } from '../model/problem.js';
 import type { JsonObject } from '../model/json-value.js';
 import type { Found } from '../model/finding.js';
-import type { Profile } from './profile.js';
+import type { Profile } from '../model/profile.js';
 import type { ReferenceIds } from './references.js';
 import type { ReleaseVersion } from './releases.js';
 

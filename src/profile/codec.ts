@@ -2,7 +2,7 @@
 // the statuses it stores and whether it is sent If-Match (releases.ts).
 import type { Codec } from './codec-types.js';
 import { openMetadataCodec, STATUSES } from './openmetadata.js';
-import type { Profile } from './profile.js';
+import type { Profile } from '../model/profile.js';
 import {
   dropsChangesUnderIfMatch,
   releaseName,

@@ -6,8 +6,6 @@ import type { ReleaseVersion } from './releases.js';
 
 import { PROFILE_SETTINGS, type Profile, type ProfileSetting } from '../model/profile.js';
 
-export { PROFILES, PROFILE_SETTINGS, type Profile, type ProfileSetting } from '../model/profile.js';
-
 /** The setting from a flag or CATALOG_PROFILE (`auto` when neither is given). */
 export function profileSetting(raw: string | undefined, from: string): ProfileSetting {
   if (raw === undefined || raw.trim() === '') return 'auto';

@@ -9,7 +9,7 @@ import type { Found as FindingDraft } from '../model/finding.js';
 import { withVersionProperty } from './version-property.js';
 import { keepingMarker, withMarker, type Marking } from './marker.js';
 import type { Codec } from '../profile/codec.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import {
   AuthError,
   CatalogError,

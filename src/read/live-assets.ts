@@ -4,7 +4,7 @@
 // a handful of requests however many contracts there are.
 import { AuthError, CatalogError, NetworkError } from '../model/errors.js';
 import { ListCursors } from '../catalog/paging.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import type { CatalogReader } from '../catalog/catalog-reader.js';
 import { assetDocument, type AssetDocument } from '../plan/asset-document.js';
 

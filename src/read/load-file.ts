@@ -6,7 +6,7 @@ import { hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ConfigError } from '../model/errors.js';
 import { codecFor } from '../profile/codec.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import type { DesiredContract } from '../model/contract.js';
 import {
   contractOfValidated,

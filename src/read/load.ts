@@ -4,7 +4,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../model/errors.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import { startThread } from '../support/threads.js';
 import { largeLoad } from '../support/heap.js';
 import {

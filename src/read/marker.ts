@@ -9,7 +9,7 @@ import { isPlainObject } from '../model/json-value.js';
 import type { Found } from '../model/finding.js';
 import type { LiveResult } from '../plan/create-plan.js';
 import type { CustomProperties } from '../plan/custom-properties.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogReader } from '../catalog/catalog-reader.js';

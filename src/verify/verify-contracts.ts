@@ -7,7 +7,7 @@ import type { ApplyReport } from '../apply/results.js';
 import type { ContractRun } from '../catalog/types.js';
 import type { Plan } from '../plan/types.js';
 import { AuthError, CatalogError, NetworkError } from '../model/errors.js';
-import type { Profile } from '../profile/profile.js';
+import type { Profile } from '../model/profile.js';
 
 /** What a catalog needs to run contracts. CatalogClient provides it. */
 export interface ContractRunner {
