@@ -1614,6 +1614,25 @@ describe('the sandbox as OpenMetadata', () => {
     );
     expect(alone.code).toBe(1);
     expect(alone.err).toContain('--openmetadata-version needs --profile openmetadata');
+    // A variant is taken only for a behaviour the release leaves open, written NAME=on|off.
+    const serve = (...flags: string[]) =>
+      cli(['sandbox', 'serve', '--port', '0', '--profile', 'openmetadata', ...flags], {
+        cwd: root,
+      });
+    const settled = await serve(
+      '--openmetadata-version',
+      '1.12.6',
+      '--openmetadata-variant',
+      'ifMatchDropsContractChanges=off',
+    );
+    expect(settled.code).toBe(1);
+    expect(settled.err).toContain(
+      "--openmetadata-variant: 'ifMatchDropsContractChanges' is not unconfirmed on 1.12.6",
+    );
+    expect(settled.out).toBe('');
+    const unwritten = await serve('--openmetadata-variant', 'ifMatchDropsContractChanges');
+    expect(unwritten.code).toBe(1);
+    expect(unwritten.err).toContain('--openmetadata-variant takes NAME=on or NAME=off');
   });
 
   it("folds one user's PATCHes without If-Match within ten minutes into one version; the answer's changeDescription says what each did, the stored one the session", async () => {

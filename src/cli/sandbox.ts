@@ -7,6 +7,8 @@ import {
   DEFAULT_SANDBOX_SECRET,
   mintToken,
   parseFaultSpec,
+  RELEASE_BEHAVIOURS,
+  type ReleaseVariants,
   SeedError,
   startSandbox,
   type Sandbox,
@@ -24,6 +26,22 @@ export interface ServeOptions {
   profile?: string;
   /** Under openmetadata: the release played (2.0.5 by default). */
   openmetadataVersion?: string;
+  /** Under openmetadata: `name=on|off` for each unconfirmed behaviour to play one way. */
+  openmetadataVariant?: string[];
+}
+
+/** `--openmetadata-variant name=on|off`, repeated, as the sandbox takes it. */
+function variantsFrom(flags: readonly string[]): ReleaseVariants {
+  const variants: Record<string, boolean> = {};
+  for (const flag of flags) {
+    const match = /^([A-Za-z]+)=(on|off)$/.exec(flag.trim());
+    if (match === null)
+      throw new ConfigError(
+        `--openmetadata-variant takes NAME=on or NAME=off (one of ${Object.keys(RELEASE_BEHAVIOURS).join(', ')}), got '${flag}'`,
+      );
+    variants[match[1]!] = match[2] === 'on';
+  }
+  return variants;
 }
 
 function secretFrom(flag: string | undefined, io: Io): string {
@@ -69,11 +87,16 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
   const release = options.openmetadataVersion;
   if (release !== undefined && profile !== 'openmetadata')
     throw new ConfigError('--openmetadata-version needs --profile openmetadata');
+  const variantFlags = options.openmetadataVariant ?? [];
+  if (variantFlags.length > 0 && profile !== 'openmetadata')
+    throw new ConfigError('--openmetadata-variant needs --profile openmetadata');
+  const variants = variantsFrom(variantFlags);
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
       profile,
       ...(release === undefined ? {} : { openmetadataVersion: release }),
+      ...(variantFlags.length === 0 ? {} : { openmetadataVariants: variants }),
       host: options.host,
       port: options.port,
       secret: secretFrom(options.secret, io),
@@ -103,8 +126,10 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
     if (error instanceof Error && error.message.startsWith('seed contract '))
       throw new ConfigError(error.message);
     // The release is checked first, before anything starts (the port is checked above).
-    if (error instanceof RangeError && release !== undefined)
-      throw new ConfigError(`--openmetadata-version: ${error.message}`);
+    if (error instanceof RangeError && (release !== undefined || variantFlags.length > 0))
+      throw new ConfigError(
+        `${/^there is no behaviour|is not unconfirmed on/.test(error.message) ? '--openmetadata-variant' : '--openmetadata-version'}: ${error.message}`,
+      );
     throw error;
   }
   io.stdout.write(`listening on ${sandbox.url}\n`);

@@ -35,11 +35,28 @@ type Triple = readonly [number, number, number];
  */
 const FIRST_PLAYED: Triple = [1, 10, 0];
 
-/** A behaviour some releases have: the first and last release that have it, and its source. */
+/**
+ * A behaviour some releases have: the first and last release known to have it, and its source.
+ * Where upstream leaves it open whether a release has it (a fix merged but named in no release
+ * note, two exception mappers either of which may answer), `unconfirmed` gives those releases and
+ * which way the sandbox plays them unless told the other way (a variant, `--openmetadata-variant`):
+ * the suite runs the tool against both.
+ */
 interface ReleaseBehaviour {
   from?: Triple;
   until?: Triple;
   source: string;
+  unconfirmed?: { from?: Triple; until?: Triple; played: boolean; why: string };
+}
+
+/** Which way each unconfirmed behaviour is played, where the release leaves it open. */
+export type ReleaseVariants = Partial<Record<ReleaseBehaviourName, boolean>>;
+
+function within(numbers: Triple, range: { from?: Triple; until?: Triple }): boolean {
+  return (
+    (range.from === undefined || compare(numbers, range.from) >= 0) &&
+    (range.until === undefined || compare(numbers, range.until) <= 0)
+  );
 }
 
 /** What differs from release to release, each written once. */
@@ -53,7 +70,12 @@ export const RELEASE_BEHAVIOURS = {
   ifMatchDropsContractChanges: {
     from: [1, 10, 0],
     until: [1, 13, 0],
-    source: 'open-metadata/OpenMetadata#28876, fixed by #28837 in 1.13.1',
+    source: 'open-metadata/OpenMetadata#28876 (read at 1.12.6); the fix, #28837, is merged on main',
+    unconfirmed: {
+      from: [1, 13, 1],
+      played: false,
+      why: 'no release note of 1.13.1 or later names the fix (#28837)',
+    },
   },
   /** The Archived status. */
   archivedStatus: { from: [1, 13, 0], source: 'OpenMetadata 1.13.0 release notes' },
@@ -99,8 +121,15 @@ function withoutHref(entity: Json): Json {
 export class OpenMetadataRelease {
   private readonly numbers: Triple;
 
-  /** `version` such as 1.13.0; a release before 1.10 (no data contracts as the tool knows them) is refused. */
-  constructor(readonly version: string = DEFAULT_OPENMETADATA_VERSION) {
+  /**
+   * `version` such as 1.13.0; a release before 1.10 (no data contracts as the tool knows them) is
+   * refused. `variants` says which way to play a behaviour this release leaves unconfirmed; a
+   * variant of a behaviour that is not unconfirmed on this release is refused.
+   */
+  constructor(
+    readonly version: string = DEFAULT_OPENMETADATA_VERSION,
+    private readonly variants: ReleaseVariants = {},
+  ) {
     const match = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(version);
     this.numbers =
       match === null ? [0, 0, 0] : [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
@@ -108,15 +137,38 @@ export class OpenMetadataRelease {
       throw new RangeError(
         `the OpenMetadata version must be ${FIRST_PLAYED[0]}.${FIRST_PLAYED[1]} or later, written as 1.13.0, got '${version}'`,
       );
+    for (const name of Object.keys(variants)) {
+      if (!Object.hasOwn(RELEASE_BEHAVIOURS, name))
+        throw new RangeError(
+          `there is no behaviour '${name}'; the behaviours are ${Object.keys(RELEASE_BEHAVIOURS).join(', ')}`,
+        );
+      if (this.unconfirmedHere(name as ReleaseBehaviourName) === undefined)
+        throw new RangeError(
+          `'${name}' is not unconfirmed on ${version}: it is played as its sources say, and cannot be played the other way`,
+        );
+    }
   }
 
-  /** Whether this release has `behaviour` (RELEASE_BEHAVIOURS). */
+  /** The unconfirmed range of `behaviour` when this release is in it. */
+  private unconfirmedHere(behaviour: ReleaseBehaviourName) {
+    const { unconfirmed } = RELEASE_BEHAVIOURS[behaviour] as ReleaseBehaviour;
+    return unconfirmed !== undefined && within(this.numbers, unconfirmed) ? unconfirmed : undefined;
+  }
+
+  /** Whether this release has `behaviour` (RELEASE_BEHAVIOURS), as played. */
   has(behaviour: ReleaseBehaviourName): boolean {
-    const { from, until } = RELEASE_BEHAVIOURS[behaviour] as ReleaseBehaviour;
-    return (
-      (from === undefined || compare(this.numbers, from) >= 0) &&
-      (until === undefined || compare(this.numbers, until) <= 0)
-    );
+    const known = RELEASE_BEHAVIOURS[behaviour] as ReleaseBehaviour;
+    if (within(this.numbers, known)) return true;
+    const unconfirmed = this.unconfirmedHere(behaviour);
+    return unconfirmed === undefined ? false : (this.variants[behaviour] ?? unconfirmed.played);
+  }
+
+  /** Each behaviour this release leaves unconfirmed, with the way it is played. */
+  unconfirmedPlayed(): Partial<Record<ReleaseBehaviourName, boolean>> {
+    const played: Partial<Record<ReleaseBehaviourName, boolean>> = {};
+    for (const name of Object.keys(RELEASE_BEHAVIOURS) as ReleaseBehaviourName[])
+      if (this.unconfirmedHere(name) !== undefined) played[name] = this.has(name);
+    return played;
   }
 
   /** What `GET /api/v1/system/version` answers. */

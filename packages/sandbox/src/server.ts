@@ -30,7 +30,7 @@ import {
   openMetadataSeed,
   type SandboxProfile,
 } from './openmetadata.js';
-import { OpenMetadataRelease } from './release.js';
+import { OpenMetadataRelease, type ReleaseVariants } from './release.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -50,6 +50,11 @@ export interface SandboxOptions {
   profile?: SandboxProfile;
   /** Under openmetadata: the release it plays, with its behaviour (2.0.5 by default). */
   openmetadataVersion?: string;
+  /**
+   * Under openmetadata: which way to play each behaviour the release leaves unconfirmed
+   * (RELEASE_BEHAVIOURS' `unconfirmed`), e.g. `{ ifMatchDropsContractChanges: true }`.
+   */
+  openmetadataVariants?: ReleaseVariants;
 }
 
 /** What OpenMetadata answers a GET outside /api: its web UI's single page, 200 text/html. */
@@ -90,12 +95,15 @@ export interface Sandbox {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const secret = options.secret ?? DEFAULT_SANDBOX_SECRET;
-  if (options.openmetadataVersion !== undefined && options.profile !== 'openmetadata')
+  if (
+    (options.openmetadataVersion !== undefined || options.openmetadataVariants !== undefined) &&
+    options.profile !== 'openmetadata'
+  )
     throw new RangeError('an OpenMetadata version is only played under the openmetadata profile');
   // The release played under openmetadata (checked before anything starts).
   const release =
     options.profile === 'openmetadata'
-      ? new OpenMetadataRelease(options.openmetadataVersion)
+      ? new OpenMetadataRelease(options.openmetadataVersion, options.openmetadataVariants)
       : undefined;
   const seed =
     options.seed ??

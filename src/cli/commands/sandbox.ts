@@ -33,6 +33,11 @@ export function addSandboxCommands(program: Command, { io, setExit }: CommandCon
       '--openmetadata-version <version>',
       'with --profile openmetadata: the release to play, 1.10.0 to 2.0.5, with its behaviour (default 2.0.5; see docs/openmetadata-releases.md)',
     )
+    .option(
+      '--openmetadata-variant <name=on|off>',
+      'with --profile openmetadata: play a behaviour the release leaves unconfirmed one way, e.g. ifMatchDropsContractChanges=on (repeatable; see docs/openmetadata-releases.md)',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .action(async (options: ServeOptions) => {
       const { runServe } = await import('../sandbox.js');
       setExit(await runServe(options, io));
