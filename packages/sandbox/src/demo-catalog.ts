@@ -43,6 +43,15 @@ const TABLES: Record<string, Record<string, Column[]>> = {
       { name: 'refunded_at', dataType: 'TIMESTAMP' },
     ],
   },
+  'warehouse.sales.marts': {
+    daily_revenue: [
+      { name: 'day', dataType: 'DATE' },
+      { name: 'country', dataType: 'CHAR' },
+      { name: 'currency', dataType: 'CHAR' },
+      { name: 'revenue', dataType: 'DECIMAL' },
+      { name: 'orders', dataType: 'BIGINT' },
+    ],
+  },
   'warehouse.finance.ledger': {
     payments: [
       { name: 'payment_id', dataType: 'VARCHAR' },
@@ -182,6 +191,19 @@ export function demoSeed(): Seed {
     })),
     tags: [{ tagFQN: 'PII.None' }],
     owners: [{ type: 'team', name: 'web-data' }],
+  });
+  // What reads the orders and customers (a mart, and a dashboard on it), so that a breaking change
+  // in the demo shows its consumers.
+  assets.push({
+    id: stableId('bi.sales_overview'),
+    entityType: 'dashboard',
+    name: 'sales_overview',
+    fullyQualifiedName: 'bi.sales_overview',
+    serviceType: 'Superset',
+    service: { name: 'bi' },
+    description: 'Revenue and orders by day and country, for the sales team.',
+    tags: [{ tagFQN: 'PII.None' }],
+    owners: [{ type: 'team', name: 'sales-data' }],
   });
 
   const dataContracts: ContractResource[] = [
@@ -353,6 +375,11 @@ export function demoSeed(): Seed {
       },
     ],
     dataContracts,
+    lineage: [
+      { from: 'warehouse.sales.public.orders', to: 'warehouse.sales.marts.daily_revenue' },
+      { from: 'warehouse.sales.public.customers', to: 'warehouse.sales.marts.daily_revenue' },
+      { from: 'warehouse.sales.marts.daily_revenue', to: 'bi.sales_overview' },
+    ],
     // Where contracts-gitops marks the contracts a repository manages (its --prune), as a team
     // would define it under Settings › Custom Properties › Data Contract.
     customProperties: [

@@ -285,6 +285,18 @@ export function resolveReferences(contract: Json, directory?: Directory): void {
   inNameOrder(contract);
 }
 
+/**
+ * The JSON Logic of the rules the demo names, read on the asset as the server loads it for a run
+ * (its owners and description).
+ */
+const DEMO_RULES: Readonly<Record<string, { description: string; rule: string }>> = {
+  hasOwner: { description: 'The asset has an owner.', rule: '{"!!":[{"var":"owners"}]}' },
+  hasDescription: {
+    description: 'The asset has a description.',
+    rule: '{"!!":[{"var":"description"}]}',
+  },
+};
+
 /** A spec-shaped contract of the demo in OpenMetadata's shapes (the demo under this profile). */
 function toOpenMetadata(contract: Json): Json {
   const out: Json = { ...contract };
@@ -316,8 +328,10 @@ function toOpenMetadata(contract: Json): Json {
   }
   if (Array.isArray(out.semantics))
     out.semantics = (out.semantics as Json[]).map((rule) => ({
-      description: `Checks ${String(rule.name)}.`,
-      rule: JSON.stringify({ '!!': [{ var: String(rule.name) }] }),
+      ...(DEMO_RULES[String(rule.name)] ?? {
+        description: `Checks ${String(rule.name)}.`,
+        rule: JSON.stringify({ '!!': [{ var: String(rule.name) }] }),
+      }),
       enabled: true,
       ...rule,
     }));
