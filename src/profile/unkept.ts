@@ -1,10 +1,11 @@
 // What OpenMetadata does not keep of a PATCH on its own. It stores a PATCH only when its updater
 // counts a change in it (`storeUpdate` in `EntityRepository`: no version change and no change
 // counted, nothing stored), and it counts a list's items only as added or removed, each matched by
-// its own matcher (`recordListChange`): a contract's columns by name and data type
-// (`EntityUtil.columnMatch`), its semantics rules by every part a file sets (`semanticsRuleMatch`
+// its own matcher (`recordListChange`): a contract's columns by name whatever its case, data type
+// and array data type (`EntityUtil.columnMatch`), its semantics rules by every part a file sets (`semanticsRuleMatch`
 // in `DataContractRepository`), references by id and type. A change only to a column's
-// description, constraint, length, precision or scale, or only to a list's order, is answered 200
+// description, constraint, length, precision or scale, or to the case of its name, or only to a
+// list's order, is answered 200
 // with the patched contract at the version it had, and dropped: plan sends none (a warning at its
 // line), so that a re-plan can reach no changes.
 import { isDeepStrictEqual } from 'node:util';
@@ -19,7 +20,14 @@ const reference: Key = (item) =>
 
 /** OpenMetadata's matcher of each list field's items. */
 const MATCHERS: Record<string, Key> = {
-  schema: (column) => JSON.stringify([column.name, column.dataType, column.arrayDataType ?? null]),
+  // EntityUtil.columnMatch: the name whatever its case (equalsIgnoreCase), the data type, the
+  // array's data type.
+  schema: (column) =>
+    JSON.stringify([
+      typeof column.name === 'string' ? column.name.toLowerCase() : column.name,
+      column.dataType,
+      column.arrayDataType ?? null,
+    ]),
   semantics: (rule) =>
     JSON.stringify(
       ['name', 'rule', 'description', 'enabled', 'entityType', 'provider'].map(
@@ -129,6 +137,6 @@ export function unkeptChange(live: JsonObject, patched: JsonObject): Found | und
   }
   const first = unkept[0];
   if (first === undefined) return undefined;
-  const message = `${unkept.map((part) => part.text).join(', ')}${NOT_KEPT}it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by name and data type), and drops a PATCH in which it counts no change, answering 200; so nothing is sent for it. It is kept along with any change OpenMetadata counts in this contract (to another field, or a column added or removed), which the next plan sends with it; or make it in OpenMetadata itself`;
+  const message = `${unkept.map((part) => part.text).join(', ')}${NOT_KEPT}it counts a contract's columns, semantics rules, quality expectations, owners and reviewers only when one is added or removed (a column matched by its name whatever its case, its data type and its array's data type), and drops a PATCH in which it counts no change, answering 200; so nothing is sent for it. It is kept along with any change OpenMetadata counts in this contract (to another field, or a column added or removed), which the next plan sends with it; or make it in OpenMetadata itself`;
   return { code: first.code, severity: 'warning', message, pointer: first.pointer };
 }

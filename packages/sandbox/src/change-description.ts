@@ -3,8 +3,8 @@
 // fields report old → new.
 //
 // OpenMetadata records a list's items only as added or deleted, each matched by its own matcher
-// (`recordListChange` in `EntityRepository`; a contract's columns by name and data type,
-// `EntityUtil.columnMatch`; its semantics rules by every part a file sets, `semanticsRuleMatch`;
+// (`recordListChange` in `EntityRepository`; a contract's columns by name whatever its case, data
+// type and array data type, `EntityUtil.columnMatch`; its semantics rules by every part a file sets, `semanticsRuleMatch`;
 // references by id and type). A column whose description or constraint changed, or a reordered
 // list, is recorded as nothing.
 import { isDeepStrictEqual } from 'node:util';
@@ -35,7 +35,13 @@ const LIST_ITEM_KEYS: Record<SandboxProfile, Record<string, ItemKey>> = {
     reviewers: (item) => `${String(item.type)}\u0000${String(item.name)}`,
   },
   openmetadata: {
-    schema: (item) => JSON.stringify([item.name, item.dataType, item.arrayDataType]),
+    // EntityUtil.columnMatch: name.equalsIgnoreCase, dataType, arrayDataType.
+    schema: (item) =>
+      JSON.stringify([
+        typeof item.name === 'string' ? item.name.toLowerCase() : item.name,
+        item.dataType,
+        item.arrayDataType,
+      ]),
     semantics: (item) =>
       JSON.stringify(
         ['name', 'rule', 'description', 'enabled', 'entityType', 'provider'].map((k) => item[k]),

@@ -125,7 +125,12 @@ export class Contracts {
    */
   listContracts(user: SeedUser, query: URLSearchParams, cursors: Cursors): Json {
     requirePermission(user, 'ViewDataContract', 'ViewBasic');
-    const limit = queryInteger(query, 'limit', 10, 1, 1000);
+    // OpenMetadata's list takes 0 to 1,000,000 (DataContractResource's @Min(0) @Max(1000000));
+    // the specification's list endpoints at most 1000.
+    const limit =
+      this.profile === 'openmetadata'
+        ? queryInteger(query, 'limit', 10, 0, 1_000_000)
+        : queryInteger(query, 'limit', 10, 1, 1000);
     const fields = parseFields(query, new Set(OPTIONAL_CONTRACT_FIELDS));
     const visible = includeFilter(query);
     const rows = [...this.store.contracts.values()]

@@ -36,15 +36,24 @@ export interface Writer {
 
 /**
  * The version before the session a PATCH by `writer` continues, when OpenMetadata would fold the
- * PATCH into that session's version: the same user as the last change, within ten minutes of it,
- * on a contract changed since its first version, whose version before is kept.
+ * PATCH into that session's version (`EntityRepository.consolidateChanges`, 1.12.6): a PATCH (the
+ * only writer here) by the same user as the last change, within ten minutes of it, on a contract
+ * changed since its first version (version > 0.1), not deleted, not renamed by it, whose version
+ * before is kept. (The server also wants the change's source to differ from the last summary's;
+ * every write the sandbox takes comes from one source, so that never stops a fold here.)
  */
-function sessionStart(current: ContractResource, writer: Writer): ContractResource | undefined {
+function sessionStart(
+  current: ContractResource,
+  patched: Json,
+  writer: Writer,
+): ContractResource | undefined {
   const previousVersion = (current.changeDescription as { previousVersion?: unknown } | undefined)
     ?.previousVersion;
   if (
     writer.profile !== 'openmetadata' ||
     current.version <= 0.1 ||
+    current.deleted === true ||
+    patched.name !== current.name ||
     typeof previousVersion !== 'number' ||
     current.updatedBy !== writer.user ||
     typeof current.updatedAt !== 'number' ||
@@ -97,7 +106,8 @@ export function nextVersionOf(
   const described = describeChange(current, patched, current.version, writer.profile);
   const change = writer.genericUpdater === true ? genericChange(described) : described;
   const next: Json = { ...patched, updatedAt: writer.now, updatedBy: writer.user };
-  const previous = writer.optimisticLocking === true ? undefined : sessionStart(current, writer);
+  const previous =
+    writer.optimisticLocking === true ? undefined : sessionStart(current, patched, writer);
   if (previous === undefined && writer.profile === 'openmetadata' && isEmpty(change)) {
     // Nothing counted: answered as patched, at the version it had, and not stored.
     const answer: Json = {
