@@ -59,6 +59,7 @@ export function appliedMarkdown(report: ApplyReport): string {
     (r): r is Extract<ContractResult, { status: 'failed' }> => r.status === 'failed',
   );
   const notAttempted = results.filter((r) => r.status === 'not-attempted');
+  for (const note of report.notes ?? []) lines.push(`ℹ️ ${markdownText(`Note: ${note}.`)}`, '');
   if (report.stoppedBy !== null) {
     lines.push(
       `**Apply stopped:** ${codeSpan(report.stoppedBy.fullyQualifiedName)} failed with ${String(report.stoppedBy.httpStatus)} ${markdownText(report.stoppedBy.errorType)}; no further changes were sent.`,

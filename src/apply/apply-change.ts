@@ -87,6 +87,37 @@ interface ChangeContext {
   codec: Codec;
   /** The data asset rules a change planned again is weighed against, when the plan had them. */
   assetRules: AssetRules | undefined;
+  /** What the run learnt of the catalog's If-Match, shared by every change of the run. */
+  ifMatchRun?: IfMatchRun;
+}
+
+/**
+ * Whether the catalog dropped a change sent with If-Match in this run: an OpenMetadata build
+ * without the fix for open-metadata/OpenMetadata#28876 answers such a PATCH 200 at the old version
+ * and stores nothing of status, SLA, terms, security, schema, semantics or quality. From then on
+ * the run sends no If-Match to it: the patch's `test` guards protect each write.
+ */
+export interface IfMatchRun {
+  dropped: boolean;
+}
+
+/** Each catalog's IfMatchRun: one per client, so per run, whatever rounds the run applies in. */
+const IF_MATCH_RUNS = new WeakMap<object, IfMatchRun>();
+
+/** What this run learnt of `catalog`'s If-Match so far. */
+export function ifMatchRunOf(catalog: object): IfMatchRun {
+  let run = IF_MATCH_RUNS.get(catalog);
+  if (run === undefined) IF_MATCH_RUNS.set(catalog, (run = { dropped: false }));
+  return run;
+}
+
+/** What apply says, once, of a catalog that dropped a change sent with If-Match. */
+export const IF_MATCH_DROPPED_NOTE =
+  'the catalog answered a PATCH sent with If-Match 200 at the version the contract had and kept nothing of it, as OpenMetadata builds without the fix for open-metadata/OpenMetadata#28876 do: that change was sent once more without If-Match, under the same test guards, and this run sent no If-Match after it';
+
+/** The If-Match to send with a PATCH of `contract`, unless the run learnt the catalog drops it. */
+function ifMatchOf(contract: unknown, context: ChangeContext): string | undefined {
+  return context.ifMatchRun?.dropped === true ? undefined : ifMatchFor(contract, context.codec);
 }
 
 /**
@@ -121,7 +152,9 @@ export async function applyChange(context: ChangeContext): Promise<ContractResul
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
   const redact = catalog.redact.bind(catalog);
   let operations: readonly Operation[] = change.patch;
-  let ifMatch = ifMatchFor(context.live, context.codec);
+  let ifMatch = ifMatchOf(context.live, context);
+  /** Whether the patch was sent once more without If-Match after the catalog dropped it. */
+  let resentWithoutIfMatch = false;
   let target = context.target;
   let replannedAt: number | null = null;
   let lostAnswers = 0;
@@ -151,6 +184,19 @@ export async function applyChange(context: ChangeContext): Promise<ContractResul
       // it (OpenMetadata answers a PATCH in which it counts no change, and drops it).
       if (patched.version === from) {
         const dropped = await droppedChange(context, target);
+        // Sent with If-Match and dropped: the signature of #28876. Once more without it, under
+        // the same test guards (nothing was stored, so they hold as before).
+        if (
+          dropped !== undefined &&
+          ifMatch !== undefined &&
+          context.codec.profile === 'openmetadata' &&
+          !resentWithoutIfMatch
+        ) {
+          if (context.ifMatchRun !== undefined) context.ifMatchRun.dropped = true;
+          resentWithoutIfMatch = true;
+          ifMatch = undefined;
+          continue;
+        }
         if (dropped !== undefined) return dropped;
       }
       const folded = changed && patched.version === from;
@@ -209,7 +255,7 @@ export async function applyChange(context: ChangeContext): Promise<ContractResul
         errorType: 'CONFLICT',
         message: `the catalog refused the PATCH (${failureText(failed, redact)}) because the contract changed since ${replannedAt === null ? 'the plan was made' : 'it was planned again'}, and read back it (version ${String(fresh.version)}) already holds this change: kept from an earlier attempt the catalog answered 429 or 412 after keeping it, or made by another writer. Run plan to see`,
       };
-    ifMatch = ifMatchFor(fresh, context.codec);
+    ifMatch = ifMatchOf(fresh, context);
     // The guards' test ops still hold; for a refused If-Match, the contract must also be as the
     // patch was made from (identity, version, managed fields), since a change the same user made
     // is folded into the version and an item appended beside the patch's escapes every test op.

@@ -10,7 +10,13 @@ import { applyCreate } from './create.js';
 import { applyDelete } from './delete.js';
 import type { DeletionGuard } from '../prune/proof.js';
 import { assertApplicable, readLiveForPlan } from './check-plan.js';
-import { applyChange, targetOf, type CatalogWriter } from './apply-change.js';
+import {
+  applyChange,
+  IF_MATCH_DROPPED_NOTE,
+  ifMatchRunOf,
+  targetOf,
+  type CatalogWriter,
+} from './apply-change.js';
 import { stops, type ApplyReport, type ContractResult } from './results.js';
 import { track, type ProgressHooks } from '../support/progress.js';
 
@@ -86,6 +92,7 @@ export async function applyPlan(
       );
   }
   const results = new Array<ContractResult>(plan.changes.length);
+  const ifMatchRun = ifMatchRunOf(catalog);
   let stoppedBy: ApplyReport['stoppedBy'] = null;
   let next = 0;
   const concurrency = options.concurrency ?? 1;
@@ -125,6 +132,7 @@ export async function applyPlan(
                 shapes,
                 codec,
                 assetRules: options.assetRules,
+                ifMatchRun,
               }),
       );
       if (result.status === 'failed' && stops(result)) stoppedBy ??= result;
@@ -136,5 +144,6 @@ export async function applyPlan(
     results,
     stoppedBy,
     ...(options.signal?.aborted === true ? { interrupted: true } : {}),
+    ...(ifMatchRun.dropped ? { notes: [IF_MATCH_DROPPED_NOTE] } : {}),
   };
 }

@@ -62,6 +62,8 @@ export interface ApplyReport {
   stoppedBy: Extract<ContractResult, { status: 'failed' }> | null;
   /** The run was interrupted: what was in flight finished, nothing new was sent. */
   interrupted?: boolean;
+  /** What the run learnt of the catalog and says once (a change sent with If-Match dropped). */
+  notes?: string[];
 }
 
 /** A failure after which no further PATCH is sent: 400, 401, 403, or a contract that moved. */

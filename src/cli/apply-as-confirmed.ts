@@ -185,7 +185,11 @@ function declined(
     (result): result is Extract<ContractResult, { status: 'failed' }> =>
       result.status === 'failed' && result.errorType === 'DECLINED',
   );
-  return { results, stoppedBy: stop ?? first.stoppedBy };
+  return {
+    results,
+    stoppedBy: stop ?? first.stoppedBy,
+    ...(first.notes === undefined ? {} : { notes: first.notes }),
+  };
 }
 
 /**
@@ -210,10 +214,12 @@ function merged(
   });
   results.push(...later.values());
   // The first round's stop (a contract that moved) did not end the run: the second went on.
+  const notes = [...new Set([...(first.notes ?? []), ...(second.notes ?? [])])];
   return {
     results,
     stoppedBy: second.stoppedBy,
     ...(second.interrupted === true ? { interrupted: true } : {}),
+    ...(notes.length === 0 ? {} : { notes }),
   };
 }
 

@@ -262,7 +262,7 @@ export function renderReportSummary(report: ApplyReport, c: Colors): string {
   const failed = by('failed') as Failed[];
   const notAttempted = by('not-attempted');
   const unchanged = by('unchanged');
-  const lines: string[] = [];
+  const lines: string[] = (report.notes ?? []).map((note) => c.dim(`Note: ${note}.`));
   if (report.interrupted === true) {
     lines.push(
       c.red(
@@ -335,5 +335,6 @@ export function reportJson(report: ApplyReport): unknown {
     failed: pick('failed'),
     notAttempted: pick('not-attempted'),
     unchanged: pick('unchanged'),
+    notes: report.notes ?? [],
   };
 }

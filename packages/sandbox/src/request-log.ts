@@ -23,6 +23,8 @@ export interface RequestRecord {
   /** `answered`, or a fault: `reset` (cut before any work), `dropped` (done and stored, answer cut). */
   outcome: 'answered' | 'reset' | 'dropped';
   user: string | null;
+  /** The If-Match header it carried, when it carried one. */
+  ifMatch?: string;
   /** When the request arrived and when it was answered: milliseconds on the sandbox process's monotonic clock (performance.now()). */
   startedAt: number;
   finishedAt: number;

@@ -46,9 +46,9 @@ export interface SandboxOptions {
   clock?: () => number;
   /** Faults to inject into catalog requests (not into /sandbox admin routes). */
   faults?: FaultSpec;
-  /** spec (the catalog specification, the default) or openmetadata (an OpenMetadata 1.10.0–2.0.5 server). */
+  /** spec (the catalog specification, the default) or openmetadata (an OpenMetadata 1.10.0–2.0.9 server). */
   profile?: SandboxProfile;
-  /** Under openmetadata: the release it plays, with its behaviour (2.0.5 by default). */
+  /** Under openmetadata: the release it plays, with its behaviour (2.0.9 by default). */
   openmetadataVersion?: string;
   /**
    * Under openmetadata: which way to play each behaviour the release leaves unconfirmed
@@ -368,6 +368,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       status: 0,
       outcome: 'answered',
       user: null,
+      ...(typeof request.headers['if-match'] === 'string'
+        ? { ifMatch: request.headers['if-match'] }
+        : {}),
       startedAt: performance.now(),
       finishedAt: 0,
     };
