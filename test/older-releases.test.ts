@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/model/errors.js';
 import { profileForVersion } from '../src/profile/profile.js';
+import { newerThanKnown } from '../src/profile/releases.js';
 import type { Sandbox } from '@contracts-gitops/sandbox';
 import { cli } from './helpers/cli.js';
 import { forwarder, type Forwarder } from './helpers/forwarder.js';
@@ -164,5 +165,43 @@ describe('an OpenMetadata whose data contracts have no custom properties', () =>
     const changes = JSON.parse(plan.out).changes as { action: string; error: string | null }[];
     expect(changes.map((change) => change.action)).toEqual(['update', 'error', 'update']);
     expect(changes[1]!.error).toContain('Invalid field name owners');
+  });
+});
+
+describe('a catalog reporting a release newer than the tool knows', () => {
+  const NEWER = '2.1.0-rc2';
+  const asNewerRelease = (_method: string, url: string) =>
+    url === '/api/v1/system/version'
+      ? { status: 200, body: { version: NEWER, revision: 'abc123', timestamp: 0 } }
+      : undefined;
+
+  it('is planned as the newest known release behaves, said once, and applies and converges', async () => {
+    const { cwd, env } = await catalogBehind({ profile: 'openmetadata' }, asNewerRelease);
+    await cp(
+      path.join(root, 'examples', 'openmetadata', 'contracts'),
+      path.join(cwd, 'contracts'),
+      {
+        recursive: true,
+      },
+    );
+    const note = `OpenMetadata ${NEWER} is newer than the releases this tool knows (1.10.0 to 1.13.7 and 2.0.0 to 2.0.9): it is planned as 2.0.9 behaves`;
+    const plan = await cli(['plan', '--no-color'], { cwd, env });
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.out.split(note)).toHaveLength(2);
+    const json = JSON.parse((await cli(['plan', '--json'], { cwd, env })).out);
+    expect(json.notes).toEqual([expect.stringContaining(note)]);
+    const markdown = await cli(['plan', '--format', 'markdown'], { cwd, env });
+    expect(markdown.out).toContain(`ℹ️ Note: ${note}`);
+    const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    const again = await cli(['plan', '--detailed-exitcode', '--no-color'], { cwd, env });
+    expect(again.code, again.out).toBe(0);
+  });
+
+  it('knows which releases are newer', () => {
+    for (const newer of ['2.0.10', '2.1.0-rc2', '1.13.8', '1.14.0', '3.0.0'])
+      expect(newerThanKnown(newer), newer).toBe(true);
+    for (const known of ['1.10.0', '1.12.6', '1.13.7', '2.0.0', '2.0.9', 'unknown', null])
+      expect(newerThanKnown(known), String(known)).toBe(false);
   });
 });

@@ -1923,6 +1923,19 @@ describe('changes OpenMetadata would not keep', () => {
       severity: 'warning',
       pointer: '/schema/1/description',
     });
+    // Columns match by name whatever its case (EntityUtil.columnMatch: equalsIgnoreCase).
+    const recased = unkeptChange(
+      live,
+      after((c) => (c.schema[1].name = String(c.schema[1].name).toUpperCase())),
+    );
+    expect(recased).toMatchObject({ code: 'unkept.column-property', pointer: '/schema/1/name' });
+    // Another array type is another column: counted, so kept.
+    expect(
+      unkeptChange(
+        live,
+        after((c) => (c.schema[1].arrayDataType = 'INT')),
+      ),
+    ).toBeUndefined();
     const reordered = unkeptChange(
       live,
       after((c) => {

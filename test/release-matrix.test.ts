@@ -45,7 +45,17 @@ async function demoOn(release: string) {
 
 const patches = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === 'PATCH');
 
-const RELEASES = ['1.10.0', '1.12.3', '1.13.0', '1.13.1', '2.0.0', '2.0.5'];
+const RELEASES = [
+  '1.10.0',
+  '1.12.3',
+  '1.13.0',
+  '1.13.1',
+  '1.13.6',
+  '1.13.7',
+  '2.0.0',
+  '2.0.5',
+  '2.0.9',
+];
 
 describe.each(RELEASES)('OpenMetadata %s', (release) => {
   it('the openmetadata demo plans, applies (exit 0), re-plans with no changes; every stored contract is one dataContract.json takes', async () => {

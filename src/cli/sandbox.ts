@@ -24,7 +24,7 @@ export interface ServeOptions {
   faults?: string;
   /** spec (default) or openmetadata. */
   profile?: string;
-  /** Under openmetadata: the release played (2.0.5 by default). */
+  /** Under openmetadata: the release played (2.0.9 by default). */
   openmetadataVersion?: string;
   /** Under openmetadata: `name=on|off` for each unconfirmed behaviour to play one way. */
   openmetadataVariant?: string[];

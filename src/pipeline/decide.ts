@@ -1,6 +1,7 @@
 // The pipeline's third seam: what was loaded and read → the plan. Pure: no file, catalog or clock
 // is asked here (each change is made by the pure planner as its live contract is read, read-live.ts);
 // the plan is put together from the changes, sealed, with what the run says about itself.
+import { newerReleaseNote } from '../profile/releases.js';
 import type { LiveContract } from '../catalog/client.js';
 import type { DesiredContract } from '../model/contract.js';
 import type { ContractFile } from '../contract/parse.js';
@@ -36,11 +37,14 @@ export interface RunFacts {
 }
 
 export function decide(loaded: LoadedFiles, read: LiveRead, run: RunFacts): Planned {
+  const releaseNote =
+    loaded.codec.profile === 'openmetadata' ? newerReleaseNote(loaded.codec.release) : undefined;
   const plan = assemblePlan(read.changes, {
     catalogUrl: run.catalogUrl,
     catalogProfile: loaded.codec.profile,
     gitCommit: run.gitCommit,
     createdAt: run.createdAt,
+    ...(releaseNote === undefined ? {} : { notes: [releaseNote] }),
     ...(read.impact === undefined ? {} : { impact: read.impact }),
   });
   return {

@@ -17,6 +17,8 @@ export interface PlanMeta {
   catalogProfile: Profile;
   gitCommit: string | null;
   createdAt: string;
+  /** What the run says of the catalog as a whole, once (a release newer than the tool knows). */
+  notes?: string[];
   /** How the consumers of breaking changes were looked up, when there were any. */
   impact?: PlanImpact;
 }

@@ -139,6 +139,8 @@ export interface Plan {
   catalogProfile: Profile;
   gitCommit: string | null;
   createdAt: string;
+  /** What the run says of the catalog as a whole, once (a release newer than the tool knows). */
+  notes?: string[];
   summary: PlanSummary;
   changes: PlannedChange[];
   /** With a breaking change: how its consumers were looked up (none were without one). */

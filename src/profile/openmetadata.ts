@@ -1,4 +1,4 @@
-// The openmetadata profile: what a real OpenMetadata 1.10.0–2.0.5 server stores. The file stays
+// The openmetadata profile: what a real OpenMetadata 1.10.0–2.0.9 server stores. The file stays
 // friendly (ISO durations, terms as text, references by name); the wire holds OpenMetadata's
 // shapes: `{interval, unit}` SLA values, `{content}` terms, `policies[]`, resolved references.
 import { MANAGED_FIELDS, shapesFromSchema, type DesiredContract } from '../model/contract.js';

@@ -1,4 +1,4 @@
-// What the tool knows of the OpenMetadata releases it speaks (1.10.0 to 2.0.5) where they differ
+// What the tool knows of the OpenMetadata releases it speaks (1.10.0 to 2.0.9) where they differ
 // for it, each fact with the release range and where it comes from. The sandbox plays the same
 // facts on its own side (packages/sandbox/src/release.ts), written apart so that it can catch a
 // mistake here.
@@ -48,6 +48,43 @@ export function storesArchived(version: ReleaseVersion): boolean {
 export function stripsOdcsPassthrough(version: ReleaseVersion): boolean {
   const numbers = releaseNumbers(version);
   return numbers !== null && compare(numbers, [2, 0, 0]) === 0;
+}
+
+/**
+ * The newest release of each line the tool knows (1.13.7 was in pre-release on 25 November 2026,
+ * 2.0.9 came out on 20 November 2026); 1.10 to 1.12 are known whole.
+ */
+const NEWEST_OF_LINE: ReadonlyMap<string, number> = new Map([
+  ['1.10', Infinity],
+  ['1.11', Infinity],
+  ['1.12', Infinity],
+  ['1.13', 7],
+  ['2.0', 9],
+]);
+
+/** The newest release the tool knows, whose behaviour a newer one is planned with. */
+export const NEWEST_KNOWN_RELEASE = '2.0.9';
+
+/** The releases the tool knows, as a sentence names them. */
+export const KNOWN_RELEASES_TEXT = '1.10.0 to 1.13.7 and 2.0.0 to 2.0.9';
+
+/**
+ * Whether `version` is a release newer than the tool knows (2.0.10, 2.1.0-rc2, 1.13.8, 3.0.0): it
+ * is planned with the behaviour of the newest known (every range above is open at its top, so a
+ * later release has what 2.0.9 has), and said once. Null (a release that does not say) is not.
+ */
+export function newerThanKnown(version: ReleaseVersion): boolean {
+  const numbers = releaseNumbers(version);
+  if (numbers === null || compare(numbers, [1, 10, 0]) < 0) return false;
+  const newest = NEWEST_OF_LINE.get(`${numbers[0]}.${numbers[1]}`);
+  return newest === undefined ? true : numbers[2] > newest;
+}
+
+/** The note a run gives once for a release newer than the tool knows; undefined for one it knows. */
+export function newerReleaseNote(version: ReleaseVersion): string | undefined {
+  return newerThanKnown(version)
+    ? `${releaseName(version)} is newer than the releases this tool knows (${KNOWN_RELEASES_TEXT}): it is planned as ${NEWEST_KNOWN_RELEASE} behaves; \`contracts doctor\` checks what it serves`
+    : undefined;
 }
 
 /** The release as a sentence names it: "OpenMetadata 1.12.2", or "this OpenMetadata release". */

@@ -23,6 +23,7 @@ export function printablePlan(plan: Plan): Plan {
   const list = (texts: readonly string[]): string[] => texts.map(printable);
   return Object.assign(withChecksumUnread(plan), {
     catalogUrl: printable(plan.catalogUrl),
+    ...(plan.notes === undefined ? {} : { notes: list(plan.notes) }),
     changes: plan.changes.map((change) =>
       plannedChange({
         ...change,

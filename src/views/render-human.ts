@@ -223,6 +223,7 @@ export function renderPlanHuman(given: Plan, c: Colors, options: { drift?: boole
     );
   const unlooked = impactNote(plan);
   if (unlooked !== '') out.push(c.dim(unlooked));
+  for (const note of plan.notes ?? []) out.push(c.dim(`Note: ${note}.`));
   out.push(c.bold(closingLine(plan)));
   return `${out.join('\n')}\n`;
 }

@@ -155,6 +155,7 @@ export function renderPlanMarkdown(
   if (deleted !== '') lines.push(`⚠️ ${deleted}`, '');
   const unlooked = impactNote(plan);
   if (unlooked !== '') lines.push(`ℹ️ ${markdownText(unlooked)}`, '');
+  for (const note of plan.notes ?? []) lines.push(`ℹ️ ${markdownText(`Note: ${note}.`)}`, '');
   const handles = mentionedHandles(plan, options.mentions);
   if (handles.length > 0)
     lines.push(`👥 The breaking changes reach assets owned by ${handles.join(', ')}.`, '');

@@ -1,7 +1,7 @@
 // Data contracts in the sandbox: by id and name, effective contracts with data-product
 // inheritance, create and PATCH (RFC 6902 applied with a real JSON-patch library), as the
 // specification and, under the openmetadata profile, a real OpenMetadata server answer them.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import jsonpatch from 'fast-json-patch';
 import { requirePermission } from './auth.js';
@@ -314,7 +314,9 @@ export class Contracts {
         if (stored === undefined || !javaEquals(op.value, stored.value, op.path))
           throw new ApiError(
             500,
-            `javax.json.JsonException: The JSON Patch operation 'test' failed for path '${op.path}' and value '${stringify(op.value) ?? ''}'`,
+            this.release?.has('genericTestFailureText') === true
+              ? `There was an error processing your request. It has been logged (ID ${randomBytes(8).toString('hex')}).`
+              : `javax.json.JsonException: The JSON Patch operation 'test' failed for path '${op.path}' and value '${stringify(op.value) ?? ''}'`,
           );
         continue;
       }

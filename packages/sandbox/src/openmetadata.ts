@@ -1,4 +1,4 @@
-// The sandbox as a real OpenMetadata 1.10.0–2.0.5 server (`--profile openmetadata`): its own model of
+// The sandbox as a real OpenMetadata 1.10.0–2.0.9 server (`--profile openmetadata`): its own model of
 // the stored data contract (from OpenMetadata's JSON Schemas), checked before anything is stored;
 // references resolved as the server resolves them; and the demo catalog in these shapes (its
 // version and ETags: release.ts).

@@ -65,3 +65,32 @@ describe('unconfirmed behaviours', () => {
     );
   });
 });
+
+describe('the releases played', () => {
+  it('plays 1.10.0 to 1.13.7 and 2.0.0 to 2.0.9, 2.0.9 by default, and no release it does not know', async () => {
+    for (const known of ['1.10.0', '1.12.6', '1.13.7', '2.0.0', '2.0.9'])
+      expect(new OpenMetadataRelease(known).version).toBe(known);
+    expect(new OpenMetadataRelease().version).toBe('2.0.9');
+    for (const unknown of ['1.13.8', '1.14.0', '2.0.10', '2.1.0', '3.0.0'])
+      expect(() => new OpenMetadataRelease(unknown)).toThrow(
+        `the sandbox plays OpenMetadata 1.10.0 to 1.13.7 and 2.0.0 to 2.0.9, whose behaviour is known; got '${unknown}'`,
+      );
+    const opened = await openSandbox({ profile: 'openmetadata' });
+    cleanups.push(() => opened.sandbox.close());
+    expect((await opened.client.get('/v1/system/version')).body.version).toBe('2.0.9');
+  });
+
+  it('lists contracts with a limit from 0 to 1,000,000, as the server takes', async () => {
+    const opened = await openSandbox({ profile: 'openmetadata' });
+    cleanups.push(() => opened.sandbox.close());
+    const all = await opened.client.get('/v1/dataContracts?limit=1000000');
+    expect(all.status).toBe(200);
+    expect(all.body.data.length).toBe(all.body.paging.total);
+    const none = await opened.client.get('/v1/dataContracts?limit=0');
+    expect(none.body.data).toEqual([]);
+    expect(none.body.paging.total).toBe(all.body.paging.total);
+    const over = await opened.client.get('/v1/dataContracts?limit=1000001');
+    expect(over.status).toBe(400);
+    expect(JSON.stringify(over.body)).toContain('less than or equal to 1000000');
+  });
+});

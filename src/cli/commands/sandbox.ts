@@ -26,12 +26,12 @@ export function addSandboxCommands(program: Command, { io, setExit }: CommandCon
     )
     .option(
       '--profile <profile>',
-      'spec (the catalog specification) or openmetadata (the shapes and behaviour of an OpenMetadata release, 1.10.0 to 2.0.5)',
+      'spec (the catalog specification) or openmetadata (the shapes and behaviour of an OpenMetadata release, 1.10.0 to 1.13.7 and 2.0.0 to 2.0.9)',
       'spec',
     )
     .option(
       '--openmetadata-version <version>',
-      'with --profile openmetadata: the release to play, 1.10.0 to 2.0.5, with its behaviour (default 2.0.5; see docs/openmetadata-releases.md)',
+      'with --profile openmetadata: the release to play, 1.10.0 to 1.13.7 or 2.0.0 to 2.0.9, with its behaviour (default 2.0.9; see docs/openmetadata-releases.md)',
     )
     .option(
       '--openmetadata-variant <name=on|off>',
