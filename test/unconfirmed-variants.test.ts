@@ -151,3 +151,44 @@ describe.each([true, false])('2.0.9 checking a create body against its id: %s', 
     expect(again.code, again.out).toBe(0);
   });
 });
+
+// The 2.0.1 notes name the fix for #31145 (any update but an ODCS import strips an ODCS-imported
+// contract's passthrough); a build after it that still strips is said on the contract it hit.
+describe.each([true, false])('2.0.9 stripping the ODCS passthrough: %s', (strips) => {
+  it('apply goes through and says what the catalog dropped, when it did', async () => {
+    const opened = await openSandbox({
+      profile: 'openmetadata',
+      openmetadataVersion: '2.0.9',
+      openmetadataVariants: { stripsOdcsPassthrough: strips },
+    });
+    cleanups.push(() => opened.sandbox.close());
+    const { store } = opened.sandbox;
+    const orders = store.contractByFqn('warehouse.sales.public.orders.dataContract_orders')!;
+    store.putContract({ ...orders, odcsElementExtensions: { servers: [{ server: 'prod' }] } });
+    const dir = await tempDir();
+    cleanups.push(() => dir.remove());
+    await cp(
+      path.resolve(import.meta.dirname, '..', 'examples', 'openmetadata', 'contracts'),
+      path.join(dir.dir, 'contracts'),
+      { recursive: true },
+    );
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const apply = await cli(['apply', '--auto-approve', '--json'], { cwd: dir.dir, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    const applied = JSON.parse(apply.out).applied.find(
+      (r: { fullyQualifiedName: string }) =>
+        r.fullyQualifiedName === 'warehouse.sales.public.orders.dataContract_orders',
+    );
+    expect(applied.warnings ?? []).toEqual(
+      strips
+        ? [
+            expect.stringMatching(
+              /^the catalog dropped what this contract kept of its ODCS document/,
+            ),
+          ]
+        : [],
+    );
+    const stored = store.contractByFqn('warehouse.sales.public.orders.dataContract_orders')!;
+    expect(stored.odcsElementExtensions === undefined).toBe(strips);
+  });
+});

@@ -97,6 +97,7 @@ export function appliedMarkdown(report: ApplyReport): string {
       );
     for (const f of items.added) lines.push(`  - added ${codeSpan(itemEntry(f, true))}`);
     for (const f of items.deleted) lines.push(`  - deleted ${codeSpan(itemEntry(f, false))}`);
+    for (const warning of result.warnings ?? []) lines.push(`  - ⚠️ ${markdownText(warning)}`);
   }
   for (const result of failed)
     lines.push(

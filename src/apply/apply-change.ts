@@ -147,6 +147,19 @@ async function droppedChange(
   };
 }
 
+/**
+ * What the catalog dropped of an ODCS-imported contract beside the change: OpenMetadata 2.0.0
+ * strips `odcsElementExtensions` on any update that is not an ODCS import (#31145, fixed in 2.0.1
+ * by its notes; plan refuses such a change on 2.0.0). A build that still does it is said here, on
+ * the contract it happened to; undefined when the passthrough was kept or there was none.
+ */
+function passthroughLost(before: LiveContract, after: PatchedContract): string | undefined {
+  const had = (before as { odcsElementExtensions?: unknown }).odcsElementExtensions;
+  const has = (after as { odcsElementExtensions?: unknown }).odcsElementExtensions;
+  if (had === undefined || had === null || (has !== undefined && has !== null)) return undefined;
+  return 'the catalog dropped what this contract kept of its ODCS document (odcsElementExtensions) along with this change, as OpenMetadata 2.0.0 does (open-metadata/OpenMetadata#31145): import the ODCS document again to bring it back, or keep that part of it in the file';
+}
+
 export async function applyChange(context: ChangeContext): Promise<ContractResult> {
   const { change, catalog } = context;
   const names = { file: change.file, fullyQualifiedName: change.fullyQualifiedName };
@@ -200,6 +213,7 @@ export async function applyChange(context: ChangeContext): Promise<ContractResul
         if (dropped !== undefined) return dropped;
       }
       const folded = changed && patched.version === from;
+      const lost = passthroughLost(base, patched);
       return {
         status: 'applied',
         ...names,
@@ -209,6 +223,7 @@ export async function applyChange(context: ChangeContext): Promise<ContractResul
         ...(folded ? { folded: true as const } : {}),
         confirmedByReread: false,
         replannedAt,
+        ...(lost === undefined ? {} : { warnings: [lost] }),
       };
     } catch (error) {
       failed = error;

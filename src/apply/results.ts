@@ -37,6 +37,8 @@ export type ContractResult =
       deleted?: 'soft' | 'hard';
       /** The id of the contract deleted, which a restore names. */
       deletedId?: string;
+      /** What the catalog did beside the change that the person should know (it lost a part). */
+      warnings?: string[];
     }
   | {
       status: 'failed';

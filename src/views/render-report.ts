@@ -225,6 +225,8 @@ export function appliedLines(given: Applied, c: Colors): string[] {
     );
   each(items.added, (f) => c.green(`+ ${printable(itemEntry(f, true))}`));
   each(items.deleted, (f) => c.red(`- ${printable(itemEntry(f, false))}`));
+  for (const warning of result.warnings ?? [])
+    lines.push(`    ${c.yellow(`warning: ${printable(warning)}`)}`);
   if (result.confirmedByReread)
     lines.push(
       c.dim('    (the response was lost; reading the contract back showed the change in place)'),

@@ -130,6 +130,11 @@ export const RELEASE_BEHAVIOURS = {
     from: [2, 0, 0],
     until: [2, 0, 0],
     source: 'OpenMetadata 2.0.1 release notes, open-metadata/OpenMetadata#31145',
+    unconfirmed: {
+      from: [2, 0, 1],
+      played: false,
+      why: 'the 2.0.1 notes name the fix; no later source shows which update paths it covers',
+    },
   },
   /**
    * `POST /v1/dataContracts/validate`, the server's dry run of a create body. The route is in the
