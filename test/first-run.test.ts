@@ -153,6 +153,27 @@ describe('the small things a new user trips on', () => {
     expect(run.err).toContain('Options take two dashes here: --auto-approve');
     const typo = await cli(['plan', '--bogus'], { cwd, env });
     expect(typo.err).toMatch(/^Error: unknown option '--bogus'/);
+    const valued = await cli(['plan', '-out=plan.json'], { cwd, env });
+    expect(valued.err).toContain('Options take two dashes here: --out=plan.json');
+  });
+
+  it('a catalog URL without its scheme is echoed whole, with the one it likely means', async () => {
+    const { cwd, env } = await demo();
+    const run = await cli(['plan'], { cwd, env: { ...env, CATALOG_URL: 'localhost:8600' } });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      "the catalog URL 'localhost:8600' has no http:// or https:// in front; give a base URL such as http://localhost:8600",
+    );
+  });
+
+  it('run from inside the contracts folder, the missing default path says where to run from', async () => {
+    const { cwd, env } = await demo();
+    await mkdir(path.join(cwd, 'contracts'), { recursive: true });
+    const run = await cli(['validate'], { cwd: path.join(cwd, 'contracts'), env });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      'contracts: no such file or directory here, and this folder is itself named contracts: run from the folder above it',
+    );
   });
 
   it('drift reads as drift, never as what a command "will" do, and takes --detailed-exitcode as plan does', async () => {

@@ -53,6 +53,12 @@ function run(
 }
 
 describe('the packed tarball in an empty folder', () => {
+  it('carries no source maps (they tripled its size; stack traces of --debug name bundle lines)', () => {
+    const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(listed.filter((file) => file.endsWith('.map'))).toEqual([]);
+    expect(listed).toContain('package/dist/cli.cjs');
+  });
+
   it('installs with nothing to fetch or build, and takes a new user from nothing to a converged contract: new, plan, apply, plan', async () => {
     const opened = await openSandbox({});
     const work = await tempDir();

@@ -4,6 +4,11 @@ import { ConfigError } from '../model/errors.js';
 /** The catalog base URL as the tool shows and stores it: no credentials, no query, no trailing /v1. */
 export function normalizeCatalogUrl(raw: string): URL {
   let url: URL;
+  // `localhost:8585` parses as a URL of scheme `localhost:`: a base URL without its scheme.
+  if (/^[\w.-]+(:\d+)?(\/\S*)?$/.test(raw))
+    throw new ConfigError(
+      `the catalog URL '${raw}' has no http:// or https:// in front; give a base URL such as http://${raw}`,
+    );
   try {
     url = new URL(raw);
   } catch {

@@ -67,10 +67,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
  */
 function usageError(text: string): string {
   const said = text.replace(/^error: /, 'Error: ');
-  const single = /unknown option '-([a-z][a-z-]+)'/.exec(said);
+  const single = /unknown option '-([a-z][a-z-]+)(=[^']*)?'/.exec(said);
   return single === null
     ? said
-    : `${said.trimEnd()}\nOptions take two dashes here: --${single[1]!}\n`;
+    : `${said.trimEnd()}\nOptions take two dashes here: --${single[1]!}${single[2] ?? ''}\n`;
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */

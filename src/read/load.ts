@@ -122,7 +122,11 @@ async function expandPaths(paths: readonly string[], cwd: string): Promise<Found
     try {
       info = await stat(absolute);
     } catch {
-      throw new ConfigError(`${given}: no such file or directory`);
+      // Run from inside the contracts folder, the default path names a folder below it.
+      const inside = path.basename(cwd) === given.replace(/\/+$/, '');
+      throw new ConfigError(
+        `${given}: no such file or directory${inside ? ` here, and this folder is itself named ${path.basename(cwd)}: run from the folder above it, or name the files (\`.\` for all of them)` : ''}`,
+      );
     }
     const refusal = refusalOf(absolute, found.bounds);
     if (refusal !== undefined) {
