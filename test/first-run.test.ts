@@ -1,6 +1,6 @@
 // The rough edges a new user meets first: each a clear sentence and the right exit code, never an
 // internal error, a hang, "no changes" for a wrong folder, or a hint that cannot work.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
@@ -155,6 +155,25 @@ describe('the small things a new user trips on', () => {
     expect(typo.err).toMatch(/^Error: unknown option '--bogus'/);
     const valued = await cli(['plan', '-out=plan.json'], { cwd, env });
     expect(valued.err).toContain('Options take two dashes here: --out=plan.json');
+  });
+
+  it('the flags the docs list are taken: drift --prune, coverage and show --format', async () => {
+    const { cwd, env } = await demo();
+    await cp(path.resolve(import.meta.dirname, '..', 'contracts'), path.join(cwd, 'contracts'), {
+      recursive: true,
+    });
+    const drift = await cli(['drift', '--prune'], { cwd, env });
+    expect(drift.err).not.toContain('unknown option');
+    const coverage = await cli(['coverage', '--format', 'json'], { cwd, env });
+    expect(coverage.code, coverage.err).toBe(0);
+    expect(JSON.parse(coverage.out).totals.tables).toBeGreaterThan(0);
+    const saved = await cli(['plan', '--out', 'plan.json'], { cwd, env });
+    expect(saved.code, saved.err).toBe(0);
+    const show = await cli(['show', 'plan.json', '--format', 'markdown'], { cwd, env });
+    expect(show.code, show.err).toBe(0);
+    expect(show.out).toMatch(/^#/);
+    const wrong = await cli(['show', 'plan.json', '--format', 'sarif'], { cwd, env });
+    expect(wrong.err).toContain("--format must be human, json or markdown, got 'sarif'");
   });
 
   it('a catalog URL without its scheme is echoed whole, with the one it likely means', async () => {

@@ -1,5 +1,6 @@
 // The one choice of how a command's result is shown: `--format`, with the older `--json` and
 // `--markdown` flags read as the formats they name.
+import { ConfigError } from '../model/errors.js';
 
 export type Format = 'human' | 'json' | 'markdown' | 'sarif' | 'github';
 
@@ -22,4 +23,19 @@ export function chosenFormat<F extends Format>(flags: {
   if (flags.json === true || flags.format === 'json') return 'json';
   if (flags.markdown === true || flags.format === 'markdown') return 'markdown';
   return flags.format;
+}
+
+/**
+ * `--format` of a command that shows a report as `human`, `json` or `markdown` only (show,
+ * coverage), read with its `--json` and `--markdown` twins; a ConfigError for another value.
+ */
+export function reportFormat(flags: {
+  format?: string | undefined;
+  json?: boolean | undefined;
+  markdown?: boolean | undefined;
+}): 'human' | 'json' | 'markdown' {
+  const format = flags.format ?? 'human';
+  if (format !== 'human' && format !== 'json' && format !== 'markdown')
+    throw new ConfigError(`--format must be human, json or markdown, got '${format}'`);
+  return chosenFormat({ format, json: flags.json, markdown: flags.markdown });
 }

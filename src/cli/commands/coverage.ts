@@ -1,6 +1,6 @@
 // `contracts coverage [PATH...]`: which tables have a contract, and which of those git manages.
 import { InvalidArgumentError, type Command } from 'commander';
-import { chosenFormat } from '../../views/format.js';
+import { reportFormat } from '../../views/format.js';
 import { parseConcurrency, pick } from '../parse-options.js';
 import type { CommandContext } from './context.js';
 
@@ -24,6 +24,7 @@ export function addCoverageCommand(
         throw new InvalidArgumentError('must be a whole number from 1 to 1000');
       return n;
     })
+    .option('--format <format>', 'human (default), json or markdown')
     .option('--json', 'the report as JSON')
     .option('--markdown', 'the report as markdown')
     .option(
@@ -37,6 +38,7 @@ export function addCoverageCommand(
         options: {
           database?: string;
           pageSize?: number;
+          format?: string;
           json?: boolean;
           markdown?: boolean;
           catalogUrl?: string;
@@ -48,11 +50,7 @@ export function addCoverageCommand(
           await runCoverage(
             {
               paths: file.givenPaths(paths),
-              format: chosenFormat({
-                format: 'human',
-                json: options.json,
-                markdown: options.markdown,
-              }),
+              format: reportFormat(options),
               color: color(),
               ...pick(file.connection(options), [
                 'database',

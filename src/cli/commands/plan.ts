@@ -101,6 +101,7 @@ export function addPlanCommands(program: Command, context: CommandContext): void
         '--detailed-exitcode',
         'accepted as plan takes it: drift always exits 2 when the catalog differs',
       )
-      .option(FAIL_ON_FLAG, FAIL_ON_HELP),
+      .option(FAIL_ON_FLAG, FAIL_ON_HELP)
+      .option(PRUNE_FLAG, PRUNE_HELP),
   ).action((paths: string[], options: PlanFlags) => runPlanCommand(paths, options, true));
 }
