@@ -70,8 +70,7 @@ export async function consumerImpact(
   if (options.profile !== 'openmetadata' || lineage === undefined)
     return {
       depth,
-      unavailable:
-        'this catalog (spec profile) serves no lineage, so the consumers of breaking changes are not looked up',
+      unavailable: 'this catalog (spec profile) serves no lineage',
     };
   let refused: string | undefined;
   const owners = new Map<string, Promise<Owner[] | null>>();

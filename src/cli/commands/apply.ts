@@ -15,7 +15,7 @@ export function addApplyCommand(
       .description('apply a saved plan (refused if stale), or plan and apply the files')
       .argument(
         '[plan-or-paths...]',
-        'a plan file saved by `plan --out`, or contract files and directories (default: contracts/)',
+        'a plan file saved by `plan --out`, or contract files and directories (default: `paths` of .contracts.yaml, else contracts/)',
       )
       .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)')
       .option(

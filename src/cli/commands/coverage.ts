@@ -15,7 +15,7 @@ export function addCoverageCommand(
     )
     .argument(
       '[paths...]',
-      'contract files or directories to match tables with (default: contracts/)',
+      'contract files or directories to match tables with (default: `paths` of .contracts.yaml, else contracts/)',
     )
     .option('--database <fqn>', 'only tables of this database, e.g. warehouse.sales')
     .option('--page-size <n>', 'tables per page, 1 to 1000 (default 1000)', (value) => {

@@ -49,7 +49,10 @@ export function addFileCommands(program: Command, { io, file, setExit }: Command
   program
     .command('export')
     .description('write contract files as ODCS v3.1.0 documents; no network')
-    .argument('[paths...]', 'files or directories (default: contracts/)')
+    .argument(
+      '[paths...]',
+      'files or directories (default: `paths` of .contracts.yaml, else contracts/)',
+    )
     .requiredOption('--format <format>', 'odcs: the Open Data Contract Standard, v3.1.0')
     .option(
       '--out <dir>',

@@ -76,7 +76,10 @@ export function addPlanCommands(program: Command, context: CommandContext): void
       .description(
         'validate, read the live contracts by FQN, and print the changes apply would make',
       )
-      .argument('[paths...]', 'files or directories (default: contracts/)')
+      .argument(
+        '[paths...]',
+        'files or directories (default: `paths` of .contracts.yaml, else contracts/)',
+      )
       .option('--out <file>', 'save the plan for `contracts apply FILE`')
       .option('--markdown', 'print the plan as markdown (as the GitHub Action shows it)')
       .option(
@@ -94,7 +97,10 @@ export function addPlanCommands(program: Command, context: CommandContext): void
       .description(
         'plan every contract file; exit 2 when the catalog differs from the files, 0 when it agrees',
       )
-      .argument('[paths...]', 'files or directories (default: contracts/)')
+      .argument(
+        '[paths...]',
+        'files or directories (default: `paths` of .contracts.yaml, else contracts/)',
+      )
       .option('--markdown', 'print the plan as markdown')
       .option('--format <format>', 'human (default), json, markdown, github or sarif, as for plan')
       .option(

@@ -15,7 +15,10 @@ export function addValidateCommand(
   program
     .command('validate')
     .description('load and check contract files against the schema; no network')
-    .argument('[paths...]', 'files or directories (default: contracts/)')
+    .argument(
+      '[paths...]',
+      'files or directories (default: `paths` of .contracts.yaml, else contracts/)',
+    )
     .addOption(formatOption())
     .option('--json', 'same as --format json')
     .option(

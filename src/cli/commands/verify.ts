@@ -29,7 +29,10 @@ export function addVerifyCommand(
       .description(
         'run each contract on its data in the catalog (schema, semantics, quality) and say whether it holds',
       )
-      .argument('[paths...]', 'files or directories (default: contracts/)'),
+      .argument(
+        '[paths...]',
+        'files or directories (default: `paths` of .contracts.yaml, else contracts/)',
+      ),
   )
     .option(VERIFY_TIMEOUT_FLAG, VERIFY_TIMEOUT_HELP, parseVerifyTimeout)
     .option('--json', 'the results as JSON on stdout')
