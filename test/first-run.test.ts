@@ -176,6 +176,28 @@ describe('the small things a new user trips on', () => {
     expect(wrong.err).toContain("--format must be human, json or markdown, got 'sarif'");
   });
 
+  it('a token for a user the sandbox does not know: a warning, or with --seed an error', async () => {
+    const { cwd } = await demo();
+    const unknown = await cli(['sandbox', 'token', '--user', 'nobody'], { cwd });
+    expect(unknown.code).toBe(0);
+    expect(unknown.err).toContain(
+      'warning: nobody is not a user of the built-in demo catalog (alice, ci-bot, bob, carol)',
+    );
+    expect((await cli(['sandbox', 'token', '--user', 'bob'], { cwd })).err).toBe('');
+    await writeFile(
+      path.join(cwd, 'seed.json'),
+      JSON.stringify({ users: [{ name: 'dana', permissions: [] }], assets: [], dataContracts: [] }),
+    );
+    const seeded = await cli(['sandbox', 'token', '--user', 'alice', '--seed', 'seed.json'], {
+      cwd,
+    });
+    expect(seeded.code).toBe(1);
+    expect(seeded.err).toContain('--user alice is not a user of seed.json (dana)');
+    expect(seeded.out).toBe('');
+    const known = await cli(['sandbox', 'token', '--user', 'dana', '--seed', 'seed.json'], { cwd });
+    expect(known.code, known.err).toBe(0);
+  });
+
   it('a catalog URL without its scheme is echoed whole, with the one it likely means', async () => {
     const { cwd, env } = await demo();
     const run = await cli(['plan'], { cwd, env: { ...env, CATALOG_URL: 'localhost:8600' } });

@@ -167,6 +167,8 @@ export interface TokenOptions {
   user: string;
   secret?: string;
   expiresIn: string;
+  /** The seed file the sandbox serves: the user must be one of its users. */
+  seed?: string;
 }
 
 export async function runToken(options: TokenOptions, io: Io): Promise<number> {
@@ -178,6 +180,21 @@ export async function runToken(options: TokenOptions, io: Io): Promise<number> {
     throw new ConfigError(
       `--expires-in must be a duration such as 30m, 1h or 7d, got '${options.expiresIn}'`,
     );
+  }
+  // A token for a user the sandbox does not know is refused by it (401): said before minting.
+  if (options.seed !== undefined) {
+    const users = (await readSeedFile(options.seed, io.cwd)).users.map((user) => user.name);
+    if (!users.includes(options.user))
+      throw new ConfigError(
+        `--user ${options.user} is not a user of ${options.seed} (${users.join(', ')}); the sandbox would refuse its token`,
+      );
+  } else {
+    const { demoSeed } = await import('@contracts-gitops/sandbox/demo-catalog');
+    const users = demoSeed().users.map((user) => user.name);
+    if (!users.includes(options.user))
+      io.stderr.write(
+        `warning: ${options.user} is not a user of the built-in demo catalog (${users.join(', ')}); a sandbox serving it refuses this token. With --seed FILE, name the seed the sandbox serves.\n`,
+      );
   }
   io.stdout.write(
     `${await mintToken(options.user, secretFrom(options.secret, io), options.expiresIn)}\n`,

@@ -51,6 +51,7 @@ export function addSandboxCommands(program: Command, { io, setExit }: CommandCon
       'HS256 secret the sandbox uses (default: SANDBOX_SECRET or the built-in local secret)',
     )
     .option('--expires-in <duration>', 'lifetime such as 30m, 1h or 7d', '1h')
+    .option('--seed <file>', 'the seed file the sandbox serves: the user must be one of its users')
     .action(async (options: TokenOptions) => {
       const { runToken } = await import('../sandbox.js');
       setExit(await runToken(options, io));
