@@ -121,6 +121,32 @@ describe('coverage --database', () => {
   });
 });
 
+describe('a line indented out of step, and a key given twice', () => {
+  it('is one plain sentence at the line that is out of step, naming both indentations', async () => {
+    const dir = await tempDir({
+      'contracts/a.yaml':
+        'name: orders\nfullyQualifiedName: w.s.p.orders.dataContract_orders\nentity:\n  type: table\n   fullyQualifiedName: w.s.p.orders\n',
+      'contracts/b.yaml': 'name: b\nentity:\n  type: table\n fullyQualifiedName: w.s.p.b\n',
+      'contracts/c.yaml':
+        'name: c\nname: d\nfullyQualifiedName: w.s.p.c.dataContract_c\nentity: {type: table, fullyQualifiedName: w.s.p.c}\n',
+    });
+    cleanups.push(() => dir.remove());
+    const run = await cli(['validate'], { cwd: dir.dir });
+    expect(run.code).toBe(1);
+    const tail =
+      'keys of one mapping start at the same column, and a mapping as a value starts on the line after its key (the syntax errors after it follow from it, and are not listed)';
+    expect(run.out).toBe(
+      [
+        `contracts/a.yaml:5:4 this line is indented by 3 spaces where the line 4 above it is indented by 2 spaces: ${tail}`,
+        `contracts/b.yaml:4:2 this line is indented by 1 space where the line 3 above it is indented by 2 spaces: ${tail}`,
+        'contracts/c.yaml:2:1 duplicate key: this key is first on line 1, and each key may appear once in a mapping; keep one of them',
+        '✗ 3 problems in 3 of 3 files.',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('a tab in the indentation', () => {
   it('is one problem at its line that says what to do, not one for every line after it', async () => {
     const dir = await tempDir();

@@ -14,7 +14,7 @@ import {
   rememberDocument,
 } from './positions.js';
 import { matchesSchema, schemaProblems } from './schema.js';
-import { syntaxReason } from './syntax-message.js';
+import { misindentation, syntaxReason } from './syntax-message.js';
 import { yamlLibrary } from '../support/yaml-library.js';
 import { MAX_ALIAS_COUNT, treeProblems } from './tree-checks.js';
 import { fromOdcs, isOdcsDocument } from './from-odcs.js';
@@ -262,6 +262,13 @@ function parseAndCheck(
             'a tab in the indentation: YAML indents with spaces only, so replace it with spaces (the syntax errors after it follow from it, and are not listed)',
           ),
         );
+        break;
+      }
+      // A line indented out of step: one sentence at it, not the package's two or five.
+      const misindented = misindentation(error, text, p.line);
+      if (misindented !== undefined) {
+        const column = /^ */.exec(text.split(/\r?\n/)[misindented.line - 1]!)![0].length + 1;
+        problems.push(at(misindented.line, column, '', misindented.message));
         break;
       }
       const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '');

@@ -55,3 +55,51 @@ export function syntaxReason(error: Pick<YAMLError, 'code' | 'message'>): string
   if (FIXED_MESSAGES.has(first)) return first;
   return BY_CODE[error.code] ?? 'the text here is not valid YAML';
 }
+
+/** The yaml package's codes of an error a line indented out of step with its neighbours causes. */
+const INDENT_CODES: ReadonlySet<string> = new Set([
+  'BAD_INDENT',
+  'BLOCK_AS_IMPLICIT_KEY',
+  'MULTILINE_IMPLICIT_KEY',
+]);
+
+/**
+ * For a syntax error on line `line` (1-based) that a misindented line causes, that line and one
+ * plain sentence naming both indentations; undefined for any other error, or when no such line is
+ * found. The errors after it follow from it.
+ */
+export function misindentation(
+  error: Pick<YAMLError, 'code'>,
+  text: string,
+  line: number,
+): { line: number; message: string } | undefined {
+  if (!INDENT_CODES.has(error.code)) return undefined;
+  const lines = text.split(/\r?\n/);
+  const indent = (i: number): number => /^ */.exec(lines[i]!)![0].length;
+  const blank = (i: number): boolean => /^\s*(#.*)?$/.test(lines[i]!);
+  let wrong: number | undefined;
+  let beside: number | undefined;
+  if (error.code === 'BAD_INDENT') {
+    // The line itself starts out of step with the key above it.
+    wrong = line - 1;
+    for (let i = wrong - 1; i >= 0; i -= 1)
+      if (!blank(i)) {
+        beside = i;
+        break;
+      }
+  } else {
+    // A key whose next line is indented deeper, as if the key's value were a mapping.
+    beside = line - 1;
+    for (let i = line; i < lines.length; i += 1)
+      if (!blank(i)) {
+        if (indent(i) > indent(beside)) wrong = i;
+        break;
+      }
+  }
+  if (wrong === undefined || beside === undefined || wrong >= lines.length) return undefined;
+  const spaces = (n: number): string => `${n} space${n === 1 ? '' : 's'}`;
+  return {
+    line: wrong + 1,
+    message: `this line is indented by ${spaces(indent(wrong))} where the line ${beside + 1} above it is indented by ${spaces(indent(beside))}: keys of one mapping start at the same column, and a mapping as a value starts on the line after its key (the syntax errors after it follow from it, and are not listed)`,
+  };
+}

@@ -45,17 +45,24 @@ export function treeProblems(
       return undefined;
     },
     Map(_key, map) {
-      const seen = new Set<string>();
+      /** Each key's first line in this mapping. */
+      const seen = new Map<string, number>();
       for (const item of map.items) {
         if (!isScalar(item.key)) continue;
         const name = String(item.key.value);
-        if (!seen.has(name)) {
-          seen.add(name);
+        const p = pos(nodeStart(item.key));
+        const first = seen.get(name);
+        if (first === undefined) {
+          seen.set(name, p.line);
           continue;
         }
-        const p = pos(nodeStart(item.key));
         problems.push(
-          at(p.line, p.column, '', 'duplicate key: each key may appear once in a mapping'),
+          at(
+            p.line,
+            p.column,
+            '',
+            `duplicate key: this key is first on line ${first}, and each key may appear once in a mapping; keep one of them`,
+          ),
         );
       }
       return undefined;
