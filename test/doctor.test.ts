@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import type { Sandbox } from '@contracts-gitops/sandbox';
 import { cliProcess } from './helpers/cli-process.js';
-import { openSandbox, seed } from './helpers/sandbox.js';
+import { mintToken } from '@contracts-gitops/sandbox';
+import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -178,6 +179,70 @@ describe('contracts doctor on OpenMetadata', () => {
         ),
       );
     }
+  });
+});
+
+describe('contracts doctor and declared versions', () => {
+  it('needs contractVersion too where a file declares a version, and --fix defines both', async () => {
+    const { sandbox, cwd, run, client } = await checkout('openmetadata');
+    await writeFile(
+      path.join(cwd, 'contracts', 'a.yaml'),
+      stringify({
+        name: 'a',
+        fullyQualifiedName: fqnOf('a'),
+        contractVersion: '1.2.0',
+        entity: { type: 'table', fullyQualifiedName: 'db.s.a' },
+      }),
+    );
+    const told = await run('alice', 'doctor');
+    expect(told.code).toBe(0);
+    expect(told.out).toContain('! The catalog defines no custom property contractVersion');
+    const fixed = await run('admin', 'doctor', '--fix');
+    expect(fixed.code).toBe(0);
+    expect(fixed.out).toContain('✓ Defined the custom property managedBy');
+    expect(fixed.out).toContain('✓ Defined the custom property contractVersion');
+    expect(sent(sandbox).filter((line) => line.startsWith('PUT '))).toHaveLength(2);
+    const type = await client.get('/v1/metadata/types/name/dataContract?fields=customProperties');
+    expect(type.body.customProperties.map((p: { name: string }) => p.name).sort()).toEqual([
+      'contractVersion',
+      'managedBy',
+    ]);
+  });
+});
+
+describe('contracts doctor where the catalog cannot be used', () => {
+  it("gives the /api hint for the catalog's web address, and stops there", async () => {
+    const { sandbox, cwd, token } = await checkout('openmetadata');
+    const result = await cliProcess(['doctor'], {
+      cwd,
+      env: { CATALOG_URL: sandbox.root, CATALOG_TOKEN: await token('alice') },
+    });
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(`try --catalog-url ${sandbox.root}/api`);
+    expect(result.out).not.toContain('permission');
+    expect(sent(sandbox).filter((line) => !line.startsWith('GET '))).toEqual([]);
+  });
+
+  it('says an expired token expired, and when, as the catalog refuses it', async () => {
+    const { sandbox, cwd } = await checkout('openmetadata');
+    const expired = await mintToken('alice', SECRET, Math.floor(Date.now() / 1000) - 60);
+    const result = await cliProcess(['doctor', '--json'], {
+      cwd,
+      env: { CATALOG_URL: sandbox.url, CATALOG_TOKEN: expired },
+    });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.out) as {
+      ok: boolean;
+      checks: { id: string; status: string; message: string }[];
+    };
+    expect(report.ok).toBe(false);
+    expect(report.checks.map((check) => [check.id, check.status])).toEqual([
+      ['token', 'error'],
+      ['reach', 'error'],
+    ]);
+    expect(report.checks[0]!.message).toMatch(/^The token is for user alice and expired at /);
+    expect(report.checks[1]!.message).toContain('Expired token!');
+    expect(result.out).not.toContain(expired);
   });
 });
 
