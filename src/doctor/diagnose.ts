@@ -69,7 +69,7 @@ export async function diagnose(
   const how =
     input.setting === 'auto'
       ? 'asked through GET /v1/system/version'
-      : `--catalog-profile ${input.setting}`;
+      : `the profile set: ${input.setting}, from --catalog-profile, CATALOG_PROFILE or .contracts.yaml`;
   checks.push({
     id: 'release',
     status: 'ok',
