@@ -71,7 +71,7 @@ describe('custom properties OpenMetadata defines', () => {
     ).toMatchObject({ pointer: '/extension/rank' });
     expect(await finding({ tier: 'gold', note: 'x' })).toEqual({
       error:
-        'extension.note is not a custom property of data contracts in this catalog, which refuses any other key (400 "Unknown custom field note"; it defines tier, rank, zones, level, due): add it under Settings › Custom Properties › Data Contract first, or remove it from the file; nothing will be sent for this contract',
+        'extension.note is not a custom property of data contracts in this catalog, which refuses any other key (400 "Unknown custom field note"; it defines tier, rank, zones, level, due): define it first through the catalog\'s API (PUT /v1/metadata/types/{id of dataContract}; `contracts doctor --fix` defines managedBy and contractVersion), or remove it from the file; nothing will be sent for this contract',
     });
     expect(await finding({ rank: 1.5 })).toEqual({
       error: expect.stringMatching(

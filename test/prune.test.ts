@@ -240,7 +240,7 @@ describe('deleting a file deletes its contract (--prune)', () => {
     const pruned = await run('plan', '--prune');
     expect(pruned.code).toBe(1);
     expect(pruned.err).toContain(
-      '--prune cannot tell which contracts this repository manages: the catalog defines no custom property managedBy on data contracts: add one of type string under Settings › Custom Properties › Data Contract; nothing was planned',
+      "--prune cannot tell which contracts this repository manages: the catalog defines no custom property managedBy on data contracts: run `contracts doctor --fix` with an admin's token to define it (a string property, through PUT /v1/metadata/types/{id}); nothing was planned",
     );
     expect(opened.sandbox.requests().filter((r) => r.method !== 'GET').length).toBe(before);
   });

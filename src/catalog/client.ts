@@ -71,7 +71,7 @@ const REFERENCE_ROUTES: Readonly<Record<ReferenceType, string>> = {
 
 export class CatalogClient {
   readonly baseUrl: URL;
-  private readonly http: CatalogTransport;
+  protected readonly http: CatalogTransport;
   /** The catalog refused `extension` among a contract's fields: its contracts have none. */
   private contractsWithoutExtension = false;
   private readonly maxListPages: number;

@@ -227,3 +227,9 @@ export const ANY_ANSWER: AnswerShape = { what: 'JSON', problem: () => undefined 
 
 /** A list of objects (OpenMetadata's data asset rules). */
 export const LIST_ANSWER = shape('a JSON list of objects', list(record()));
+
+/** What a user may do on a kind of resource (OpenMetadata's ResourcePermission). */
+export const PERMISSION_ANSWER = shape(
+  'permissions (an object with a permissions list)',
+  record({ permissions: list(record({ operation: string, access: string })) }),
+);

@@ -32,6 +32,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'contracts export --format odcs contracts/orders.yaml --out odcs',
   ],
   coverage: ['contracts coverage', 'contracts coverage --database warehouse.sales --markdown'],
+  doctor: [
+    'contracts doctor',
+    'contracts doctor --json',
+    "contracts doctor --fix   # with an admin's token: define managedBy",
+  ],
 };
 
 /** The text after a command's help: its examples, and where every flag is told. */

@@ -16,6 +16,7 @@ import { addApplyCommand } from './commands/apply.js';
 import { addFileCommands } from './commands/files.js';
 import { addVerifyCommand } from './commands/verify.js';
 import { addCoverageCommand } from './commands/coverage.js';
+import { addDoctorCommand } from './commands/doctor.js';
 import { addSandboxCommands } from './commands/sandbox.js';
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
@@ -52,6 +53,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   addFileCommands(program, context); // new, export, import
   addVerifyCommand(program, context); // verify
   addCoverageCommand(program, context); // coverage
+  addDoctorCommand(program, context); // doctor
   addSandboxCommands(program, context); // sandbox serve, sandbox token
 
   for (const command of program.commands) {

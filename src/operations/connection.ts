@@ -1,6 +1,11 @@
 // Catalog connection settings for commands that talk to the catalog: the URL from --catalog-url
 // or CATALOG_URL, the token only from CATALOG_TOKEN (never a flag, so never in shell history).
-import { CatalogClient, catalogUrlText, normalizeCatalogUrl } from '../catalog/client.js';
+import {
+  CatalogClient,
+  catalogUrlText,
+  normalizeCatalogUrl,
+  type CatalogClientOptions,
+} from '../catalog/client.js';
 import { ConfigError } from '../model/errors.js';
 import { codecFor, type Codec } from '../profile/codec.js';
 import type { ProfileSetting } from '../model/profile.js';
@@ -13,8 +18,8 @@ export interface ConnectionFlags {
   concurrency?: number | undefined;
 }
 
-export interface Connection {
-  client: CatalogClient;
+export interface Connection<C extends CatalogClient = CatalogClient> {
+  client: C;
   /** The catalog base URL as shown and stored in plans. */
   catalogUrl: string;
   /** The profile asked for; `auto` is resolved by asking the catalog. */
@@ -23,12 +28,16 @@ export interface Connection {
   connections: number;
 }
 
-/** Checks the settings and builds a client; throws ConfigError before any request is sent. */
-export function connect(
+/**
+ * Checks the settings and builds a client (`make`'s, else a CatalogClient); throws ConfigError
+ * before any request is sent.
+ */
+export function connect<C extends CatalogClient = CatalogClient>(
   flags: ConnectionFlags,
   env: Readonly<Record<string, string | undefined>>,
   defaultConcurrency = 8,
-): Connection {
+  make: (options: CatalogClientOptions) => C = (options) => new CatalogClient(options) as C,
+): Connection<C> {
   const url = flags.catalogUrl ?? env.CATALOG_URL;
   if (url === undefined || url.trim() === '') {
     throw new ConfigError(
@@ -53,7 +62,7 @@ export function connect(
   };
   const requestTimeout = timeout('CATALOG_TIMEOUT_MS');
   const connections = flags.concurrency ?? defaultConcurrency;
-  const client = new CatalogClient({
+  const client = make({
     baseUrl: base.toString(),
     token,
     concurrency: connections,

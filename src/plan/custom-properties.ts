@@ -1,9 +1,9 @@
 // OpenMetadata's custom properties: an entity's `extension` may hold only the custom properties
-// defined for its type (Settings › Custom Properties), each value of its property's type, and a
-// create or PATCH of a data contract breaking that is refused (400 "Unknown custom field <key>",
-// "Custom field <key> has invalid JSON ...", "Values '[x]' not supported for property <key>";
-// `validateExtension` and `validateEnumKeys` in `EntityRepository`). An enum's values are stored
-// sorted. The catalog says what it defines at
+// defined for its type (through the types API, `PUT /v1/metadata/types/{id}`), each value of its
+// property's type, and a create or PATCH of a data contract breaking that is refused (400
+// "Unknown custom field <key>", "Custom field <key> has invalid JSON ...", "Values '[x]' not
+// supported for property <key>"; `validateExtension` and `validateEnumKeys` in
+// `EntityRepository`). An enum's values are stored sorted. The catalog says what it defines at
 // `GET /v1/metadata/types/name/dataContract?fields=customProperties`.
 import { isDeepStrictEqual } from 'node:util';
 import type { CustomProperty } from '../catalog/types.js';
@@ -104,7 +104,7 @@ export async function extensionFinding(
     const defined = names.length === 0 ? 'it defines none' : `it defines ${names.join(', ')}`;
     const one = unknown.length === 1;
     problems.push(
-      `${unknown.map((key) => `extension.${key}`).join(' and ')} ${one ? 'is not a custom property' : 'are not custom properties'} of data contracts in this catalog, which refuses any other key (400 "Unknown custom field ${unknown[0]!}"; ${defined}): add ${one ? 'it' : 'them'} under Settings › Custom Properties › Data Contract first, or remove ${one ? 'it' : 'them'} from the file`,
+      `${unknown.map((key) => `extension.${key}`).join(' and ')} ${one ? 'is not a custom property' : 'are not custom properties'} of data contracts in this catalog, which refuses any other key (400 "Unknown custom field ${unknown[0]!}"; ${defined}): define ${one ? 'it' : 'them'} first through the catalog's API (PUT /v1/metadata/types/{id of dataContract}; \`contracts doctor --fix\` defines managedBy and contractVersion), or remove ${one ? 'it' : 'them'} from the file`,
     );
   }
   for (const key of keys) {

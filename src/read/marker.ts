@@ -1,9 +1,10 @@
 // The marker of a managed contract: `extension.managedBy`, the address of the file that manages
 // it (repository.ts). A custom property, so that the catalog keeps it, versions it and shows it
-// beside the contract: OpenMetadata keeps one only where it is defined (Settings › Custom
-// Properties › Data Contract, a `managedBy` of type string); the spec's catalog keeps `extension`
-// as it is given. Written with every create and change the tool plans, so that what a repository
-// applied names it, and `--prune` can tell its own contracts from everyone else's.
+// beside the contract: OpenMetadata keeps one only where it is defined (a `managedBy` of type
+// string, defined through its types API, as `contracts doctor --fix` does; its UI has no page for
+// a data contract's custom properties); the spec's catalog keeps `extension` as it is given.
+// Written with every create and change the tool plans, so that what a repository applied names
+// it, and `--prune` can tell its own contracts from everyone else's.
 import { holding, type ContractFile } from '../contract/positions.js';
 import { isPlainObject } from '../model/json-value.js';
 import type { Found } from '../model/finding.js';
@@ -51,7 +52,7 @@ export async function markerUnavailable(
     return `the catalog could not say which custom properties data contracts have (${known.unknown})`;
   return known.properties.some((property) => property.name === MARKER_PROPERTY)
     ? undefined
-    : `the catalog defines no custom property ${MARKER_PROPERTY} on data contracts: add one of type string under Settings › Custom Properties › Data Contract`;
+    : `the catalog defines no custom property ${MARKER_PROPERTY} on data contracts: run \`contracts doctor --fix\` with an admin's token to define it (a string property, through PUT /v1/metadata/types/{id})`;
 }
 
 /**

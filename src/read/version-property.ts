@@ -1,7 +1,8 @@
 // The contract's declared version written to the catalog too, where the catalog defines a custom
-// property for it (a data contract's `contractVersion`, Settings › Custom Properties): the file's
-// version joins its contract's `extension`, beside the custom properties the file or the live
-// contract already holds, so that the catalog shows the version git declares.
+// property for it (a data contract's `contractVersion`, defined through the types API, as
+// `contracts doctor --fix` does): the file's version joins its contract's `extension`, beside the
+// custom properties the file or the live contract already holds, so that the catalog shows the
+// version git declares.
 import { holding, type ContractFile } from '../contract/positions.js';
 import type { LiveResult } from '../plan/create-plan.js';
 import type { CustomProperties } from '../plan/custom-properties.js';

@@ -1,6 +1,7 @@
 // OpenMetadata's custom properties as the sandbox plays them under the openmetadata profile: the
-// seed's `customProperties`, answered at `GET /v1/metadata/types/name/{type}`, and a contract's
-// `extension` weighed against them on every write.
+// seed's `customProperties`, answered at `GET /v1/metadata/types/name/{type}` (an entity type
+// with its custom properties, or a property type such as `string`), and a contract's `extension`
+// weighed against them on every write. Defining one is types-api.ts's.
 import { entityOf } from './directory.js';
 import { ApiError, type Json } from './http.js';
 import type { Seed } from './seed.js';
@@ -8,7 +9,15 @@ import type { Seed } from './seed.js';
 type CustomProperty = NonNullable<Seed['customProperties']>[number];
 
 /** The entity types whose custom properties the sandbox answers (each an OpenMetadata type). */
-const ENTITY_TYPES = ['dataContract', 'dataProduct', 'table', 'topic', 'dashboard', 'user', 'team'];
+export const ENTITY_TYPES = [
+  'dataContract',
+  'dataProduct',
+  'table',
+  'topic',
+  'dashboard',
+  'user',
+  'team',
+];
 
 function propertiesOf(entityType: string, properties: readonly CustomProperty[]) {
   return properties.filter((property) => (property.entityType ?? 'dataContract') === entityType);
@@ -19,6 +28,15 @@ function propertiesOf(entityType: string, properties: readonly CustomProperty[])
  * properties the seed gives it; a 404 for a type the sandbox does not know.
  */
 export function typeAnswer(name: string, properties: readonly CustomProperty[]): Json {
+  // A property type (category field, from `type/basic.json`): what a custom property is made of.
+  if (Object.hasOwn(VALUE_TYPES, name))
+    return {
+      id: entityOf('type', name).id,
+      name,
+      fullyQualifiedName: name,
+      category: 'field',
+      nameSpace: 'basic',
+    };
   if (!ENTITY_TYPES.includes(name)) throw new ApiError(404, `type instance for ${name} not found`);
   return {
     id: entityOf('type', name).id,
@@ -41,7 +59,7 @@ export function typeAnswer(name: string, properties: readonly CustomProperty[]):
  * table of its own: the sandbox shares no code with it, so a wrong reading cannot agree with
  * itself.
  */
-const VALUE_TYPES: Record<string, string> = {
+export const VALUE_TYPES: Record<string, string> = {
   string: 'string',
   markdown: 'string',
   email: 'string',

@@ -364,6 +364,8 @@ export function demoSeed(): Seed {
       },
       { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
       { name: 'carol', permissions: ['SearchEntities'] },
+      // OpenMetadata's admin role: may do everything, defining custom properties included.
+      { name: 'admin', admin: true, permissions: [] },
     ],
     assets,
     dataProducts: [
@@ -381,7 +383,7 @@ export function demoSeed(): Seed {
       { from: 'warehouse.sales.marts.daily_revenue', to: 'bi.sales_overview' },
     ],
     // Where contracts-gitops marks the contracts a repository manages (its --prune), as a team
-    // would define it under Settings › Custom Properties › Data Contract.
+    // would define it through the types API (`contracts doctor --fix` with an admin's token).
     customProperties: [
       {
         name: 'managedBy',

@@ -1,7 +1,10 @@
 // The routes of a real OpenMetadata server beyond the catalog interface that the sandbox serves
 // under the openmetadata profile alone (a catalog of the spec profile answers them 404): ODCS
 // exports of a contract, users, teams and test cases by name, assets by name with their owners,
-// lineage, and running a contract with its results.
+// lineage, running a contract with its results, the user's permissions, and defining a custom
+// property through the types API. A GET of a path only other methods serve is a 405, as Jersey
+// answers it (`/dataContracts/{id}/validate`, `/dataContracts/odcs`, `/lineage`, and
+// `/dataContracts/validate` on the releases with the create dry run).
 import type { IncomingMessage } from 'node:http';
 import type { Catalog } from './catalog.js';
 import type { ContractRuns } from './contract-runs.js';
@@ -12,6 +15,9 @@ import type { Reply } from './request-log.js';
 import type { SeedUser } from './seed.js';
 import type { Store } from './store.js';
 import { yamlLibrary } from './yaml-library.js';
+import { permissionsAnswer } from './permissions.js';
+import type { OpenMetadataRelease } from './release.js';
+import { addCustomProperty } from './types-api.js';
 
 /** What OpenMetadata's ODCS export reads of a contract. */
 const ODCS_FIELDS = new URLSearchParams('fields=owners');
@@ -26,7 +32,14 @@ export interface RouteContext {
   catalog: Catalog;
   store: Store;
   runs: ContractRuns;
+  release: OpenMetadataRelease | undefined;
+  clock: () => number;
 }
+
+/** Jersey's answer to a method the path's resource methods do not take. */
+const notAllowed = (): never => {
+  throw new ApiError(405, 'HTTP 405 Method Not Allowed');
+};
 
 const ok = (body: unknown): Reply => ({ status: 200, body });
 
@@ -40,6 +53,23 @@ export async function openMetadataRoute(context: RouteContext): Promise<Reply | 
   const { route, method, query, user, catalog, store, runs } = context;
   const directory = catalog.directory;
   if (directory === undefined) return undefined;
+  if (route[0] === 'permissions') {
+    onlyGet(context);
+    const answer = permissionsAnswer(store, user, route.slice(1));
+    return answer === undefined ? undefined : ok(answer);
+  }
+  if (route[0] === 'metadata' && route[1] === 'types' && route.length === 3 && method === 'PUT') {
+    const body = parseJsonBody(await readBody(context.request));
+    return ok(addCustomProperty(store, user, route[2]!, body, context.clock));
+  }
+  if (route[0] === 'dataContracts' && method === 'GET') {
+    // Paths whose resource methods take POST or PUT only.
+    if (route.length === 2 && route[1] === 'odcs') notAllowed();
+    if (route.length === 3 && route[2] === 'validate') notAllowed();
+    if (route.length === 2 && route[1] === 'validate' && context.release?.has('createDryRun'))
+      notAllowed();
+  }
+  if (route[0] === 'lineage' && route.length === 1 && method === 'GET') notAllowed();
   if (route[0] === 'dataContracts') {
     // OpenMetadata's ODCS export of a contract, as JSON or YAML.
     const odcs = odcsRequest(route);

@@ -15,6 +15,8 @@ export const PERMISSIONS: readonly Permission[] = [
 export interface SeedUser {
   name: string;
   permissions: Permission[];
+  /** OpenMetadata's admin role: every operation on every resource, whatever `permissions` say. */
+  admin?: boolean;
   /** Contract FQNs this user may not edit even with EditDataContract (a resource-level policy). */
   denyEdit?: string[];
   [extra: string]: unknown;
@@ -70,16 +72,16 @@ export interface Seed {
    */
   dataAssetRules?: { name: string; rule: string; enabled: boolean; [extra: string]: unknown }[];
   /**
-   * OpenMetadata's custom properties (Settings › Custom Properties): `{name, entityType?,
-   * propertyType?, description?, config?}`, of data contracts unless `entityType` says otherwise, of type
-   * string unless `propertyType` does. An entity's `extension` may hold only those; none unless
-   * given, as on a new server.
-   */
-  /**
    * Lineage edges, each from an upstream asset to a downstream one, both named by their
    * fullyQualifiedName (an asset of the seed): what `GET /v1/lineage/...` walks.
    */
   lineage?: { from: string; to: string }[];
+  /**
+   * OpenMetadata's custom properties (defined through `PUT /v1/metadata/types/{id}`; the UI has
+   * no page for a data contract's): `{name, entityType?, propertyType?, description?, config?}`,
+   * of data contracts unless `entityType` says otherwise, of type string unless `propertyType`
+   * does. An entity's `extension` may hold only those; none unless given, as on a new server.
+   */
   customProperties?: {
     name: string;
     entityType?: string;
@@ -149,6 +151,8 @@ export function checkSeed(raw: unknown, now = Date.now()): Seed {
     ) {
       throw new SeedError(`${where}.permissions must be a list of ${PERMISSIONS.join(', ')}`);
     }
+    if (user.admin !== undefined && typeof user.admin !== 'boolean')
+      throw new SeedError(`${where}.admin must be true or false`);
     if (
       user.denyEdit !== undefined &&
       (!Array.isArray(user.denyEdit) || user.denyEdit.some((fqn) => typeof fqn !== 'string'))

@@ -176,7 +176,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // What only a real OpenMetadata serves: ODCS exports, entities by name, lineage, contract runs.
     const beyond =
       profile === 'openmetadata'
-        ? await openMetadataRoute({ method, route, query, request, user, catalog, store, runs })
+        ? await openMetadataRoute({
+            method,
+            route,
+            query,
+            request,
+            user,
+            catalog,
+            store,
+            runs,
+            release,
+            clock,
+          })
         : undefined;
     if (beyond !== undefined) return beyond;
     if (route[0] === 'dataContracts') {

@@ -70,7 +70,7 @@ export class Store {
     this.teams = seed.teams ?? [];
     this.testCases = seed.testCases ?? [];
     this.dataAssetRules = seed.dataAssetRules;
-    this.customProperties = seed.customProperties ?? [];
+    this.customProperties = [...(seed.customProperties ?? [])];
     this.lineage = [...(seed.lineage ?? [])];
     for (const user of seed.users) this.users.set(user.name, user);
     for (const asset of seed.assets) this.assets.set(asset.id, asset);
@@ -140,6 +140,26 @@ export class Store {
       this.committed(() => {
         put(previous, contract);
       });
+  }
+
+  /**
+   * Adds a custom property (or replaces the one of the same name and entity type), as
+   * `PUT /v1/metadata/types/{id}` does; written to the state file like every other change.
+   */
+  defineCustomProperty(property: NonNullable<Seed['customProperties']>[number]): void {
+    const properties = this.customProperties;
+    const entityType = property.entityType ?? 'dataContract';
+    const at = properties.findIndex(
+      (known) =>
+        known.name === property.name && (known.entityType ?? 'dataContract') === entityType,
+    );
+    const previous = at === -1 ? undefined : properties[at];
+    if (at === -1) properties.push(property);
+    else properties[at] = property;
+    this.committed(() => {
+      if (previous === undefined) properties.pop();
+      else properties[at] = previous;
+    });
   }
 
   /** Keeps `contract` as the version it is, before a PATCH replaces it. */
