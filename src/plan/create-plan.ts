@@ -58,6 +58,12 @@ function identityProblem(file: ContractFile, live: JsonObject): Found | null {
  * something would be sent (the catalog would refuse it), a warning when nothing would.
  */
 export function planChange(input: PlanInput, options: PlanOptions = {}): PlannedChange {
+  // A marker alone is no change: the contract is planned without it when nothing else differs.
+  if (input.unmarked !== undefined) {
+    const { unmarked, ...rest } = input;
+    const bare = changeWithRefusals({ ...rest, file: unmarked }, options);
+    if (bare.action === 'noop') return placedChange(bare, unmarked);
+  }
   return placedChange(changeWithRefusals(input, options), input.file);
 }
 
