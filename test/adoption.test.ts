@@ -1,10 +1,12 @@
 // Adopting an existing catalog in a repository with an origin (every Actions run), through the
 // built CLI against a real sandbox: import plans back to no changes, the marker rides along with
 // the first real change, and prune keeps an adopted contract that carries no marker yet.
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/catalog/client.js';
+import type { CatalogReader } from '../src/catalog/catalog-reader.js';
+import { markingFor } from '../src/read/marker.js';
 import { cliProcess } from './helpers/cli-process.js';
 import { COMMITTER, commitAll, git } from './helpers/prune-repository.js';
 import { openSandbox } from './helpers/sandbox.js';
@@ -18,15 +20,18 @@ afterEach(async () => {
 const FQN = 'warehouse.sales.public.orders.dataContract_orders';
 const FILE = `contracts/${FQN}.yaml`;
 
-async function adopted(origin = 'git@github.com:acme/contracts.git') {
+/** A sandbox, and a folder that imported its orders contract: a checkout with `origin` (none: no checkout). */
+async function adopted(origin: string | null = 'git@github.com:acme/contracts.git') {
   const opened = await openSandbox({});
   cleanups.push(() => opened.sandbox.close());
   const token = await opened.token('alice');
   const dir = await tempDir({});
   cleanups.push(() => dir.remove());
   const cwd = dir.dir;
-  git(cwd, 'init', '-q', '-b', 'main');
-  git(cwd, 'remote', 'add', 'origin', origin);
+  if (origin !== null) {
+    git(cwd, 'init', '-q', '-b', 'main');
+    git(cwd, 'remote', 'add', 'origin', origin);
+  }
   const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: token, ...COMMITTER };
   const run = (...args: string[]) => cliProcess(args, { cwd, env });
   const live = async () => {
@@ -87,4 +92,100 @@ describe('adopting a catalog in a repository with an origin', () => {
     const after = await run('plan', '--detailed-exitcode');
     expect(after.code, after.out + after.err).toBe(0);
   }, 60_000);
+});
+
+/** `file` with its description changed: a real change to plan. */
+async function describe2(cwd: string, file: string): Promise<void> {
+  const text = await readFile(path.join(cwd, file), 'utf8');
+  await writeFile(
+    path.join(cwd, file),
+    text.replace(/^description: .*$/m, 'description: Changed.'),
+  );
+}
+
+describe('which files mark their contracts', () => {
+  const NOTE =
+    'no marker (extension.managedBy) is written, so --prune will not delete this contract: ';
+
+  it.each([
+    ['a folder in no git checkout', null, 'this folder is in no git checkout'],
+    [
+      'a checkout whose origin is a local path',
+      '../elsewhere/contracts.git',
+      "the git checkout's origin remote is not a forge's address (https://host/owner/repo, git@host:owner/repo or ssh://host/owner/repo)",
+    ],
+    [
+      'a checkout whose origin is a file: URL',
+      'file:///srv/git/contracts.git',
+      "the git checkout's origin remote is not a forge's address",
+    ],
+  ])(
+    '%s: no marker, and one note saying why',
+    async (_, origin, why) => {
+      const { cwd, run, live } = await adopted(origin);
+      expect((await run('import', '--fqn', FQN)).code).toBe(0);
+      await describe2(cwd, FILE);
+      const plan = await run('plan', '--json');
+      expect(plan.code, plan.err).toBe(0);
+      const [change] = (
+        JSON.parse(plan.out) as {
+          changes: { action: string; notes: string[]; patch: { path: string }[] }[];
+        }
+      ).changes;
+      expect(change!.action).toBe('update');
+      expect(change!.patch.map((op) => op.path)).not.toContain('/extension');
+      expect(change!.notes.filter((note) => note.startsWith(NOTE))).toEqual([
+        expect.stringContaining(`${NOTE}${why}`),
+      ]);
+      const human = await run('plan');
+      expect(human.out).not.toContain('+ managedBy');
+      expect(human.out.split(NOTE)).toHaveLength(2);
+      expect((await run('apply', '--auto-approve')).code).toBe(0);
+      expect((await live()).extension).toBeUndefined();
+      // The remote is never echoed.
+      if (origin !== null) expect(plan.out + plan.err).not.toContain(origin);
+    },
+    60_000,
+  );
+
+  it('a file in another checkout inside this one (a clone, a submodule): no marker, and why', async () => {
+    const { cwd, run } = await adopted();
+    const inner = path.join(cwd, 'vendor', 'other');
+    await mkdir(inner, { recursive: true });
+    git(inner, 'init', '-q', '-b', 'main');
+    git(inner, 'remote', 'add', 'origin', 'https://github.com/acme/other.git');
+    expect((await run('import', '--fqn', FQN, '--out', 'vendor/other/contracts')).code).toBe(0);
+    await describe2(cwd, `vendor/other/${FILE}`);
+    const plan = await run('plan', 'vendor/other/contracts', '--json');
+    expect(plan.code, plan.err).toBe(0);
+    const [change] = (
+      JSON.parse(plan.out) as { changes: { notes: string[]; patch: { path: string }[] }[] }
+    ).changes;
+    expect(change!.patch.map((op) => op.path)).not.toContain('/extension');
+    expect(change!.notes).toContain(
+      `${NOTE}it is in another git checkout (vendor/other) inside this one, whose repository is not this checkout's`,
+    );
+  }, 60_000);
+
+  it('a file outside the checkout never makes a marker with `..` in it', async () => {
+    const dir = await tempDir({});
+    cleanups.push(() => dir.remove());
+    const top = await realpath(dir.dir);
+    const marking = markingFor(
+      { url: 'https://github.com/acme/contracts', top: path.join(top, 'repo') },
+      path.join(top, 'repo'),
+      'spec',
+      {} as CatalogReader,
+    );
+    expect(await marking.markerOf('../play/contracts/payments.yaml', { kind: 'missing' })).toEqual({
+      unmarked: `it is outside the git checkout (${path.join(top, 'repo')})`,
+    });
+    expect(await marking.markerOf('contracts/payments.yaml', { kind: 'missing' })).toBe(
+      'https://github.com/acme/contracts/blob/HEAD/contracts/payments.yaml',
+    );
+    const none = markingFor({ none: 'why' }, top, 'spec', {} as CatalogReader);
+    expect(await none.markerOf('contracts/payments.yaml', { kind: 'missing' })).toEqual({
+      unmarked: 'why',
+    });
+  });
 });

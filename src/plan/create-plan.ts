@@ -64,7 +64,19 @@ export function planChange(input: PlanInput, options: PlanOptions = {}): Planned
     const bare = changeWithRefusals({ ...rest, file: unmarked }, options);
     if (bare.action === 'noop') return placedChange(bare, unmarked);
   }
-  return placedChange(changeWithRefusals(input, options), input.file);
+  const planned = changeWithRefusals(input, options);
+  // A change that would carry the marker says why it does not (once a plan, as a shared note).
+  const said =
+    input.unmarkedBecause !== undefined &&
+    (planned.action === 'update' || planned.action === 'create')
+      ? { ...planned, notes: [...planned.notes, unmarkedNote(input.unmarkedBecause)] }
+      : planned;
+  return placedChange(said, input.file);
+}
+
+/** The note of a change whose contract gets no marker, and why. */
+export function unmarkedNote(why: string): string {
+  return `no marker (extension.managedBy) is written, so --prune will not delete this contract: ${why}`;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface PlanInput {
    * a catalog plans back to no changes; the marker then rides along with the first real change.
    */
   unmarked?: ContractFile;
+  /** Why no marker is written for the file (no checkout, an origin no forge's): said with a change. */
+  unmarkedBecause?: string;
   live: LiveResult;
   /** Notes found while reading (inheritance, skipped checks). */
   notes?: string[];

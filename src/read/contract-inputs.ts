@@ -146,6 +146,7 @@ export async function readContractInputs(
   let lackingColumns: PlanInput['lackingColumns'];
   let createBlocked: string | undefined;
   let unmarked: ContractFile | undefined;
+  let unmarkedBecause: string | undefined;
   if (lookup?.kind === 'found') assetId = lookup.asset.id;
   if (lookup?.kind === 'absent') {
     assetError = `${type} ${fullyQualifiedName} is not in the catalog's search index: the contract's asset does not exist (or is deleted)`;
@@ -213,7 +214,8 @@ export async function readContractInputs(
       marking !== undefined && (await marking.unavailable(rules?.properties)) === undefined
         ? await marking.markerOf(file.file, read)
         : undefined;
-    if (marker !== undefined) {
+    if (typeof marker === 'object') unmarkedBecause = marker.unmarked;
+    if (typeof marker === 'string') {
       const marked = withMarker(file, read, marker);
       // A contract without the tool's marker (just imported, say) is not changed for it alone.
       if (read.kind === 'found' && managerOfContract(read.contract) === undefined)
@@ -234,6 +236,7 @@ export async function readContractInputs(
   return {
     file,
     ...(unmarked === undefined ? {} : { unmarked }),
+    ...(unmarkedBecause === undefined ? {} : { unmarkedBecause }),
     live: read,
     notes,
     warnings,
