@@ -27,10 +27,12 @@ export function preflightProblem(
     );
   }
   if (error instanceof NetworkError && !(error instanceof TimeoutError)) {
-    return new NetworkError(
-      `cannot reach the catalog at ${base}: ${error.message}. Is it running, and is --catalog-url or CATALOG_URL right?`,
-      { cause: error },
-    );
+    const said = `cannot reach the catalog at ${base}: ${error.message}. Is it running, and is --catalog-url or CATALOG_URL right?`;
+    // TLS spoken to a catalog of plain http: the address is at fault, not the network.
+    const tls = (error.cause as { code?: unknown } | undefined)?.code;
+    return tls === 'ERR_SSL_WRONG_VERSION_NUMBER'
+      ? new ConfigError(said)
+      : new NetworkError(said, { cause: error });
   }
   if (error instanceof AuthError)
     return new AuthError(

@@ -176,8 +176,12 @@ export function markingFor(
   const nested = new Map<string, string | undefined>();
   const unavailable: Marking['unavailable'] = (properties) =>
     (asked ??= markerUnavailable(profile, properties, reader.refusedExtension === true));
+  // No repository: no marker whatever the catalog keeps, so the catalog is not asked.
   if (!isRepository(checkout))
-    return { markerOf: () => Promise.resolve({ unmarked: checkout.none }), unavailable };
+    return {
+      markerOf: () => Promise.resolve({ unmarked: checkout.none }),
+      unavailable: () => Promise.resolve(undefined),
+    };
   const repository = checkout;
   return {
     markerOf: async (file, read) => {
