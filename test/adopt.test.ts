@@ -36,6 +36,10 @@ async function workspace(files: Record<string, string> = {}) {
   return dir.dir;
 }
 
+/** The note of a change made outside any git checkout, which writes no marker. */
+const UNMARKED =
+  'no marker (extension.managedBy) is written, so --prune will not delete this contract: this folder is in no git checkout';
+
 const alice = {
   name: 'alice',
   permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
@@ -477,6 +481,7 @@ describe('live-asset checks and inherited fields in plan', () => {
     expect(plan.changes[0].notes).toEqual([
       "inherited from data product shop: security, semantics rule hasDescription; change them in the product's contract, not here",
       'termsOfUse is now inherited from data product shop; this file gives the contract its own value instead',
+      UNMARKED,
     ]);
   });
 
@@ -505,6 +510,7 @@ describe('live-asset checks and inherited fields in plan', () => {
     expect(refunds.action).toBe('create');
     expect(refunds.notes).toEqual([
       'table db.s.refunds currently inherits contract shop.dataContract_shop from data product shop; creating its own contract will override the inherited one',
+      UNMARKED,
     ]);
   });
 
@@ -556,6 +562,7 @@ describe('live-asset checks and inherited fields in plan', () => {
     expect(plan.changes[0].notes).toEqual([
       "inherited from data product shop: termsOfUse, security; change them in the product's contract, not here",
       'semantics rule hasDescription is now inherited from data product shop; this file gives the contract its own value instead',
+      UNMARKED,
     ]);
   });
 });

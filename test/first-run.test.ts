@@ -1,6 +1,8 @@
 // The rough edges a new user meets first: each a clear sentence and the right exit code, never an
 // internal error, a hang, "no changes" for a wrong folder, or a hint that cannot work.
 import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
@@ -280,13 +282,50 @@ describe('the small things a new user trips on', () => {
       }),
       await cli(['coverage', '--json', '--database', 'warehouse.typo'], { cwd, env }),
     ];
+    const types: string[] = [];
     for (const run of runs) {
       expect(run.code, run.err).toBe(1);
       const answer = JSON.parse(run.out) as { error: { type: string; message: string } };
       expect(run.err).toBe(`Error: ${answer.error.message}\n`);
-      expect(answer.error.type).toBe('config');
+      types.push(answer.error.type);
     }
+    // A catalog that is down is `network`, for scripts to branch on; the rest the user's to fix.
+    expect(types).toEqual(['config', 'config', 'network', 'config']);
     expect(runs[2]!.out).toContain('cannot reach the catalog at http://127.0.0.1:1');
+  });
+
+  it('--json: a token the catalog refuses (401) is an `auth` error, a catalog that is down a `network` one', async () => {
+    const { cwd, env } = await demo();
+    const fqn = 'warehouse.sales.public.orders.dataContract_orders';
+    expect((await cli(['import', '--fqn', fqn], { cwd, env })).code).toBe(0);
+    const refused = await cli(['plan', '--json'], {
+      cwd,
+      env: { ...env, CATALOG_TOKEN: 'not-a-token' },
+    });
+    expect(refused.code, refused.err).toBe(1);
+    const auth = JSON.parse(refused.out) as { error: { type: string; message: string } };
+    expect(auth.error.type).toBe('auth');
+    expect(auth.error.message).toContain('refused the token (401');
+    expect(auth.error.message).not.toContain('not-a-token');
+    expect(refused.err).toBe(`Error: ${auth.error.message}\n`);
+    // A closed port: nothing listens there once the server that held it has closed.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const down = await cli(['plan', '--json'], {
+      cwd,
+      env: { ...env, CATALOG_URL: `http://127.0.0.1:${closed}` },
+    });
+    expect(down.code, down.err).toBe(1);
+    const network = JSON.parse(down.out) as { error: { type: string; message: string } };
+    expect(network.error.type).toBe('network');
+    expect(network.error.message).toContain(
+      `cannot reach the catalog at http://127.0.0.1:${closed}`,
+    );
   });
 
   it('import of a contract the catalog lacks, and show of a plan file that is not there: one sentence saying what to do', async () => {

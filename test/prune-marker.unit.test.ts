@@ -20,11 +20,21 @@ describe('a remote as a repository address', () => {
       'https://gitlab.example:8443/group/sub/contracts.git',
       'https://gitlab.example:8443/group/sub/contracts',
     ],
-    ['git://example.org/contracts', 'https://example.org/contracts'],
-    ['/srv/git/contracts.git', 'file:///srv/git/contracts'],
-    ['file:///srv/git/contracts.git', 'file:///srv/git/contracts'],
+    ['git://example.org/acme/contracts', 'https://example.org/acme/contracts'],
   ])('%s → %s', (remote, url) => {
-    expect(repositoryUrl(remote, '/work')).toBe(url);
+    expect(repositoryUrl(remote)).toBe(url);
+  });
+
+  it.each([
+    '/srv/git/contracts.git',
+    '../contracts',
+    'file:///srv/git/contracts.git',
+    'https://example.org/contracts',
+    'git@github.com:contracts.git',
+    'https://github.com/acme/../contracts',
+    'ftp://example.org/acme/contracts',
+  ])('%s names no forge’s repository: no marker', (remote) => {
+    expect(repositoryUrl(remote)).toBeUndefined();
   });
 
   it('keeps no credential of any https remote', () => {
@@ -33,7 +43,7 @@ describe('a remote as a repository address', () => {
         fc.stringMatching(/^[A-Za-z0-9_]{1,12}$/),
         fc.stringMatching(/^[A-Za-z0-9_]{6,30}$/),
         (user, secret) => {
-          const url = repositoryUrl(`https://${user}:${secret}@github.com/acme/x.git`, '/');
+          const url = repositoryUrl(`https://${user}:${secret}@github.com/acme/x.git`);
           expect(url).toBe('https://github.com/acme/x');
           expect(url).not.toContain(secret);
         },

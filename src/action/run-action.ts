@@ -15,7 +15,7 @@ import {
   fileAtRef,
   filesChangedBetween,
 } from '../pipeline/git.js';
-import { repositoryOf } from '../git/repository.js';
+import { checkoutOf } from '../git/repository.js';
 import { pruneWithin } from '../prune/scope.js';
 import { problemResults, type SarifResult } from '../plan/sarif-results.js';
 import { compilePolicies } from '../policy/policies.js';
@@ -192,7 +192,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
         keepLive: settings.command === 'apply',
         profile,
         policies: compilePolicies(settings.policies),
-        repository: repositoryOf(settings.workspace, {
+        repository: checkoutOf(settings.workspace, {
           GITHUB_REPOSITORY: settings.repository,
           GITHUB_SERVER_URL: settings.serverUrl,
         }),

@@ -4,6 +4,7 @@ import {
   AuthError,
   CatalogError,
   ConfigError,
+  type ContractsError,
   NetworkError,
   NotFoundError,
   TimeoutError,
@@ -11,25 +12,34 @@ import {
 
 /**
  * What to tell the person when `GET {prefix}/tables?limit=1` against `base` failed with `error`;
- * undefined for answers that leave the real requests to report for themselves.
+ * undefined for answers that leave the real requests to report for themselves. A refused token
+ * stays an AuthError and an unreachable catalog a NetworkError, so that `--json` says `auth` and
+ * `network` for scripts to branch on; the rest is the address's fault, a ConfigError.
  */
 export function preflightProblem(
   error: unknown,
   base: string,
   prefix: string,
-): ConfigError | undefined {
+): ContractsError | undefined {
   if (error instanceof NotFoundError) {
     return new ConfigError(
       `${base} does not look like the catalog: GET ${prefix}/tables answered 404. Check --catalog-url or CATALOG_URL (OpenMetadata's is http://HOST:8585/api).`,
     );
   }
   if (error instanceof NetworkError && !(error instanceof TimeoutError)) {
-    return new ConfigError(
-      `cannot reach the catalog at ${base}: ${error.message}. Is it running, and is --catalog-url or CATALOG_URL right?`,
-    );
+    const said = `cannot reach the catalog at ${base}: ${error.message}. Is it running, and is --catalog-url or CATALOG_URL right?`;
+    // TLS spoken to a catalog of plain http: the address is at fault, not the network.
+    const tls = (error.cause as { code?: unknown } | undefined)?.code;
+    return tls === 'ERR_SSL_WRONG_VERSION_NUMBER'
+      ? new ConfigError(said)
+      : new NetworkError(said, { cause: error });
   }
   if (error instanceof AuthError)
-    return new ConfigError(
+    return new AuthError(
+      error.status,
+      error.errorType,
+      error.serverMessage,
+      error.request,
       `the catalog at ${base} refused the token (401: ${error.serverMessage}). Check CATALOG_TOKEN: it may have expired, or belong to another catalog or user.`,
     );
   if (

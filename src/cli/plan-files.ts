@@ -4,7 +4,7 @@
 import type { CatalogClient } from '../catalog/client.js';
 import { currentCommit } from '../pipeline/git.js';
 import type { PlanRequest } from '../pipeline/plan-pipeline.js';
-import { repositoryOf } from '../git/repository.js';
+import { checkoutOf } from '../git/repository.js';
 import type { ProfileSetting } from '../model/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
@@ -59,7 +59,7 @@ export async function planShowingProgress(
       ...(planning.sealed === false && { sealed: false }),
       profile: planning.profile,
       ...(policies && { policies }),
-      repository: repositoryOf(io.cwd, io.env),
+      repository: checkoutOf(io.cwd, io.env),
       ...(prune && { prune }),
       ...(impactDepth !== undefined && { impactDepth }),
     },

@@ -3,6 +3,7 @@
 // `<repository>/blob/<commit>/<path>` (a page GitHub and most forges show), from which the
 // repository, the commit and the path read back. Markers written before the commit was recorded
 // say `blob/HEAD/`: they name a repository and a path, and prove nothing a deletion needs.
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -29,13 +30,22 @@ export interface Manager {
 
 const BLOB = '/blob/';
 
+/** Why a run has no repository to mark the contracts it manages from: a sentence. */
+export interface NoRepository {
+  none: string;
+}
+
+/** The forms of a forge's address a remote may take, as said when a remote is none of them. */
+export const FORGE_FORMS = 'https://host/owner/repo, git@host:owner/repo or ssh://host/owner/repo';
+
 /**
- * A remote's address as people browse it: `git@github.com:acme/x.git`,
+ * A remote's address as people browse it on its forge: `git@github.com:acme/x.git`,
  * `ssh://git@github.com/acme/x`, `https://token@github.com/acme/x.git` all give
- * `https://github.com/acme/x` (credentials are never kept); a local path gives its `file://` URL.
- * Undefined for what is none of these.
+ * `https://github.com/acme/x` (credentials are never kept). Undefined for what names no forge's
+ * repository (an owner and a name at least): a local path or a `file:` URL names a folder, which
+ * no one else can browse, so it never makes a marker.
  */
-export function repositoryUrl(remote: string, cwd: string): string | undefined {
+export function repositoryUrl(remote: string): string | undefined {
   const text = remote.trim();
   if (text === '') return undefined;
   const tidy = (host: string, rest: string): string | undefined => {
@@ -43,7 +53,9 @@ export function repositoryUrl(remote: string, cwd: string): string | undefined {
       .replace(/\/+$/, '')
       .replace(/\.git$/, '')
       .replace(/^\/+/, '');
-    if (host === '' || trimmed === '') return undefined;
+    const parts = trimmed.split('/');
+    if (host === '' || parts.length < 2 || parts.some((part) => part === '' || part === '..'))
+      return undefined;
     return `https://${host.toLowerCase()}/${trimmed}`;
   };
   const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(text);
@@ -55,23 +67,47 @@ export function repositoryUrl(remote: string, cwd: string): string | undefined {
     } catch {
       return undefined;
     }
-    if (url.protocol === 'file:') return `file://${url.pathname.replace(/\.git$/, '')}`;
     if (!['http:', 'https:', 'ssh:', 'git:'].includes(url.protocol)) return undefined;
     // The port of an ssh remote is not the forge's web port.
     const host = url.protocol === 'https:' || url.protocol === 'http:' ? url.host : url.hostname;
     return tidy(host, decodeURIComponent(url.pathname));
   }
-  return `file://${path
-    .resolve(cwd, text)
-    .split(path.sep)
-    .join('/')
-    .replace(/\.git$/, '')}`;
+  // A local path: no forge's address.
+  return undefined;
 }
 
 /** The path of `file` (absolute, links resolved) in `repository`; undefined outside it. */
 export function repositoryPath(repository: Repository, file: string): string | undefined {
   const relative = path.relative(repository.top, file).split(path.sep).join('/');
   return isRepositoryPath(relative) ? relative : undefined;
+}
+
+/**
+ * The folder of another checkout (a submodule, a clone) that holds `file` (absolute, links
+ * resolved) inside `repository`'s, relative to its top; undefined when `file` is this checkout's.
+ * `known` keeps each folder's answer, so that a run asks the disk once a folder.
+ */
+export function nestedCheckout(
+  repository: Repository,
+  file: string,
+  known: Map<string, string | undefined>,
+): string | undefined {
+  const walked: string[] = [];
+  let found: string | undefined;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (dir === repository.top || !dir.startsWith(`${repository.top}${path.sep}`)) break;
+    if (known.has(dir)) {
+      found = known.get(dir);
+      break;
+    }
+    walked.push(dir);
+    if (existsSync(path.join(dir, '.git'))) {
+      found = path.relative(repository.top, dir).split(path.sep).join('/');
+      break;
+    }
+  }
+  for (const dir of walked) known.set(dir, found);
+  return found;
 }
 
 /**
@@ -109,25 +145,42 @@ export function sameRepository(a: string, b: string): boolean {
   return a.startsWith('https://') ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
+/** Whether `checkout` is a repository, not the reason there is none. */
+export function isRepository(
+  checkout: Repository | NoRepository | undefined,
+): checkout is Repository {
+  return checkout !== undefined && !('none' in checkout);
+}
+
 /**
  * The repository of a run in `cwd`: in GitHub Actions, `GITHUB_REPOSITORY` on
  * `GITHUB_SERVER_URL`; else the checkout's `origin` remote. Undefined outside a checkout, or in
- * one without an origin.
+ * one without an origin naming a forge's repository.
  */
 export async function repositoryOf(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<Repository | undefined> {
+  const checkout = await checkoutOf(cwd, env);
+  return isRepository(checkout) ? checkout : undefined;
+}
+
+/** As repositoryOf, with why there is none: outside a checkout, no origin, an origin no forge's. */
+export async function checkoutOf(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Repository | NoRepository> {
   const git = simpleGit({ baseDir: cwd });
+  const outside = { none: 'this folder is in no git checkout' };
   let top: string;
   try {
     top = (await git.revparse(['--show-toplevel'])).trim();
     // A checkout reached through a link marks the same paths as one reached directly.
     if (top !== '') top = await realpath(top);
   } catch {
-    return undefined;
+    return outside;
   }
-  if (top === '') return undefined;
+  if (top === '') return outside;
   let commit: string | undefined;
   try {
     const head = (await git.revparse(['HEAD'])).trim();
@@ -140,15 +193,18 @@ export async function repositoryOf(
   const named = env.GITHUB_REPOSITORY;
   if (named !== undefined && /^[\w.-]+\/[\w.-]+$/.test(named)) {
     const server = (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, '');
-    const url = repositoryUrl(`${server}/${named}`, cwd);
+    const url = repositoryUrl(`${server}/${named}`);
     if (url !== undefined) return withCommit(url);
   }
   let remote: string;
   try {
     remote = await git.remote(['get-url', 'origin']).then((text) => (text ?? '').trim());
   } catch {
-    return undefined;
+    return { none: 'the git checkout has no origin remote' };
   }
-  const url = repositoryUrl(remote, top);
-  return url === undefined ? undefined : withCommit(url);
+  const url = repositoryUrl(remote);
+  // The remote itself is not said: it is the user's, and may hold what is not ours to print.
+  return url === undefined
+    ? { none: `the git checkout's origin remote is not a forge's address (${FORGE_FORMS})` }
+    : withCommit(url);
 }

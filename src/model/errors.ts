@@ -22,8 +22,10 @@ export class CatalogError extends ContractsError {
     readonly serverMessage: string,
     /** `METHOD /v1/...` of the request that failed (never the token). */
     readonly request: string,
+    /** What to tell the person instead of the request's failure, where there is something better. */
+    said?: string,
   ) {
-    super(`${request} failed with status ${status} ${errorType}: ${serverMessage}`);
+    super(said ?? `${request} failed with status ${status} ${errorType}: ${serverMessage}`);
   }
 }
 

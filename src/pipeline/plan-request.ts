@@ -3,7 +3,7 @@
 import type { ProgressHooks } from '../support/progress.js';
 import type { PolicyCheck } from '../policy/policies.js';
 import type { ProfileSetting } from '../model/profile.js';
-import type { Repository } from '../git/repository.js';
+import type { NoRepository, Repository } from '../git/repository.js';
 import type { PruneWithin } from '../prune/scope.js';
 
 export interface PlanRequest {
@@ -31,9 +31,11 @@ export interface PlanRequest {
   policies?: readonly PolicyCheck[];
   /**
    * The repository the files are in (or the promise of it: git is asked while the files load):
-   * each contract created or changed is marked as managed by its file there. None: not marked.
+   * each contract created or changed is marked as managed by its file there. Why there is none: a
+   * change says it. Undefined: not marked, nothing said.
    */
-  repository?: Repository | undefined | Promise<Repository | undefined>;
+  repository?:
+    Repository | NoRepository | undefined | Promise<Repository | NoRepository | undefined>;
   /**
    * `--prune`: also plan the deletion of the contracts this repository manages whose files are
    * gone; `within`, the files a change deleted or changed (absolute), limits it to theirs.

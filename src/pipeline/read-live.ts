@@ -20,7 +20,7 @@ import { codecFor } from '../profile/codec.js';
 import { resolveCatalog, type ConnectedCatalog } from '../profile/profile.js';
 import { markingFor } from '../read/marker.js';
 import { planDeletions } from '../prune/plan-deletions.js';
-import type { Repository } from '../git/repository.js';
+import { isRepository, type NoRepository, type Repository } from '../git/repository.js';
 import type { PlanRequest } from './plan-request.js';
 
 /**
@@ -74,9 +74,10 @@ export function readLive(
 ): LiveReading {
   const planning = (async () => {
     const { profile, release } = await catalog;
-    const repository = await request.repository;
+    const checkout = await request.repository;
+    const repository = isRepository(checkout) ? checkout : undefined;
     const marking =
-      repository === undefined ? undefined : markingFor(repository, request.cwd, profile, reader);
+      checkout === undefined ? undefined : markingFor(checkout, request.cwd, profile, reader);
     const planned = await readAndPlanEach(valid, reader, {
       codec: codecFor(profile, release),
       ...(request.progress === undefined ? {} : { progress: request.progress }),
@@ -143,9 +144,12 @@ export function readLive(
 }
 
 /** Whether `--prune` can run: it needs the repository that manages the contracts. */
-export function checkPruneable(request: PlanRequest, repository: Repository | undefined): void {
-  if (request.prune !== undefined && repository === undefined)
+export function checkPruneable(
+  request: PlanRequest,
+  checkout: Repository | NoRepository | undefined,
+): void {
+  if (request.prune !== undefined && !isRepository(checkout))
     throw new ConfigError(
-      '--prune needs to know which repository manages the contracts, and this directory is in no git checkout with an origin remote: run it in a clone of the repository (or in GitHub Actions); nothing was planned',
+      `--prune needs to know which repository manages the contracts, and ${checkout === undefined ? 'this directory is in no git checkout with an origin remote' : checkout.none}: run it in a clone of the repository (or in GitHub Actions); nothing was planned`,
     );
 }

@@ -58,7 +58,25 @@ function identityProblem(file: ContractFile, live: JsonObject): Found | null {
  * something would be sent (the catalog would refuse it), a warning when nothing would.
  */
 export function planChange(input: PlanInput, options: PlanOptions = {}): PlannedChange {
-  return placedChange(changeWithRefusals(input, options), input.file);
+  // A marker alone is no change: the contract is planned without it when nothing else differs.
+  if (input.unmarked !== undefined) {
+    const { unmarked, ...rest } = input;
+    const bare = changeWithRefusals({ ...rest, file: unmarked }, options);
+    if (bare.action === 'noop') return placedChange(bare, unmarked);
+  }
+  const planned = changeWithRefusals(input, options);
+  // A change that would carry the marker says why it does not (once a plan, as a shared note).
+  const said =
+    input.unmarkedBecause !== undefined &&
+    (planned.action === 'update' || planned.action === 'create')
+      ? { ...planned, notes: [...planned.notes, unmarkedNote(input.unmarkedBecause)] }
+      : planned;
+  return placedChange(said, input.file);
+}
+
+/** The note of a change whose contract gets no marker, and why. */
+export function unmarkedNote(why: string): string {
+  return `no marker (extension.managedBy) is written, so --prune will not delete this contract: ${why}`;
 }
 
 /**

@@ -17,6 +17,14 @@ export type LiveResult =
 
 export interface PlanInput {
   file: ContractFile;
+  /**
+   * The file without the marker this run adds to a live contract that carries none of the tool's
+   * (read/marker.ts): what is planned when the marker would be the only change, so that adopting
+   * a catalog plans back to no changes; the marker then rides along with the first real change.
+   */
+  unmarked?: ContractFile;
+  /** Why no marker is written for the file (no checkout, an origin no forge's): said with a change. */
+  unmarkedBecause?: string;
   live: LiveResult;
   /** Notes found while reading (inheritance, skipped checks). */
   notes?: string[];

@@ -123,8 +123,16 @@ export async function planDeletions(
       limit: String(PAGE),
     })) {
       const manager = managerOfContract(listed);
-      if (manager === undefined) continue;
       const fqn = listed.fullyQualifiedName;
+      if (manager === undefined) {
+        // Adopted and never changed since: its marker comes with its first change (marker.ts).
+        if (deletedNames.has(fqn))
+          kept(
+            fqn,
+            'it carries no marker of this tool (one is written with the first change applied to it, and it has had none since it was imported), so nothing proves this repository manages it: delete it by hand, or restore its file and apply a change to it first',
+          );
+        continue;
+      }
       if (!sameRepository(manager.repository, scope.repository.url)) {
         if (deletedNames.has(fqn))
           keptForOthers.push(`${fqn} is managed from ${manager.repository} (${manager.path})`);

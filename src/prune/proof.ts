@@ -105,7 +105,7 @@ export function deletionGuard(
   const contextOf = async () => {
     const known = await repository;
     if (known === undefined)
-      return 'this directory is in no git checkout with an origin remote, so nothing proves which repository manages the contract';
+      return 'this directory is in no git checkout whose origin remote names a forge’s repository, so nothing proves which repository manages the contract';
     const history = await GitHistory.of(known.top);
     if (history === undefined) return 'this checkout has no commit';
     return { repository: known, history, cwd: await realpath(cwd).catch(() => cwd) };

@@ -7,7 +7,7 @@ import { withContract, type ContractFile } from '../contract/parse.js';
 import { fileForProfile, keptOnlyInGitFinding } from '../contract/odcs-file.js';
 import type { Found as FindingDraft } from '../model/finding.js';
 import { withVersionProperty } from './version-property.js';
-import { keepingMarker, withMarker, type Marking } from './marker.js';
+import { keepingMarker, managerOfContract, withMarker, type Marking } from './marker.js';
 import type { Codec } from '../profile/codec.js';
 import type { Profile } from '../model/profile.js';
 import {
@@ -145,6 +145,8 @@ export async function readContractInputs(
   let assetId: string | undefined;
   let lackingColumns: PlanInput['lackingColumns'];
   let createBlocked: string | undefined;
+  let unmarked: ContractFile | undefined;
+  let unmarkedBecause: string | undefined;
   if (lookup?.kind === 'found') assetId = lookup.asset.id;
   if (lookup?.kind === 'absent') {
     assetError = `${type} ${fullyQualifiedName} is not in the catalog's search index: the contract's asset does not exist (or is deleted)`;
@@ -212,8 +214,12 @@ export async function readContractInputs(
       marking !== undefined && (await marking.unavailable(rules?.properties)) === undefined
         ? await marking.markerOf(file.file, read)
         : undefined;
-    if (marker !== undefined) {
+    if (typeof marker === 'object') unmarkedBecause = marker.unmarked;
+    if (typeof marker === 'string') {
       const marked = withMarker(file, read, marker);
+      // A contract without the tool's marker (just imported, say) is not changed for it alone.
+      if (read.kind === 'found' && managerOfContract(read.contract) === undefined)
+        unmarked = keepingMarker(file, read);
       file = marked.file;
       if (marked.warning !== undefined) warnings.push(marked.warning);
     } else file = keepingMarker(file, read);
@@ -229,6 +235,8 @@ export async function readContractInputs(
       : { ...refused[0]!, message: joinRefusals(refused.map((error) => error.message)) };
   return {
     file,
+    ...(unmarked === undefined ? {} : { unmarked }),
+    ...(unmarkedBecause === undefined ? {} : { unmarkedBecause }),
     live: read,
     notes,
     warnings,

@@ -16,11 +16,14 @@ import path from 'node:path';
 import type { CatalogReader } from '../catalog/catalog-reader.js';
 import { GitHistory } from '../git/history.js';
 import {
+  isRepository,
   managerOf,
   markerFor,
+  nestedCheckout,
   repositoryPath,
   sameRepository,
   type Manager,
+  type NoRepository,
   type Repository,
 } from '../git/repository.js';
 
@@ -134,6 +137,11 @@ function liveMarker(contract: Readonly<Record<string, unknown>>): string {
   return (contract.extension as Record<string, string>)[MARKER_PROPERTY]!;
 }
 
+/** Why a file's contract gets no marker, as a sentence. */
+export interface Unmarked {
+  unmarked: string;
+}
+
 /** What marks a file's contract as managed from its repository. */
 export interface Marking {
   /**
@@ -141,9 +149,10 @@ export interface Marking {
    * the live contract has when it names this repository, this file and a commit of this
    * checkout's history that held it, with no deletion of the file since (a marker is rewritten
    * with the run's commit only when it would name anything else, so that a new commit re-marks
-   * nothing); undefined for a file outside the repository, which gets no marker.
+   * nothing). Only a file inside the run's checkout, whose origin names a forge's repository, has
+   * one: any other gets none, and why.
    */
-  markerOf(file: string, read: LiveResult): Promise<string | undefined>;
+  markerOf(file: string, read: LiveResult): Promise<string | Unmarked>;
   /**
    * Why the catalog keeps no marker (asked once a run), or undefined when it does; `properties`
    * are the catalog's custom properties of data contracts, where it has any (OpenMetadata).
@@ -151,9 +160,12 @@ export interface Marking {
   unavailable(properties?: () => Promise<CustomProperties>): Promise<string | undefined>;
 }
 
-/** The marking of a run in `cwd`, whose files are in `repository`, against `reader`'s catalog. */
+/**
+ * The marking of a run in `cwd`, whose files are in `checkout` (or why there is none), against
+ * `reader`'s catalog.
+ */
 export function markingFor(
-  repository: Repository,
+  checkout: Repository | NoRepository,
   cwd: string,
   profile: Profile,
   reader: CatalogReader,
@@ -162,12 +174,29 @@ export function markingFor(
   let history: Promise<GitHistory | undefined> | undefined;
   // The working folder's links resolved once a run, not once a file: files are named from it.
   let folder: string | undefined;
+  const nested = new Map<string, string | undefined>();
+  const unavailable: Marking['unavailable'] = (properties) =>
+    (asked ??= markerUnavailable(profile, properties, reader.refusedExtension === true));
+  // No repository: no marker whatever the catalog keeps, so the catalog is not asked.
+  if (!isRepository(checkout))
+    return {
+      markerOf: () => Promise.resolve({ unmarked: checkout.none }),
+      unavailable: () => Promise.resolve(undefined),
+    };
+  const repository = checkout;
   return {
     markerOf: async (file, read) => {
       folder ??= resolvedPath(cwd);
       const absolute = path.resolve(folder, file);
       const fresh = markerFor(repository, absolute);
-      if (fresh === undefined || read.kind !== 'found') return fresh;
+      if (fresh === undefined)
+        return { unmarked: `it is outside the git checkout (${repository.top})` };
+      const inner = nestedCheckout(repository, absolute, nested);
+      if (inner !== undefined)
+        return {
+          unmarked: `it is in another git checkout (${inner}) inside this one, whose repository is not this checkout's`,
+        };
+      if (read.kind !== 'found') return fresh;
       const live = managerOfContract(read.contract);
       if (
         live?.commit === undefined ||
@@ -187,7 +216,6 @@ export function markingFor(
       if ((await known.deletedSince(live.commit)).has(live.path)) return fresh;
       return (await known.holds(live.commit, live.path)) ? liveMarker(read.contract) : fresh;
     },
-    unavailable: (properties) =>
-      (asked ??= markerUnavailable(profile, properties, reader.refusedExtension === true)),
+    unavailable,
   };
 }
