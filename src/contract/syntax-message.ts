@@ -97,6 +97,8 @@ export function misindentation(
       }
   }
   if (wrong === undefined || beside === undefined || wrong >= lines.length) return undefined;
+  // In step after all: the error comes from something else on the lines (an unclosed bracket).
+  if (indent(wrong) === indent(beside)) return undefined;
   const spaces = (n: number): string => `${n} space${n === 1 ? '' : 's'}`;
   return {
     line: wrong + 1,

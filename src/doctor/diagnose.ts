@@ -5,7 +5,13 @@
 // whose release the tool refuses, ends the round there.
 import type { InspectingClient, OperationAccess } from '../catalog/inspecting-client.js';
 import type { CustomProperty } from '../catalog/types.js';
-import { CatalogError, ConfigError, ForbiddenError } from '../model/errors.js';
+import {
+  AuthError,
+  CatalogError,
+  ConfigError,
+  ForbiddenError,
+  NetworkError,
+} from '../model/errors.js';
 import type { ProfileSetting } from '../model/profile.js';
 import { resolveCatalog } from '../profile/profile.js';
 import { releaseName } from '../profile/releases.js';
@@ -51,7 +57,13 @@ export async function diagnose(
       message: `The catalog at ${input.catalogUrl} answers and takes the token`,
     });
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    // The preflight's verdict: a wrong address, a refused token, a catalog that is down.
+    if (!(
+      error instanceof ConfigError ||
+      error instanceof AuthError ||
+      error instanceof NetworkError
+    ))
+      throw error;
     checks.push({ id: 'reach', status: 'error', message: client.redact(error.message) });
     return report;
   }
