@@ -171,6 +171,14 @@ export const RESULT_ANSWER = shape(
       }),
     ),
     qualityValidation: optional(record({ ...counts, qualityScore: optional(number) })),
+    slaValidation: optional(
+      record({
+        refreshFrequencyMet: optional(boolean),
+        latencyMet: optional(boolean),
+        availabilityMet: optional(boolean),
+        actualLatency: optional(number),
+      }),
+    ),
   }),
 );
 

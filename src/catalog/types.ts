@@ -77,6 +77,13 @@ export interface ContractRun {
     failedRules?: { ruleName?: string; reason?: string }[];
   };
   qualityValidation?: { passed?: number; failed?: number; total?: number; qualityScore?: number };
+  /** What a runner that checks the SLA found (slaValidation.json); OpenMetadata stores it as sent. */
+  slaValidation?: {
+    refreshFrequencyMet?: boolean;
+    latencyMet?: boolean;
+    availabilityMet?: boolean;
+    actualLatency?: number;
+  } | null;
 }
 
 export interface CatalogClientOptions {

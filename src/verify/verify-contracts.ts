@@ -6,7 +6,7 @@
 import type { ApplyReport } from '../apply/results.js';
 import type { ContractRun } from '../catalog/types.js';
 import type { Plan } from '../plan/types.js';
-import { AuthError, CatalogError, NetworkError } from '../model/errors.js';
+import { AuthError, CatalogError, ForbiddenError, NetworkError } from '../model/errors.js';
 import type { Profile } from '../model/profile.js';
 
 /** What a catalog needs to run contracts. CatalogClient provides it. */
@@ -25,8 +25,9 @@ export interface VerifyTarget {
 
 /**
  * One contract's verification: the catalog's verdict (`Success`, `Failed`, `Aborted`,
- * `PartialSuccess`), a run that did not finish within the poll (`Running`), or one that could not
- * be asked for (`error`).
+ * `PartialSuccess`), a run that did not finish within the poll (`Running`), a run another one
+ * replaced before its verdict could be read (`superseded`), or one that could not be asked for
+ * (`error`).
  */
 export interface Verification {
   file: string;
@@ -121,10 +122,11 @@ export async function verifyContracts(
         return {
           ...names,
           status: 'error',
-          message: failureText(error, runner.redact.bind(runner)),
+          message: `${failureText(error, runner.redact.bind(runner))}${error instanceof ForbiddenError ? '; running a contract needs EditAll on it (`contracts doctor` checks the token)' : ''}`,
         };
       throw error;
     }
+    const ours = run.id;
     const started = now();
     let wait = options.pollMs ?? 500;
     while (UNFINISHED.has(run.contractExecutionStatus) && typeof run.id === 'string') {
@@ -150,6 +152,15 @@ export async function verifyContracts(
           };
         throw error;
       }
+      // OpenMetadata answers a contract's latest run whatever run is asked for: another run
+      // started meanwhile (the UI, another job, the scheduled validation) aborted ours, and its
+      // verdict is not ours to report.
+      if (typeof run.id === 'string' && run.id !== ours)
+        return {
+          ...names,
+          status: 'superseded',
+          message: `superseded by another run (result ${run.id}) before this run's verdict could be read: another run aborts a running one, and the catalog answers only the latest; not verified, run verify again`,
+        };
     }
     return { ...names, status: run.contractExecutionStatus, run };
   };

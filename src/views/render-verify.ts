@@ -47,6 +47,13 @@ export function failures(run: ContractRun | undefined): string[] {
   const quality = run.qualityValidation;
   if ((quality?.failed ?? 0) > 0)
     found.push(`quality: ${quality!.failed} of ${quality!.total ?? 0} tests failed`);
+  const sla = run.slaValidation;
+  if (sla?.refreshFrequencyMet === false) found.push('SLA: the refresh frequency was not met');
+  if (sla?.latencyMet === false)
+    found.push(
+      `SLA: the latency was not met${typeof sla.actualLatency === 'number' ? ` (actual ${sla.actualLatency} ms)` : ''}`,
+    );
+  if (sla?.availabilityMet === false) found.push('SLA: the availability was not met');
   return found;
 }
 

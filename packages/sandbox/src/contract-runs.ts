@@ -20,6 +20,7 @@ import type { Directory } from './directory.js';
 import { ownerReferences } from './lineage.js';
 import { ApiError, type Json } from './http.js';
 import { ruleHolds } from './rule-engine.js';
+import { nextVersion } from './change-description.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
 
@@ -165,17 +166,46 @@ export class ContractRuns {
     return contract;
   }
 
-  /** The contract's latestResult, as the server keeps it: no new version. */
-  private remember(contract: ContractResource, result: Json): void {
+  /**
+   * The contract's latestResult, as the server keeps it: through the contract's updater
+   * (`recordChange("latestResult")`), folded into the version it has, except on a contract at its
+   * first version, 0.1, which folds nothing: that one moves to 0.2 (`updateLatestResult`).
+   */
+  private remember(contract: ContractResource, result: Json, user?: string): void {
+    const latestResult = {
+      timestamp: result.timestamp,
+      status: result.contractExecutionStatus,
+      message: typeof result.result === 'string' ? result.result : '',
+      resultId: result.id,
+    };
+    if (contract.version > 0.1 || user === undefined) {
+      this.store.putContract({ ...contract, latestResult });
+      return;
+    }
+    this.store.keepVersion(contract);
     this.store.putContract({
       ...contract,
-      latestResult: {
-        timestamp: result.timestamp,
-        status: result.contractExecutionStatus,
-        message: typeof result.result === 'string' ? result.result : '',
-        resultId: result.id,
+      latestResult,
+      version: nextVersion(contract.version),
+      updatedAt: this.clock(),
+      updatedBy: user,
+      changeDescription: {
+        fieldsAdded: contract.latestResult === undefined ? [{ name: 'latestResult' }] : [],
+        fieldsUpdated: contract.latestResult === undefined ? [] : [{ name: 'latestResult' }],
+        fieldsDeleted: [],
+        previousVersion: contract.version,
       },
     });
+  }
+
+  /** The contract's runs so far, a still running one aborted: a new run aborts it first. */
+  private runsAborting(id: string): Json[] {
+    const list = this.results.get(id) ?? [];
+    const last = list.at(-1);
+    if (last?.contractExecutionStatus === 'Running')
+      list[list.length - 1] = { ...last, contractExecutionStatus: 'Aborted' };
+    this.results.set(id, list);
+    return list;
   }
 
   /** `POST /{id}/validate`. */
@@ -202,21 +232,43 @@ export class ContractRuns {
     const quality =
       Array.isArray(contract.qualityExpectations) && contract.qualityExpectations.length > 0;
     if (!quality) result = compiled(result);
-    const list = this.results.get(id) ?? [];
-    list.push(result);
-    this.results.set(id, list);
-    this.remember(contract, result);
+    this.runsAborting(id).push(result);
+    this.remember(contract, result, user.name);
     return result;
   }
 
-  /** `GET /{id}/results/latest` and `/{id}/results/{resultId}`. */
-  read(user: SeedUser, id: string, resultId: string): Json {
+  /**
+   * `PUT /{id}/results`: a result a runner outside the server made (the ingestion framework's
+   * validation, with its SLA part), stored as the contract's latest run, as the server stores it.
+   */
+  record(user: SeedUser, id: string, body: Json): Json {
+    requirePermission(user, 'EditDataContract', 'EditAll');
+    const contract = this.contract(id);
+    if (typeof body.contractExecutionStatus !== 'string')
+      throw new ApiError(400, '[query param contractExecutionStatus must not be null]');
+    const result: Json = {
+      ...body,
+      id: randomUUID(),
+      dataContractFQN: contract.fullyQualifiedName,
+      timestamp: typeof body.timestamp === 'number' ? body.timestamp : this.clock(),
+    };
+    this.runsAborting(id).push(result);
+    this.remember(contract, result, user.name);
+    return result;
+  }
+
+  /**
+   * `GET /{id}/results/latest` and `/{id}/results/{resultId}`: both answer the contract's latest
+   * run, as the server does (its `getResult` ignores the resultId asked for and reads the one the
+   * contract's latestResult names); a contract without a run is a 400.
+   */
+  read(user: SeedUser, id: string, _resultId: string): Json {
     requirePermission(user, 'ViewDataContract', 'ViewBasic');
     const contract = this.contract(id);
     const list = this.results.get(id) ?? [];
-    const index =
-      resultId === 'latest' ? list.length - 1 : list.findIndex((r) => r.id === resultId);
-    if (index < 0) throw new ApiError(404, `dataContractResult instance for ${resultId} not found`);
+    const index = list.length - 1;
+    if (index < 0)
+      throw new ApiError(400, `Data contract ${contract.fullyQualifiedName} has no results yet`);
     let result = list[index]!;
     // The test suite's run is in: the result is compiled with its quality part.
     if (result.contractExecutionStatus === 'Running') {

@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Catalog } from './catalog.js';
 import type { ContractRuns } from './contract-runs.js';
-import { ApiError, parseJsonBody, readBody } from './http.js';
+import { ApiError, parseJsonBody, readBody, type Json } from './http.js';
 import { addLineage, assetByName, ASSET_COLLECTIONS, getLineage } from './lineage.js';
 import { odcsOfContract, odcsRequest } from './odcs-export.js';
 import type { Reply } from './request-log.js';
@@ -87,6 +87,12 @@ export async function openMetadataRoute(context: RouteContext): Promise<Reply | 
     if (route.length === 4 && route[2] === 'results') {
       onlyGet(context);
       return ok(runs.read(user, route[1]!, route[3]!));
+    }
+    if (route.length === 3 && route[2] === 'results' && method === 'PUT') {
+      const body = parseJsonBody(await readBody(context.request));
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        throw new ApiError(400, 'a data contract result must be a JSON object');
+      return ok(runs.record(user, route[1]!, body as Json));
     }
     return undefined;
   }
