@@ -135,7 +135,6 @@ describe('an ODCS file read as OpenMetadata reads it', () => {
             status: 'retired',
             description: { purpose: 'P.', limitations: 'L.' },
             schema: [
-              { name: 'other', logicalType: 'object', properties: [{ name: 'a' }] },
               {
                 name: 'Orders',
                 logicalType: 'object',
@@ -150,6 +149,7 @@ describe('an ODCS file read as OpenMetadata reads it', () => {
                   { name: 'n', logicalType: 'integer', logicalTypeOptions: { maxLength: 9 } },
                 ],
               },
+              { name: 'other', logicalType: 'object', properties: [{ name: 'a' }] },
             ],
             team: [
               { username: 'bob', role: 'Owner' },
@@ -172,7 +172,8 @@ describe('an ODCS file read as OpenMetadata reads it', () => {
       entity: { type: 'table', fullyQualifiedName: 'db.s.orders' },
       entityStatus: 'Deprecated',
       description: 'P.\n\n**Limitations:**\nL.',
-      // The object named as the asset, not the first; the size the server's reader drops, kept.
+      // The object named as the asset (first, as the server's import reads); the size the
+      // server's reader drops, kept.
       schema: [
         { name: 'id', dataType: 'VARCHAR', dataLength: 2, constraint: 'UNIQUE' },
         { name: 'n', dataType: 'INT', dataLength: 9 },
@@ -184,7 +185,45 @@ describe('an ODCS file read as OpenMetadata reads it', () => {
       },
       sla: { retention: 'P3Y' },
     });
-    expect(read.unstored.map((u) => u.pointer)).toEqual(['/schema/0', '/team/1']);
+    expect(read.unstored.map((u) => u.pointer)).toEqual(['/schema/1', '/team/1']);
+  });
+
+  it("exports Archived as deprecated, as the server's export does from 1.13, and says it does not read back", () => {
+    const { document, leftOut } = toOdcs(
+      {
+        name: 'c',
+        fullyQualifiedName: 'db.s.t.dataContract_c',
+        entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
+        entityStatus: 'Archived',
+      } as unknown as DesiredContract,
+      { id: 'x', version: '1.0.0' },
+      'openmetadata',
+    );
+    expect(document.status).toBe('deprecated');
+    expect(leftOut.some((reason) => reason.startsWith('entityStatus '))).toBe(true);
+  });
+
+  it("refuses a document whose asset's schema object is not its first, which the server would import instead", () => {
+    const read = fromOdcs({
+      apiVersion: 'v3.1.0',
+      kind: 'DataContract',
+      id: 'x',
+      version: '1.0.0',
+      status: 'active',
+      schema: [
+        { name: 'other', logicalType: 'object', properties: [{ name: 'a' }] },
+        { name: 'orders', logicalType: 'object', properties: [{ name: 'id' }] },
+      ],
+      customProperties: [{ property: 'catalogEntity', value: 'table:db.s.orders' }],
+    });
+    expect(read.problems).toEqual([
+      {
+        pointer: '/schema/1/name',
+        message: expect.stringMatching(
+          /^the schema object of orders must come first: OpenMetadata's ODCS import reads the first schema object \(other\)/,
+        ),
+      },
+    ]);
   });
 });
 

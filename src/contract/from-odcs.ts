@@ -145,7 +145,8 @@ export function fromOdcs(doc: Doc): OdcsReading {
   contract.entityStatus = STATUSES[status?.toLowerCase() ?? 'draft'] ?? 'Draft';
   sources.push(['/entityStatus', '/status']);
   readDescription(doc, contract, sources, unstored);
-  if (Array.isArray(doc.schema)) readSchema(doc.schema, assetName, contract, sources, unstored);
+  if (Array.isArray(doc.schema))
+    readSchema(doc.schema, assetName, contract, sources, unstored, problems);
   readTeam(doc, contract, sources, unstored);
   readRoles(doc, contract, sources);
   readSla(doc, contract, sources, problems, unstored);
@@ -186,9 +187,23 @@ function readSchema(
   contract: DesiredContract,
   sources: [string, string][],
   unstored: Placed[],
+  problems: Placed[],
 ): void {
   const chosen = schemaObject(schema, assetName);
   if (chosen === undefined) return;
+  // OpenMetadata's REST import of a document reads its first schema object (it passes no object
+  // name): the asset's object must be that one, so that the catalog and this tool read the same.
+  const first = schema.findIndex(
+    (element) =>
+      isRecord(element) &&
+      (element.logicalType === 'object' ||
+        (Array.isArray(element.properties) && element.properties.length > 0)),
+  );
+  if (chosen.index !== -1 && first !== -1 && chosen.index !== first)
+    problems.push({
+      pointer: `/schema/${chosen.index}/name`,
+      message: `the schema object of ${assetName} must come first: OpenMetadata's ODCS import reads the first schema object (${String((schema[first] as Doc).name)}) of a document, so that one would be imported for this asset; move this object to the top of schema, or keep each object in a document of its own`,
+    });
   schema.forEach((element, i) => {
     if (chosen.index !== -1 && i !== chosen.index && isRecord(element))
       unstored.push({

@@ -12,10 +12,14 @@ import { ISO_UNITS, LOGICAL_TYPE_OF, NUMERIC_TYPES } from './odcs-vocabulary.js'
 
 type Doc = Record<string, unknown>;
 
-/** The ODCS status of an entityStatus, as the server's export writes it (draft for one it lacks). */
+/**
+ * The ODCS status of an entityStatus, as the server's export writes it (ODCSConverter from 1.13,
+ * when Archived came: Archived and Deprecated are deprecated; draft for one ODCS lacks).
+ */
 const ODCS_STATUS: Readonly<Record<string, string>> = {
   Approved: 'active',
   Active: 'active',
+  Archived: 'deprecated',
   Deprecated: 'deprecated',
   Draft: 'draft',
 };

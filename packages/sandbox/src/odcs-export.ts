@@ -9,10 +9,10 @@ type Record_ = Record<string, unknown>;
 const isRecord = (value: unknown): value is Record_ =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** mapContractStatusToODCS. */
+/** mapContractStatusToODCS (from 1.13, which has Archived: Archived and Deprecated → deprecated). */
 function status(entityStatus: unknown): string {
   if (entityStatus === 'Approved') return 'active';
-  if (entityStatus === 'Deprecated') return 'deprecated';
+  if (entityStatus === 'Deprecated' || entityStatus === 'Archived') return 'deprecated';
   return 'draft';
 }
 
