@@ -3,15 +3,11 @@
 // sandbox plays both; on a build that drops, apply sees the signature (200 at the old version,
 // nothing kept), sends that change once more without If-Match under the same test guards, says
 // so once, and sends no If-Match for the rest of the run.
-import { cp } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
 import { openMetadataSchemas } from './helpers/openmetadata-schemas.js';
-import { openSandbox } from './helpers/sandbox.js';
-import { tempDir } from './helpers/temp-dir.js';
+import { openMetadataDemo } from './helpers/sandbox.js';
 
-const root = path.resolve(import.meta.dirname, '..');
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -19,27 +15,11 @@ afterEach(async () => {
 
 const schemaOf = openMetadataSchemas();
 
-async function demoOn(release: string, drops: boolean) {
-  const opened = await openSandbox({
-    profile: 'openmetadata',
+function demoOn(release: string, drops: boolean) {
+  return openMetadataDemo(cleanups, {
     openmetadataVersion: release,
     openmetadataVariants: { ifMatchDropsContractChanges: drops },
   });
-  cleanups.push(() => opened.sandbox.close());
-  const dir = await tempDir();
-  cleanups.push(() => dir.remove());
-  await cp(
-    path.join(root, 'examples', 'openmetadata', 'contracts'),
-    path.join(dir.dir, 'contracts'),
-    {
-      recursive: true,
-    },
-  );
-  return {
-    ...opened,
-    cwd: dir.dir,
-    env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
-  };
 }
 
 const NOTE = 'open-metadata/OpenMetadata#28876';

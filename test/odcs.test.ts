@@ -195,7 +195,7 @@ describe('an ODCS file read as OpenMetadata reads it', () => {
         fullyQualifiedName: 'db.s.t.dataContract_c',
         entity: { type: 'table', fullyQualifiedName: 'db.s.t' },
         entityStatus: 'Archived',
-      } as unknown as DesiredContract,
+      },
       { id: 'x', version: '1.0.0' },
       'openmetadata',
     );

@@ -5,8 +5,6 @@
 // processing your request" (LoggingExceptionMapper) is unconfirmed. The sandbox plays both; apply
 // ends the same on both: a contract that moved under it is planned again and applied, or, from a
 // saved plan, failed as moved with nothing written twice.
-import { cp } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../src/apply/apply-plan.js';
 import { CatalogClient } from '../src/catalog/client.js';
@@ -16,8 +14,7 @@ import { readAndPlanEach } from '../src/read/read-plan-inputs.js';
 import { openMetadataCodec } from '../src/profile/codec.js';
 import type { Operation } from '../src/model/operation.js';
 import { cli } from './helpers/cli.js';
-import { EDITOR, openSandbox, seed } from './helpers/sandbox.js';
-import { tempDir } from './helpers/temp-dir.js';
+import { EDITOR, openMetadataDemo, openSandbox, seed } from './helpers/sandbox.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -130,24 +127,14 @@ describe.each([
 // entity's id and type only, so the demo's create goes through either way.
 describe.each([true, false])('2.0.9 checking a create body against its id: %s', (checks) => {
   it('the openmetadata demo applies, creating its new contract, and re-plans to no changes', async () => {
-    const opened = await openSandbox({
-      profile: 'openmetadata',
+    const { cwd, env } = await openMetadataDemo(cleanups, {
       openmetadataVersion: '2.0.9',
       openmetadataVariants: { createEntityAgrees: checks },
     });
-    cleanups.push(() => opened.sandbox.close());
-    const dir = await tempDir();
-    cleanups.push(() => dir.remove());
-    await cp(
-      path.resolve(import.meta.dirname, '..', 'examples', 'openmetadata', 'contracts'),
-      path.join(dir.dir, 'contracts'),
-      { recursive: true },
-    );
-    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
-    const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd: dir.dir, env });
+    const apply = await cli(['apply', '--auto-approve', '--no-color'], { cwd, env });
     expect(apply.code, apply.out + apply.err).toBe(0);
     expect(apply.out).toContain('Apply complete: 1 created, 3 changed, 2 unchanged.');
-    const again = await cli(['plan', '--detailed-exitcode'], { cwd: dir.dir, env });
+    const again = await cli(['plan', '--detailed-exitcode'], { cwd, env });
     expect(again.code, again.out).toBe(0);
   });
 });
@@ -156,24 +143,14 @@ describe.each([true, false])('2.0.9 checking a create body against its id: %s', 
 // contract's passthrough); a build after it that still strips is said on the contract it hit.
 describe.each([true, false])('2.0.9 stripping the ODCS passthrough: %s', (strips) => {
   it('apply goes through and says what the catalog dropped, when it did', async () => {
-    const opened = await openSandbox({
-      profile: 'openmetadata',
+    const { sandbox, cwd, env } = await openMetadataDemo(cleanups, {
       openmetadataVersion: '2.0.9',
       openmetadataVariants: { stripsOdcsPassthrough: strips },
     });
-    cleanups.push(() => opened.sandbox.close());
-    const { store } = opened.sandbox;
+    const { store } = sandbox;
     const orders = store.contractByFqn('warehouse.sales.public.orders.dataContract_orders')!;
     store.putContract({ ...orders, odcsElementExtensions: { servers: [{ server: 'prod' }] } });
-    const dir = await tempDir();
-    cleanups.push(() => dir.remove());
-    await cp(
-      path.resolve(import.meta.dirname, '..', 'examples', 'openmetadata', 'contracts'),
-      path.join(dir.dir, 'contracts'),
-      { recursive: true },
-    );
-    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
-    const apply = await cli(['apply', '--auto-approve', '--json'], { cwd: dir.dir, env });
+    const apply = await cli(['apply', '--auto-approve', '--json'], { cwd, env });
     expect(apply.code, apply.out + apply.err).toBe(0);
     const applied = JSON.parse(apply.out).applied.find(
       (r: { fullyQualifiedName: string }) =>

@@ -1,5 +1,7 @@
 // Starts a real sandbox for a test and talks HTTP to it: the sandbox package's own helper, and
 // what the tool's tests add to it.
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
 import type { Sandbox, Seed } from '@contracts-gitops/sandbox';
 import { openSandbox, seed } from '../../packages/sandbox/test/helpers/sandbox.js';
 import { tempDir } from './temp-dir.js';
@@ -58,6 +60,23 @@ export async function sandboxWithFolder(
     cwd: dir.dir,
     env: { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() },
   };
+}
+
+/**
+ * A sandbox under the openmetadata profile (the options given beside it) and a working folder
+ * holding the shipped OpenMetadata example files in `contracts/`, as sandboxWithFolder gives.
+ */
+export async function openMetadataDemo(
+  cleanups: (() => Promise<unknown>)[],
+  options: Omit<NonNullable<Parameters<typeof openSandbox>[0]>, 'profile'> = {},
+) {
+  const opened = await sandboxWithFolder(cleanups, { ...options, profile: 'openmetadata' });
+  await cp(
+    path.resolve(import.meta.dirname, '..', '..', 'examples', 'openmetadata', 'contracts'),
+    path.join(opened.cwd, 'contracts'),
+    { recursive: true },
+  );
+  return opened;
 }
 
 /**
