@@ -13,7 +13,7 @@
 //   seed's test cases (`testCaseStatus`: Success, Failed or Aborted; one without a status has no
 //   result yet and is not counted).
 // The status is Failed when any part failed, else Success. The contract's `latestResult` follows,
-// without a new version (a run is not a change of the contract).
+// without a new version, except on a contract at 0.1, which moves to 0.2 (see remember).
 import { randomUUID } from 'node:crypto';
 import { requirePermission } from './auth.js';
 import type { Directory } from './directory.js';
@@ -23,6 +23,9 @@ import { ruleHolds } from './rule-engine.js';
 import { nextVersion } from './change-description.js';
 import type { ContractResource, SeedAsset, SeedUser } from './seed.js';
 import type { Store } from './store.js';
+
+/** What `abortRunningValidation` adds to the result of a run a new one aborts. */
+const ABORTED_BY_NEW_RUN = 'Aborted due to new validation request';
 
 /** Column types OpenMetadata takes as one family (`areTypesCompatible`). */
 const FAMILIES: readonly (readonly string[])[] = [
@@ -168,42 +171,57 @@ export class ContractRuns {
 
   /**
    * The contract's latestResult, as the server keeps it: through the contract's updater
-   * (`recordChange("latestResult")`), folded into the version it has, except on a contract at its
-   * first version, 0.1, which folds nothing: that one moves to 0.2 (`updateLatestResult`).
+   * (`recordChange("latestResult")`, `updateLatestResult`), on a copy of the contract that keeps
+   * its updatedBy and updatedAt. A contract past its first version folds it into the version it
+   * has; one at 0.1 folds nothing (`consolidateChanges` needs a version above 0.1): it moves to
+   * 0.2, its updatedBy and updatedAt as they were, the change recorded as the updater records it.
    */
-  private remember(contract: ContractResource, result: Json, user?: string): void {
+  private remember(contract: ContractResource, result: Json): void {
     const latestResult = {
       timestamp: result.timestamp,
       status: result.contractExecutionStatus,
       message: typeof result.result === 'string' ? result.result : '',
       resultId: result.id,
     };
-    if (contract.version > 0.1 || user === undefined) {
+    if (contract.version > 0.1) {
       this.store.putContract({ ...contract, latestResult });
       return;
     }
+    const before = contract.latestResult;
     this.store.keepVersion(contract);
     this.store.putContract({
       ...contract,
       latestResult,
       version: nextVersion(contract.version),
-      updatedAt: this.clock(),
-      updatedBy: user,
       changeDescription: {
-        fieldsAdded: contract.latestResult === undefined ? [{ name: 'latestResult' }] : [],
-        fieldsUpdated: contract.latestResult === undefined ? [] : [{ name: 'latestResult' }],
+        fieldsAdded: before === undefined ? [{ name: 'latestResult', newValue: latestResult }] : [],
+        fieldsUpdated:
+          before === undefined
+            ? []
+            : [{ name: 'latestResult', oldValue: before, newValue: latestResult }],
         fieldsDeleted: [],
         previousVersion: contract.version,
       },
     });
   }
 
-  /** The contract's runs so far, a still running one aborted: a new run aborts it first. */
+  /**
+   * The contract's runs so far, a still running one aborted as `validateContract` first does
+   * (`abortRunningValidation`): Aborted, "Aborted due to new validation request" added to its
+   * result.
+   */
   private runsAborting(id: string): Json[] {
     const list = this.results.get(id) ?? [];
     const last = list.at(-1);
     if (last?.contractExecutionStatus === 'Running')
-      list[list.length - 1] = { ...last, contractExecutionStatus: 'Aborted' };
+      list[list.length - 1] = {
+        ...last,
+        contractExecutionStatus: 'Aborted',
+        result:
+          typeof last.result === 'string'
+            ? `${last.result}; ${ABORTED_BY_NEW_RUN}`
+            : ABORTED_BY_NEW_RUN,
+      };
     this.results.set(id, list);
     return list;
   }
@@ -233,28 +251,71 @@ export class ContractRuns {
       Array.isArray(contract.qualityExpectations) && contract.qualityExpectations.length > 0;
     if (!quality) result = compiled(result);
     this.runsAborting(id).push(result);
-    this.remember(contract, result, user.name);
+    this.remember(contract, result);
     return result;
   }
 
   /**
-   * `PUT /{id}/results`: a result a runner outside the server made (the ingestion framework's
-   * validation, with its SLA part), stored as the contract's latest run, as the server stores it.
+   * `PUT /{id}/results` (`createResult`): a result a runner outside the server made (the
+   * ingestion framework's validation, with its SLA part), stored as sent: under its own id when it
+   * has one (a run's result completed in place), else a new one; aborting nothing. The contract is
+   * read without fields, so no latestResult: the result becomes the latest, whatever its time.
    */
   record(user: SeedUser, id: string, body: Json): Json {
     requirePermission(user, 'EditDataContract', 'EditAll');
     const contract = this.contract(id);
-    if (typeof body.contractExecutionStatus !== 'string')
-      throw new ApiError(400, '[query param contractExecutionStatus must not be null]');
+    // The body is validated first (dataContractResult.json's required fields), as @Valid does.
+    const missing = ['dataContractFQN', 'timestamp', 'contractExecutionStatus'].filter(
+      (field) => body[field] === undefined || body[field] === null,
+    );
+    if (missing.length > 0)
+      throw new ApiError(
+        400,
+        `[${missing.map((field) => `query param ${field} must not be null`).join(', ')}]`,
+      );
     const result: Json = {
       ...body,
-      id: randomUUID(),
+      id: typeof body.id === 'string' ? body.id : randomUUID(),
       dataContractFQN: contract.fullyQualifiedName,
-      timestamp: typeof body.timestamp === 'number' ? body.timestamp : this.clock(),
     };
-    this.runsAborting(id).push(result);
-    this.remember(contract, result, user.name);
+    const list = this.results.get(id) ?? [];
+    const at = list.findIndex((stored) => stored.id === result.id);
+    if (at >= 0) list.splice(at, 1);
+    list.push(result);
+    this.results.set(id, list);
+    this.remember(contract, result);
     return result;
+  }
+
+  /**
+   * `GET /{id}/results` (`listResults`): the contract's runs newest first, between `startTs` (0)
+   * and `endTs` (now), at most `limit` of them (10; 0 for all), as a ResultList.
+   */
+  list(user: SeedUser, id: string, query: URLSearchParams): Json {
+    requirePermission(user, 'ViewDataContract', 'ViewBasic');
+    this.contract(id);
+    const limit = Number(query.get('limit') ?? '10');
+    if (!Number.isInteger(limit))
+      throw new ApiError(400, `Invalid limit: ${String(query.get('limit'))}`);
+    if (limit < 0)
+      throw new ApiError(400, '[query param limit must be greater than or equal to 0]');
+    if (limit > 10000)
+      throw new ApiError(400, '[query param limit must be less than or equal to 10000]');
+    const start = query.has('startTs') ? Number(query.get('startTs')) : 0;
+    const end = query.has('endTs') ? Number(query.get('endTs')) : this.clock();
+    const between = (this.results.get(id) ?? [])
+      .filter((r) => typeof r.timestamp === 'number' && r.timestamp >= start && r.timestamp <= end)
+      .reverse()
+      .sort((a, b) => (b.timestamp as number) - (a.timestamp as number));
+    const data = limit > 0 ? between.slice(0, limit) : between;
+    return {
+      data,
+      paging: {
+        before: String(query.get('startTs')),
+        after: String(query.get('endTs')),
+        total: data.length,
+      },
+    };
   }
 
   /**

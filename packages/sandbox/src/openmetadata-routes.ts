@@ -88,6 +88,8 @@ export async function openMetadataRoute(context: RouteContext): Promise<Reply | 
       onlyGet(context);
       return ok(runs.read(user, route[1]!, route[3]!));
     }
+    if (route.length === 3 && route[2] === 'results' && method === 'GET')
+      return ok(runs.list(user, route[1]!, query));
     if (route.length === 3 && route[2] === 'results' && method === 'PUT') {
       const body = parseJsonBody(await readBody(context.request));
       if (body === null || typeof body !== 'object' || Array.isArray(body))
