@@ -9,6 +9,9 @@ import type { Plan } from '../plan/types.js';
 import { AuthError, CatalogError, ForbiddenError, NetworkError } from '../model/errors.js';
 import type { Profile } from '../model/profile.js';
 
+/** What OpenMetadata adds to a running result a new run aborts (`abortRunningValidation`). */
+const ABORTED_BY_NEW_RUN = 'Aborted due to new validation request';
+
 /** What a catalog needs to run contracts. CatalogClient provides it. */
 export interface ContractRunner {
   runContract(id: string): Promise<ContractRun>;
@@ -154,12 +157,19 @@ export async function verifyContracts(
       }
       // OpenMetadata answers a contract's latest run whatever run is asked for: another run
       // started meanwhile (the UI, another job, the scheduled validation) aborted ours, and its
-      // verdict is not ours to report.
+      // verdict is not ours to report. Ours read back aborted for that run (the new one not
+      // stored after it) is no verdict either.
       if (typeof run.id === 'string' && run.id !== ours)
         return {
           ...names,
           status: 'superseded',
           message: `superseded by another run (result ${run.id}) before this run's verdict could be read: another run aborts a running one, and the catalog answers only the latest; not verified, run verify again`,
+        };
+      if (run.contractExecutionStatus === 'Aborted' && run.result?.includes(ABORTED_BY_NEW_RUN))
+        return {
+          ...names,
+          status: 'superseded',
+          message: `superseded by another run: the catalog aborted this run (result ${run.id}) for a new validation request before its verdict could be read; not verified, run verify again`,
         };
     }
     return { ...names, status: run.contractExecutionStatus, run };
