@@ -8,6 +8,7 @@ import {
   mintToken,
   parseFaultSpec,
   RELEASE_BEHAVIOURS,
+  ReleaseVariantError,
   type ReleaseVariants,
   SeedError,
   startSandbox,
@@ -128,7 +129,7 @@ export async function serveSandbox(options: ServeOptions, io: Io): Promise<Sandb
     // The release is checked first, before anything starts (the port is checked above).
     if (error instanceof RangeError && (release !== undefined || variantFlags.length > 0))
       throw new ConfigError(
-        `${/^there is no behaviour|is not unconfirmed on/.test(error.message) ? '--openmetadata-variant' : '--openmetadata-version'}: ${error.message}`,
+        `${error instanceof ReleaseVariantError ? '--openmetadata-variant' : '--openmetadata-version'}: ${error.message}`,
       );
     throw error;
   }

@@ -7,4 +7,4 @@ export { checkSeed, SeedError, type Seed } from './seed.js';
 export { idFor } from './directory.js';
 export { rulesFor, type DataAssetRule } from './asset-rules.js';
 export { ruleHolds } from './rule-engine.js';
-export { RELEASE_BEHAVIOURS, type ReleaseVariants } from './release.js';
+export { RELEASE_BEHAVIOURS, ReleaseVariantError, type ReleaseVariants } from './release.js';

@@ -165,6 +165,9 @@ function withoutHref(entity: Json): Json {
   return rest;
 }
 
+/** A variant asked for that this release cannot play (no such behaviour, or one it settles). */
+export class ReleaseVariantError extends RangeError {}
+
 export class OpenMetadataRelease {
   private readonly numbers: Triple;
 
@@ -191,11 +194,11 @@ export class OpenMetadataRelease {
       );
     for (const name of Object.keys(variants)) {
       if (!Object.hasOwn(RELEASE_BEHAVIOURS, name))
-        throw new RangeError(
+        throw new ReleaseVariantError(
           `there is no behaviour '${name}'; the behaviours are ${Object.keys(RELEASE_BEHAVIOURS).join(', ')}`,
         );
       if (this.unconfirmedHere(name as ReleaseBehaviourName) === undefined)
-        throw new RangeError(
+        throw new ReleaseVariantError(
           `'${name}' is not unconfirmed on ${version}: it is played as its sources say, and cannot be played the other way`,
         );
     }
