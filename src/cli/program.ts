@@ -15,6 +15,7 @@ import { addShowCommand } from './commands/show.js';
 import { addApplyCommand } from './commands/apply.js';
 import { addFileCommands } from './commands/files.js';
 import { addVerifyCommand } from './commands/verify.js';
+import { addPullCommand } from './commands/pull.js';
 import { addCoverageCommand } from './commands/coverage.js';
 import { addDoctorCommand } from './commands/doctor.js';
 import { addSandboxCommands } from './commands/sandbox.js';
@@ -51,6 +52,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   addShowCommand(program, context); // show
   addApplyCommand(program, context); // apply
   addFileCommands(program, context); // new, export, import
+  addPullCommand(program, context); // pull
   addVerifyCommand(program, context); // verify
   addCoverageCommand(program, context); // coverage
   addDoctorCommand(program, context); // doctor
