@@ -94,9 +94,16 @@ export async function pullOperation(
     const file = byName.get(change.fullyQualifiedName);
     const live = liveContracts.get(change.fullyQualifiedName);
     if (change.action === 'create' || change.action === 'missing') {
-      contracts.push({ ...base, status: 'not-in-catalog', message: await absence(change, client) });
+      const message = (await deletedSaying(change, client)) ?? NEVER_APPLIED;
+      contracts.push({ ...base, status: 'not-in-catalog', message });
     } else if (change.action === 'error') {
-      contracts.push({ ...base, status: 'error', message: change.error });
+      // A file whose contract the catalog deleted cannot be planned (its name is taken).
+      const deleted = change.id === null ? await deletedSaying(change, client) : undefined;
+      contracts.push(
+        deleted === undefined
+          ? { ...base, status: 'error', message: change.error }
+          : { ...base, status: 'not-in-catalog', message: deleted },
+      );
     } else if (change.action !== 'update' || file === undefined || live === undefined) {
       unchanged += 1;
     } else {
@@ -128,19 +135,26 @@ function blank(change: PlannedChange): PulledContract {
   };
 }
 
-/** Why the catalog has no contract of a file's name: deleted (and by whom), or never made. */
-async function absence(change: PlannedChange, client: CatalogClient): Promise<string> {
-  const kept = 'the file is kept';
+const NEVER_APPLIED =
+  'the catalog has no contract of this name, deleted or not: it was never applied, or was deleted for good; the file is kept (apply creates it)';
+
+/** What is said of a contract the catalog deleted (softly), by whom; undefined when it did not. */
+async function deletedSaying(
+  change: PlannedChange,
+  client: CatalogClient,
+): Promise<string | undefined> {
+  let deleted: LiveContract;
   try {
-    const deleted = await client.getContractByName(change.fullyQualifiedName, ['owners'], {
+    deleted = await client.getContractByName(change.fullyQualifiedName, [], {
       include: 'deleted',
     });
-    const by = typeof deleted.updatedBy === 'string' ? ` by ${deleted.updatedBy}` : '';
-    return `the catalog deleted this contract (version ${String(deleted.version)}${by}); ${kept}: restore the contract with \`contracts restore ${change.fullyQualifiedName}\`, or delete the file`;
   } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    return `the catalog has no contract of this name, deleted or not: it was never applied, or was deleted for good; ${kept} (apply creates it)`;
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
   }
+  if (deleted.deleted !== true) return undefined;
+  const by = typeof deleted.updatedBy === 'string' ? ` by ${deleted.updatedBy}` : '';
+  return `the catalog deleted this contract (version ${String(deleted.version)}${by}); the file is kept: restore the contract with \`contracts restore ${change.fullyQualifiedName}\`, or delete the file`;
 }
 
 /** The commit of the last apply of `live` from this checkout, by its marker. */
