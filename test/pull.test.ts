@@ -166,4 +166,41 @@ describe('contracts pull', () => {
     expect(now).toContain('refreshFrequency: PT6H');
     expect(now).toContain('loaded every hour');
   });
+
+  it('brings edits back into an ODCS file, keeping what the mapping does not make', async () => {
+    const { cwd, run, edit, env } = await applied();
+    const exported = await cliProcess(
+      ['export', '--format', 'odcs', ORDERS_FILE, '--out', 'contracts'],
+      { cwd, env },
+    );
+    expect(exported.code, exported.err).toBe(0);
+    const odcsFile = path.join(cwd, `contracts/${ORDERS}.odcs.yaml`);
+    const odcs = await readFile(odcsFile, 'utf8');
+    await writeFile(
+      odcsFile,
+      odcs.replace('slaProperties:\n', '# agreed with the shop team\nslaProperties:\n') +
+        "tags: [sales, orders] # ours, not the catalog's\n",
+    );
+    git(cwd, 'rm', '-q', ORDERS_FILE);
+    commitAll(cwd, 'orders as ODCS');
+    const apply = await run('apply', '--auto-approve');
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    commitAll(cwd, 'applied');
+    await edit('alice', ORDERS, [
+      { op: 'replace', path: '/description', value: 'Orders placed in the web shop.' },
+      { op: 'replace', path: '/sla/refreshFrequency', value: { interval: 12, unit: 'hour' } },
+    ]);
+
+    const pulled = await run('pull');
+    expect(pulled.code, pulled.out + pulled.err).toBe(0);
+    expect(diffLines(cwd)).toEqual({
+      added: ['  purpose: Orders placed in the web shop.', '    value: 12'],
+      removed: [
+        '  purpose: Orders placed in the web shop, one row per order, loaded hourly from the shop database.',
+        '    value: 1',
+      ],
+    });
+    const plan = await run('plan', '--detailed-exitcode');
+    expect(plan.code, plan.out + plan.err).toBe(0);
+  });
 });

@@ -92,11 +92,12 @@ const nativeKey: ItemKey = (path, item) => {
   return JSON.stringify(keys.map((key) => item[key] ?? null));
 };
 
-/** Items of an ODCS document matched by their name (or a member's username). */
+/** Items of an ODCS document matched by their name (a member's username, a property's name). */
 function odcsKey(item: unknown): string | undefined {
   if (!isPlainObject(item)) return undefined;
   if (typeof item.name === 'string') return `name:${item.name}`;
   if (typeof item.username === 'string') return `username:${item.username}`;
+  if (typeof item.property === 'string') return `property:${item.property}`;
   return undefined;
 }
 
