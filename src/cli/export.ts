@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadContracts } from '../read/load.js';
 import { withContract } from '../contract/parse.js';
+import { declaredVersion, semanticLike } from '../gate/version-gate.js';
 import { ConfigError } from '../model/errors.js';
 import { filePathFor } from '../import/import-contracts.js';
 import { odcsFileText } from '../contract/to-odcs.js';
@@ -59,9 +60,11 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
     const { contract } = withContract(stored);
     // Active is a status of the specification's catalogs alone; any other reads as OpenMetadata's.
     const profile = contract.entityStatus === 'Active' ? 'spec' : 'openmetadata';
+    // The file's own semantic version, carried (ODCS requires one: 1.0.0 when the file has none).
+    const declared = declaredVersion(stored.text, false)?.version;
     const { text, leftOut } = odcsFileText(
       contract,
-      { id: stableId(contract.fullyQualifiedName), version: '1.0.0' },
+      { id: stableId(contract.fullyQualifiedName), version: semanticLike(declared ?? '1.0.0') },
       profile,
       schemaPath ?? 'https://github.com/bitol-io/open-data-contract-standard',
     );

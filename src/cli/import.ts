@@ -1,6 +1,7 @@
 // `contracts import --fqn FQN... | --entity TYPE:FQN... [--out DIR] [--force]`: write live
 // contracts as files that plan back to no changes. Everything is read before anything is
 // written, and nothing is written when any file exists (without --force) or any read fails.
+import { semanticLike } from '../gate/version-gate.js';
 import { existsSync } from 'node:fs';
 import type { Profile } from '../model/profile.js';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -182,7 +183,8 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       // The file's model written as ODCS: what ODCS cannot carry back is left out, and said.
       const written = odcsFileText(
         native.document as unknown as DesiredContract,
-        { id: contract.id, version: String(contract.version) },
+        // ODCS wants a semantic version: the catalog's 0.4 is written 0.4.0.
+        { id: contract.id, version: semanticLike(String(contract.version)) },
         codec.profile,
         odcsSchemaPath,
       );
@@ -212,7 +214,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     for (const { contract, file, text, leftOut } of planned) {
       await writeWhole(file, text);
       io.stdout.write(
-        `wrote ${printable(path.relative(io.cwd, file).split(path.sep).join('/'))}  (${printable(contract.fullyQualifiedName)}, version ${String(contract.version)})\n`,
+        `wrote ${printable(path.relative(io.cwd, file).split(path.sep).join('/'))}  (${printable(contract.fullyQualifiedName)}, version ${String(contract.version)}${odcs ? `, written as ODCS version ${semanticLike(String(contract.version))}: the catalog's MAJOR.MINOR with PATCH 0` : ''})\n`,
       );
       for (const field of leftOut)
         io.stderr.write(`  left out ${field}; the field stays unmanaged\n`);

@@ -45,9 +45,19 @@ export function declaredVersion(
     : undefined;
 }
 
+/** A semantic version's numbers (MAJOR.MINOR.PATCH, a pre-release or build after it). */
 function parse(version: string): [number, number, number] | undefined {
-  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version.trim());
+  const match = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(version.trim());
   return match === null ? undefined : [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+/**
+ * A base's version, read leniently: the catalog's own `0.4` (MAJOR.MINOR, as an import before
+ * semantic versions wrote it) is 0.4.0, so that what it changes into is still weighed.
+ */
+function parseBase(version: string): [number, number, number] | undefined {
+  const match = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(version.trim());
+  return match === null ? undefined : [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
 }
 
 /** The bump from `base` to `head`; `down` when it goes back. */
@@ -61,6 +71,13 @@ function bumpOf(base: [number, number, number], head: [number, number, number]):
     if (head[i] < base[i]) return 'down';
   }
   return 'none';
+}
+
+/** `version` as a semantic version: itself when it is one, `0.4` → `0.4.0`, else `1.0.0`. */
+export function semanticLike(version: string): string {
+  if (parse(version) !== undefined) return version.trim();
+  const match = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(version.trim());
+  return match === null ? '1.0.0' : `${match[1]}.${match[2] ?? 0}.${match[3] ?? 0}`;
 }
 
 /** What `change` needs, given the version it starts from, and why. */
@@ -120,8 +137,18 @@ export async function versionGate(options: {
       );
       continue;
     }
-    const [from, to] = [parse(base.version), parse(head.version)];
-    if (from === undefined || to === undefined) continue;
+    const [from, to] = [parseBase(base.version), parse(head.version)];
+    if (to === undefined) {
+      // A version the gate cannot weigh would let any change through: it must be semantic.
+      result.errors.push(
+        at(
+          head.pointer,
+          `${odcs ? 'version' : 'contractVersion'} ${head.version} is not a semantic version (MAJOR.MINOR.PATCH, such as ${semanticLike(head.version)}); the version gate weighs each change against it`,
+        ),
+      );
+      continue;
+    }
+    if (from === undefined) continue;
     const breaks = change.breaking.filter((breaking) => {
       const ack = options.acknowledgements.find(
         (a) => a.contract === change.fullyQualifiedName && a.change === breaking,
