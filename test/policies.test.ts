@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
-import { editorSeed, openSandbox } from './helpers/sandbox.js';
+import { editorSeed, openMetadataDemo, openSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -93,6 +93,13 @@ const cases: {
     says: "policy sla-floor (sla): the SLA's refreshFrequency must be at most P1D",
   },
   {
+    policy: '- { use: sla-floor, refreshFrequency: P1D }',
+    breached: ['sla: { maxLatency: PT1H }'],
+    satisfied: ['sla: { refreshFrequency: PT6H }'],
+    field: 'sla',
+    says: "policy sla-floor (sla): the SLA's refreshFrequency must be set, at most P1D: the contract in force has none",
+  },
+  {
     policy: "- { use: name-pattern, pattern: '^[a-z]+$' }",
     breached: [],
     satisfied: [],
@@ -158,5 +165,25 @@ describe('policies as code', () => {
       'warning: contracts/people.yaml:1:1 policy owner-required (owners): a contract should have an owner',
     );
     expect((await cli(['apply', '--auto-approve'], { cwd, env })).code).toBe(0);
+  });
+
+  it('weighs the contract in force, and says where an inherited field comes from', async () => {
+    const { cwd, env } = await openMetadataDemo(cleanups);
+    await writeFile(
+      path.join(cwd, '.contracts.yaml'),
+      [
+        'policies:',
+        '  - { use: sla-floor, refreshFrequency: P1D }',
+        '  - { name: terms-required, rule: { "!!": [{ var: contract.termsOfUse }] }, severity: warning, message: every contract states its terms of use }',
+        '',
+      ].join('\n'),
+    );
+    const plan = await cli(['plan', 'contracts/order-items.yaml', '--no-color'], { cwd, env });
+    expect(plan.code, plan.out + plan.err).toBe(0);
+    // The table inherits the product's SLA (a refresh of a day at most): the floor holds.
+    expect(plan.out).not.toContain('sla-floor');
+    expect(plan.out).toContain(
+      "policy terms-required (termsOfUse): every contract states its terms of use (termsOfUse is inherited from data product sales-analytics: `contract.termsOfUse` is the file's own, which sets none; `live.termsOfUse` is the value in force",
+    );
   });
 });

@@ -1,6 +1,6 @@
 // Builds a plan from contract files and the live contracts read for them. Pure and synchronous:
 // all reading happens before (readAndPlanEach), all sending after (applyPlan).
-import { breaches } from '../policy/policies.js';
+import { breaches, type PolicyContext } from '../policy/policies.js';
 import { MANAGED_FIELDS, type DesiredContract } from '../model/contract.js';
 import type { ContractFile } from '../contract/parse.js';
 import { breakingFindings } from '../diff/breaking.js';
@@ -103,6 +103,21 @@ function changeWithRefusals(input: PlanInput, options: PlanOptions): Planned {
       };
 }
 
+/** What the team's policies weigh: the file's contract and the one in force, with what it inherits. */
+function policyContext(input: PlanInput, codec: Codec): PolicyContext {
+  const { file, live, inherited } = input;
+  const own = live.kind === 'found' ? live.contract : null;
+  const inForce = inherited === undefined ? own : { ...(own ?? {}), ...inherited.values };
+  return {
+    contract: file.contract,
+    live: inForce === null ? null : codec.fromWire(inForce),
+    asset: { piiColumns: input.piiColumns ?? [] },
+    ...(inherited === undefined
+      ? {}
+      : { inherited: { product: inherited.product, fields: Object.keys(inherited.values) } }),
+  };
+}
+
 /**
  * The change the file makes to its live contract: an update or none, a create when it is missing,
  * or an error (unreadable, another asset or name, a policy broken); the team's policies weighed.
@@ -114,11 +129,7 @@ function changeFromLive(input: PlanInput, options: PlanOptions): Planned {
   const found =
     options.policies === undefined || options.policies.length === 0 || live.kind === 'error'
       ? []
-      : breaches(options.policies, {
-          contract: file.contract,
-          live: live.kind === 'found' ? (options.codec ?? specCodec).fromWire(live.contract) : null,
-          asset: { piiColumns: input.piiColumns ?? [] },
-        });
+      : breaches(options.policies, policyContext(input, options.codec ?? specCodec));
   warnings.push(...found.filter((b) => b.severity === 'warning'));
   const refused = found.filter((b) => b.severity === 'error');
   // One error for every policy the contract breaks, at the field of the first.

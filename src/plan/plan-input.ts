@@ -53,6 +53,11 @@ export interface PlanInput {
    * contract has another name, or a deleted contract keeps this one's.
    */
   createBlocked?: string;
+  /**
+   * What the asset's contract in force takes from its data product (the catalog's wire shape):
+   * the team's policies weigh the contract in force, and say where a value comes from.
+   */
+  inherited?: { product: string; values: JsonObject };
   /** The catalog's data asset rules in force for data contracts (OpenMetadata), or why unknown. */
   assetRules?: AssetRules;
 }

@@ -39,13 +39,32 @@ export type BuiltinName =
 
 export interface PolicyContext {
   contract: DesiredContract;
+  /** The contract in force, in the file's model: the live one with what it inherits. */
   live: Record<string, unknown> | null;
   asset: { piiColumns: string[] };
+  /** The fields of the contract in force that come from its data product, and which product. */
+  inherited?: { product: string; fields: readonly string[] };
 }
 
 /** A breach: at the field the policy concerns (`message`: `policy owner-required (owners): …`). */
 export interface Breach extends Found {
   severity: 'error' | 'warning';
+}
+
+/** The SLA in force. */
+function slaOf(context: PolicyContext): Record<string, unknown> | null | undefined {
+  return effective(context, 'sla') as Record<string, unknown> | null | undefined;
+}
+
+/**
+ * Where a breached field's value comes from, when the contract in force inherits it and the file
+ * sets none: what a rule on the file's own fields does not see.
+ */
+function inheritedSaying(check: Check, context: PolicyContext): string {
+  const { inherited } = context;
+  if (inherited === undefined || !inherited.fields.includes(check.field)) return '';
+  if (context.contract[check.field] !== undefined) return '';
+  return ` (${check.field} is inherited from data product ${inherited.product}: \`contract.${check.field}\` is the file's own, which sets none; \`live.${check.field}\` is the value in force; change it in the product's contract, or set the contract's own)`;
 }
 
 /** What a field holds in force: the file's value, else (a field the file leaves alone) the live one. */
@@ -82,7 +101,8 @@ interface Check {
   code: FindingCode;
   field: string;
   severity: 'error' | 'warning';
-  message: string;
+  /** What a breach says; of a contract, when it depends on what the contract holds. */
+  message: string | ((context: PolicyContext) => string);
   holds(context: PolicyContext): boolean;
 }
 
@@ -151,7 +171,12 @@ function builtin(setting: Extract<PolicySetting, { use: BuiltinName }>): Check[]
           code: `policy.${setting.use}`,
           field: 'sla',
           severity,
-          message: said(`the SLA's ${key} must be at most ${setting[key]!}`),
+          message: (c: PolicyContext) =>
+            said(
+              slaOf(c)?.[key] == null
+                ? `the SLA's ${key} must be set, at most ${setting[key]!}: the contract in force has none`
+                : `the SLA's ${key} must be at most ${setting[key]!}`,
+            ),
           holds: (c) => {
             const sla = effective(c, 'sla') as Record<string, unknown> | null | undefined;
             const value = durationSeconds(sla?.[key]);
@@ -231,7 +256,9 @@ export function breaches(checks: readonly Check[], context: PolicyContext): Brea
         : `as its rule fails (${(error as Error).message})`;
       return said(`cannot be checked on this contract, ${why}`);
     }
-    return holds ? [] : said(check.message);
+    if (holds) return [];
+    const message = typeof check.message === 'string' ? check.message : check.message(context);
+    return said(`${message}${inheritedSaying(check, context)}`);
   });
 }
 

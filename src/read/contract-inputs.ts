@@ -34,7 +34,7 @@ import {
 } from '../plan/asset-columns.js';
 
 import type { CatalogReader } from '../catalog/catalog-reader.js';
-import { inheritanceNotes } from './inheritance-notes.js';
+import { inheritanceNotes, inheritedValues } from './inheritance-notes.js';
 import { knownFromLive } from './known-from-live.js';
 
 /** Fields a plan reads with each contract, so that owners, reviewers and extension can be managed. */
@@ -137,6 +137,7 @@ export async function readContractInputs(
   // Each lookup serves one contract (files name distinct assets): let it go.
   assets.delete(key);
   const notes: string[] = [];
+  let inherited: PlanInput['inherited'];
   const warnings: FindingDraft[] = [];
   // What an ODCS file holds that the catalog does not store: said once for the file.
   const odcsOnly = file.format === 'odcs' ? keptOnlyInGitFinding(file) : undefined;
@@ -173,15 +174,11 @@ export async function readContractInputs(
         notes.push(
           `could not read the contract in force on ${type} ${fullyQualifiedName} (${unknown}): ${read.kind === 'missing' ? 'if the asset already has a contract of another name, the catalog will refuse this one' : 'what it inherits from its data product is not shown'}`,
         );
-      if (effective !== null && products.length === 1)
-        notes.push(
-          ...inheritanceNotes(
-            file,
-            read.kind === 'found' ? (read.contract as Found) : null,
-            effective,
-            products[0]!,
-          ),
-        );
+      if (effective !== null && products.length === 1) {
+        const own = read.kind === 'found' ? (read.contract as Found) : null;
+        notes.push(...inheritanceNotes(file, own, effective, products[0]!));
+        inherited = { product: products[0]!, values: inheritedValues(own, effective) };
+      }
       if (read.kind === 'missing') {
         const found = await createBlocker(
           reader,
@@ -250,5 +247,6 @@ export async function readContractInputs(
     ...(lackingColumns === undefined ? {} : { lackingColumns }),
     ...(createBlocked === undefined ? {} : { createBlocked }),
     ...(ruled.assetRules === undefined ? {} : { assetRules: ruled.assetRules }),
+    ...(inherited === undefined ? {} : { inherited }),
   };
 }

@@ -6,6 +6,21 @@ import type { ContractFile } from '../contract/parse.js';
 
 const INHERITABLE = ['termsOfUse', 'security', 'sla'] as const;
 
+/**
+ * The values of the asset's contract in force that come from its data product: those of the
+ * inheritable fields its own contract (none, for one to create) leaves unset.
+ */
+export function inheritedValues(
+  own: LiveContract | null,
+  effective: LiveContract,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of INHERITABLE)
+    if ((own === null || own[field] === undefined) && effective[field] !== undefined)
+      values[field] = effective[field];
+  return values;
+}
+
 /** Which fields of an asset's effective contract come from its data product, said for reviewers. */
 export function inheritanceNotes(
   file: ContractFile,
