@@ -268,6 +268,10 @@ function createChange(
         ),
       ],
     };
+  // What stands in the way first: a wrong name for an asset that has its contract already is
+  // that contract's to say, not a new one's.
+  if (input.createBlocked !== undefined)
+    return fail(planError('plan.create-refused', input.createBlocked));
   // The catalog names a new contract after its asset; the file must use that name to find it.
   const named = `${assetFqn}.dataContract_${desired.name}`;
   if (desired.fullyQualifiedName !== named)
@@ -277,8 +281,6 @@ function createChange(
         `the catalog will name a new contract ${desired.name} on ${type} ${assetFqn} '${named}'; set fullyQualifiedName to that, so that plan finds the contract once it is created`,
       ),
     );
-  if (input.createBlocked !== undefined)
-    return fail(planError('plan.create-refused', input.createBlocked));
   const strictly = strictWarnings(unread.found);
   const refused = input.referenceError;
   if (options.strict === true && strictly.length > 0)

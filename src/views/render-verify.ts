@@ -18,6 +18,8 @@ function part(
   counts: { passed?: number; failed?: number; total?: number } | undefined,
 ): string | undefined {
   if (counts === undefined) return undefined;
+  // Nothing counted is no score: test cases without a result yet, a part with nothing to check.
+  if ((counts.total ?? 0) === 0) return `${name} ${name === 'quality' ? 'no results yet' : 'none'}`;
   return `${name} ${counts.passed ?? 0}/${counts.total ?? 0}`;
 }
 
@@ -106,7 +108,11 @@ export function renderVerificationMarkdown(report: VerifyReport): string {
   if (report.results.length === 0) return `${lines.join('\n')}\n`;
   lines.push('| Contract | Result | Schema | Semantics | Quality |', '|---|---|---|---|---|');
   const cell = (counted: { passed?: number; total?: number } | undefined): string =>
-    counted === undefined ? '' : `${counted.passed ?? 0}/${counted.total ?? 0}`;
+    counted === undefined
+      ? ''
+      : (counted.total ?? 0) === 0
+        ? '—'
+        : `${counted.passed ?? 0}/${counted.total ?? 0}`;
   // A table cell ends at a `|`, even inside a code span.
   const inCell = (text: string): string => text.replace(/\|/g, '\\|');
   for (const verification of report.results) {

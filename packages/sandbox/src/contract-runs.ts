@@ -226,6 +226,29 @@ export class ContractRuns {
     return list;
   }
 
+  /**
+   * The entity a contract's rules are weighed on, as the server loads it (`Entity.getEntity` with
+   * fields `*`): its asset, or its data product (with the product's owners and description).
+   */
+  private ruledEntity(
+    entity: { id?: string; type: string; fullyQualifiedName: string },
+    asset: SeedAsset | undefined,
+  ): Json {
+    if (entity.type === 'dataProduct') {
+      const product = [...this.store.dataProducts.values()].find(
+        (p) => p.id === entity.id || p.name === entity.fullyQualifiedName,
+      );
+      if (product === undefined) return {};
+      const { contract: _contract, ...fields } = product;
+      return {
+        ...fields,
+        fullyQualifiedName: product.name,
+        owners: ownerReferences(product as unknown as SeedAsset, this.directory),
+      };
+    }
+    return asset === undefined ? {} : loadedAsset(asset, this.directory);
+  }
+
   /** `POST /{id}/validate`. */
   validate(user: SeedUser, id: string): Json {
     requirePermission(user, 'EditDataContract', 'EditAll');
@@ -243,10 +266,7 @@ export class ContractRuns {
     if (Array.isArray(contract.schema) && contract.schema.length > 0)
       result.schemaValidation = schemaValidation(contract, asset);
     if (Array.isArray(contract.semantics) && contract.semantics.length > 0)
-      result.semanticsValidation = semanticsValidation(
-        contract,
-        asset === undefined ? {} : loadedAsset(asset, this.directory),
-      );
+      result.semanticsValidation = semanticsValidation(contract, this.ruledEntity(entity, asset));
     const quality =
       Array.isArray(contract.qualityExpectations) && contract.qualityExpectations.length > 0;
     if (!quality) result = compiled(result);

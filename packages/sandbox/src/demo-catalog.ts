@@ -373,6 +373,8 @@ export function demoSeed(): Seed {
         // A data product's id is a UUID, in its search document too, as on a real server.
         id: stableId('product:sales-analytics'),
         name: 'sales-analytics',
+        description: 'Orders, customers and payments of the web shop, for the sales team.',
+        owners: [{ type: 'team', name: 'sales-data' }],
         contract: 'sales-analytics.dataContract_sales-analytics',
       },
     ],
