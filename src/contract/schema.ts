@@ -14,6 +14,7 @@ type LocateProblem = (
 interface SchemaLike {
   description?: string;
   'x-hint'?: string;
+  pattern?: string;
   properties?: Record<string, SchemaLike>;
   type?: string | string[];
   enum?: unknown[];
@@ -89,6 +90,38 @@ export function closest(name: string, allowed: readonly string[]): string | unde
   return bestDistance <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
 }
 
+/** A semantic version like `value` (`0.4` → `0.4.0`), for a value written as MAJOR.MINOR. */
+function semanticGuess(value: unknown): string | undefined {
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string') return undefined;
+  const match = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(text.trim());
+  return match === null ? undefined : `${match[1]}.${match[2] ?? 0}.${match[3] ?? 0}`;
+}
+
+/**
+ * What a refused value was likely meant to be, as `; did you mean X?`: an allowed value told by
+ * its case or a typo (`active` → `Active`), the uppercase token a pattern wants (`bigint` →
+ * `BIGINT`), a semantic version for a MAJOR.MINOR one (`0.4` → `"0.4.0"`). Empty when none.
+ */
+function didYouMean(error: ErrorObject, parent: SchemaLike): string {
+  const value = error.data;
+  const say = (guess: string): string => `; did you mean ${JSON.stringify(guess)}?`;
+  if (error.keyword === 'enum' && typeof value === 'string') {
+    const allowed = (parent.enum ?? []).filter((v): v is string => typeof v === 'string');
+    const guess =
+      allowed.find((v) => v.toLowerCase() === value.toLowerCase()) ?? closest(value, allowed);
+    return guess === undefined ? '' : say(guess);
+  }
+  if (error.keyword !== 'pattern' && error.keyword !== 'type') return '';
+  if (parent.pattern === undefined) return '';
+  const pattern = new RegExp(parent.pattern, 'u');
+  const version = semanticGuess(value);
+  if (version !== undefined && pattern.test(version)) return say(version);
+  if (typeof value === 'string' && pattern.test(value.toUpperCase()))
+    return say(value.toUpperCase());
+  return '';
+}
+
 function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem): Problem {
   const path = dottedPath(segments);
   const subject = path === '' ? 'the contract' : path;
@@ -120,7 +153,7 @@ function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem
       return locate(
         segments,
         false,
-        `${subject} must be ${typeWords((error.params as { type: unknown }).type)}, got ${got}`,
+        `${subject} must be ${typeWords((error.params as { type: unknown }).type)}, got ${got}${didYouMean(error, parent)}`,
       );
     case 'enum':
     case 'const':
@@ -133,7 +166,11 @@ function sentence(error: ErrorObject, segments: Segment[], locate: LocateProblem
               .map((v) => JSON.stringify(v))
               .join(', ')}`
           : (error.message ?? 'valid'));
-      return locate(segments, false, `${subject} must be ${hint}, got ${got}`);
+      return locate(
+        segments,
+        false,
+        `${subject} must be ${hint}, got ${got}${didYouMean(error, parent)}`,
+      );
     }
     case 'minimum':
     case 'maximum': {
