@@ -2,7 +2,7 @@
 // Action's bundle, nothing built on install and nothing else fetched) in an empty folder, then a
 // first contract from nothing: new, plan, apply, and a plan with no changes; an ODCS file validated.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,21 @@ describe('the packed tarball in an empty folder', () => {
         run('npx', ['--no-install', 'contracts', ...args], work.dir, env);
       const made = await npx('new', '--entity', 'table:warehouse.sales.public.order_items');
       expect(made.status, made.stdout + made.stderr).toBe(0);
+      // The schema comments the docs give resolve here, from a contract file in contracts/ and
+      // from .contracts.yaml at the top (editors follow them), as `new` writes its own.
+      for (const [page, from] of [
+        ['contract-file.md', 'contracts'],
+        ['settings.md', '.'],
+      ] as const) {
+        const text = readFileSync(path.join(root, 'docs', page), 'utf8');
+        const target = /\$schema=(\S+)/.exec(text)![1]!;
+        expect(existsSync(path.join(work.dir, from, target)), `${page}: ${target}`).toBe(true);
+      }
+      const written = readdirSync(path.join(work.dir, 'contracts'))[0]!;
+      const comment = /\$schema=(\S+)/.exec(
+        readFileSync(path.join(work.dir, 'contracts', written), 'utf8'),
+      )![1]!;
+      expect(existsSync(path.join(work.dir, 'contracts', comment)), comment).toBe(true);
       const plan = await npx('plan');
       expect(plan.status, plan.stdout + plan.stderr).toBe(0);
       expect(plan.stdout).toContain('Plan: 1 to create, 0 to change, 0 unchanged, 0 errors.');
