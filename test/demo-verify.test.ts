@@ -1,7 +1,7 @@
 // The shipped OpenMetadata examples on the shipped demo catalog (#68): they apply and verify with
 // exit 0 — the data product's rules weighed on the product, with its owners and description —
 // and a part with nothing counted yet reads as such, not `0/0`. A file naming an asset's contract
-// wrongly is told the name of the contract the asset has.
+// wrongly is told the name of the contract the asset has. A file's problems come in one pass.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,5 +41,49 @@ describe('the shipped examples on the demo catalog', () => {
       'table warehouse.sales.public.orders already has a data contract, warehouse.sales.public.orders.dataContract_orders',
     );
     expect(plan.out + plan.err).not.toContain('will name a new contract');
+  });
+});
+
+describe('every problem of a file in one pass', () => {
+  it('what the release refuses beside what the catalog cannot store (Archived and PT90M on 1.12)', async () => {
+    const { cwd, env } = await openMetadataDemo(cleanups, { openmetadataVersion: '1.12.6' });
+    const file = path.join(cwd, 'contracts', 'orders.yaml');
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8'))
+        .replace('entityStatus: Approved', 'entityStatus: Archived')
+        .replace('refreshFrequency: PT1H', 'refreshFrequency: PT90M'),
+    );
+    const plan = await cli(['plan', 'contracts/orders.yaml', '--no-color'], { cwd, env });
+    expect(plan.code).toBe(1);
+    const said = plan.out + plan.err;
+    expect(said).toMatch(/orders\.yaml:\d+:\d+ .*refreshFrequency/);
+    expect(said).toMatch(/orders\.yaml:\d+:\d+ .*Archived/);
+  });
+
+  it('an ODCS document: what the catalog cannot read beside what the standard refuses', async () => {
+    const { cwd } = await openMetadataDemo(cleanups);
+    await writeFile(
+      path.join(cwd, 'contracts', 'x.odcs.yaml'),
+      [
+        'apiVersion: v3.1.0',
+        'kind: DataContract',
+        'id: x',
+        'version: 1.0.0',
+        'status: bogus',
+        'schema:',
+        '  - name: x',
+        '    logicalType: object',
+        '    properties:',
+        '      - { name: a, logicalType: text }',
+        'customProperties:',
+        '  - { property: catalogEntity, value: "table:warehouse.sales.public.x" }',
+        '',
+      ].join('\n'),
+    );
+    const validated = await cli(['validate', 'contracts/x.odcs.yaml'], { cwd });
+    expect(validated.code).toBe(1);
+    expect(validated.out).toContain('logicalType');
+    expect(validated.out).toContain('status must be one of');
   });
 });

@@ -17,6 +17,16 @@ export const UNNAMED_IDENTITY = Object.freeze({
   entity: Object.freeze({ type: '', fullyQualifiedName: '' }),
 });
 
+/** What the catalog could not read in a document the standard refuses: what can be told. */
+function mappingProblems(value: Record<string, unknown>): { pointer: string; message: string }[] {
+  try {
+    return fromOdcs(value).problems;
+  } catch {
+    // A document the standard refuses may hold any shape: the mapping then says nothing more.
+    return [];
+  }
+}
+
 /**
  * The contract file of a parsed ODCS document (`value`), or its problems, each located with
  * `locate` (the loader's, over the file's syntax tree).
@@ -30,7 +40,14 @@ export function odcsContractFile(
   const at = (pointer: string, message: string, key = false): Problem =>
     locate(pointerSegments(pointer), key, message);
   const problems = schemaProblems(value, locate, odcsValidator());
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) {
+    // What the catalog could not read is said in the same pass, where the standard allows it.
+    const taken = new Set(problems.map((p) => `${p.line}:${p.column}`));
+    const more = mappingProblems(value)
+      .map((p) => at(p.pointer, p.message))
+      .filter((p) => !taken.has(`${p.line}:${p.column}`));
+    return { ok: false, problems: [...problems, ...more] };
+  }
   const reading = fromOdcs(value);
   if (reading.problems.length > 0)
     return { ok: false, problems: reading.problems.map((p) => at(p.pointer, p.message)) };

@@ -101,7 +101,7 @@ export function loadFiles(request: PlanRequest, catalog: Promise<ConnectedCatalo
     // What the connected catalog cannot store is a problem of the file, before any plan is made.
     const { profile, release } = await catalog;
     const codec = codecFor(profile, release);
-    const problems = storageProblemsIn(loaded, codec.profile);
+    const problems = storageProblemsIn(loaded, codec.profile, codec);
     if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
     return { ok: true, loaded, files, codec };
   })();

@@ -5,12 +5,19 @@
 import { loadContracts, type LoadedContracts } from '../read/load.js';
 import { withContract } from '../contract/parse.js';
 import type { Problem } from '../model/problem.js';
-import { codecFor, storageProblems } from '../profile/codec.js';
+import { codecFor, storageProblems, type Codec } from '../profile/codec.js';
 import type { Profile } from '../model/profile.js';
 import { contractForProfile } from '../contract/odcs-file.js';
 
-export function storageProblemsIn(loaded: LoadedContracts, profile: Profile): Problem[] {
-  const codec = codecFor(profile);
+/**
+ * What `profile`'s catalog cannot store in the loaded files, at their places; with the connected
+ * release's `codec`, also what that release refuses in those files, so that one pass says both.
+ */
+export function storageProblemsIn(
+  loaded: LoadedContracts,
+  profile: Profile,
+  codec: Codec = codecFor(profile),
+): Problem[] {
   const unstorable = loaded.unstorable.get(profile) ?? new Set();
   return loaded.files
     .filter((file) => unstorable.has(file.file))
@@ -18,7 +25,12 @@ export function storageProblemsIn(loaded: LoadedContracts, profile: Profile): Pr
       // An ODCS file that names no catalog asset (no catalog can store it): that is its problem.
       if (file.unnamed !== undefined) return [file.unnamed];
       const held = withContract(file);
-      return storageProblems(held, codec.unstorable(contractForProfile(held, profile)));
+      const contract = contractForProfile(held, profile);
+      const refused = codec.refusedByRelease?.(contract) ?? [];
+      return storageProblems(held, [
+        ...codec.unstorable(contract),
+        ...refused.map(({ pointer, message }) => ({ pointer, message })),
+      ]);
     });
 }
 
