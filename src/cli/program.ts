@@ -17,6 +17,7 @@ import { addFileCommands } from './commands/files.js';
 import { addVerifyCommand } from './commands/verify.js';
 import { addCoverageCommand } from './commands/coverage.js';
 import { addDoctorCommand } from './commands/doctor.js';
+import { addRestoreCommand } from './commands/restore.js';
 import { addSandboxCommands } from './commands/sandbox.js';
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
@@ -50,6 +51,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   addPlanCommands(program, context); // plan, drift
   addShowCommand(program, context); // show
   addApplyCommand(program, context); // apply
+  addRestoreCommand(program, context); // restore
   addFileCommands(program, context); // new, export, import
   addVerifyCommand(program, context); // verify
   addCoverageCommand(program, context); // coverage
