@@ -32,7 +32,7 @@ describe('deleting a file deletes its contract (--prune)', () => {
   it.each(['spec', 'openmetadata'] as const)(
     '%s: applied with markers; one file deleted; plan --prune; apply refuses without --prune, deletes softly with it; restorable; re-plan clean',
     async (profile) => {
-      const { cwd, run, live, sandbox, token, head } = await repository(profile);
+      const { cwd, run, live, sandbox, head } = await repository(profile);
       const applied = await run('apply', '--auto-approve');
       expect(applied.err).toBe('');
       expect(applied.code).toBe(0);
@@ -96,7 +96,7 @@ describe('deleting a file deletes its contract (--prune)', () => {
       expect(pruned.err).toBe('');
       expect(pruned.code).toBe(0);
       expect(pruned.out).toContain(`- ${fqnOf('b')}  deleted (soft`);
-      expect(pruned.out).toContain('PUT /v1/dataContracts/restore');
+      expect(pruned.out).toContain(`restore it with: contracts restore ${fqnOf('b')})`);
       expect(pruned.out).toContain('Apply complete: 0 changed, 1 deleted, 2 unchanged.');
       const gone = await live('b', 'deleted');
       expect(gone.deleted).toBe(true);
@@ -107,16 +107,9 @@ describe('deleting a file deletes its contract (--prune)', () => {
       expect(again.out).toContain('No changes.');
       expect(again.code).toBe(0);
 
-      // Soft: restorable.
-      const restored = await fetch(`${sandbox.url}/v1/dataContracts/restore`, {
-        method: 'PUT',
-        headers: {
-          authorization: `Bearer ${await token()}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ id: gone.id }),
-      });
-      expect(restored.status).toBe(200);
+      // Soft: restorable, with the command the hint names.
+      const restored = await run('restore', fqnOf('b'));
+      expect(restored.code, restored.err).toBe(0);
       expect((await live('b')).deleted).toBe(false);
     },
   );

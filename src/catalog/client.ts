@@ -338,6 +338,23 @@ export class CatalogClient {
   }
 
   /**
+   * `PUT /v1/dataContracts/restore {"id": …}`: a soft-deleted contract brought back (OpenMetadata;
+   * the spec shows no restore). Null when the catalog does not serve the route (404, 405, 501).
+   * Like a PATCH, sent again only after a 429; after a lost answer or a 5xx the caller reads the
+   * contract again (OpenMetadata answers 500 for an id that is not a deleted contract's).
+   */
+  async restoreContract(id: string): Promise<LiveContract | null> {
+    return (await this.http.write(
+      'PUT',
+      '/dataContracts/restore',
+      JSON.stringify({ id }),
+      'application/json',
+      CONTRACT_ANSWER,
+      { unserved: [404, 405, 501] },
+    )) as LiveContract | null;
+  }
+
+  /**
    * `GET /v1/lineage/{entityType}/name/{fqn}?upstreamDepth=0&downstreamDepth=N`: the assets
    * downstream of one, N levels deep (OpenMetadata's lineage; the spec shows none).
    */

@@ -20,6 +20,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'contracts apply --auto-approve --verify   # then run each contract on its data',
     'contracts apply .contracts/plan.json --auto-approve --prune   # its deletions too',
   ],
+  restore: [
+    'contracts restore warehouse.sales.public.orders.dataContract_orders',
+    'contracts restore warehouse.sales.public.orders.dataContract_orders --json',
+  ],
   verify: ['contracts verify', 'contracts verify contracts/orders.yaml --json'],
   new: ['contracts new --entity table:warehouse.sales.public.order_items'],
   import: [

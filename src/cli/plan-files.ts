@@ -32,6 +32,8 @@ export interface CommandPlanning {
   prune?: PlanRequest['prune'] | undefined;
   /** Levels of lineage read for the consumers of a breaking change (the settings file's). */
   impactDepth?: number | undefined;
+  /** Name the contracts this repository manages whose files are gone (see PlanRequest). */
+  orphans?: boolean;
 }
 
 /** The checked plan, or null when files are invalid (problems already shown, nothing written). */
@@ -62,6 +64,7 @@ export async function planShowingProgress(
       repository: checkoutOf(io.cwd, io.env),
       ...(prune && { prune }),
       ...(impactDepth !== undefined && { impactDepth }),
+      ...(planning.orphans === true && { orphans: true }),
     },
     client,
     checks,

@@ -94,6 +94,8 @@ async function planAndShow(options: PlanCommandInput, io: Io): Promise<number> {
         profile,
         connections,
         prune: options.prune === true ? pruneWithin(only, deletedSince, io.cwd) : undefined,
+        // A plain plan names the contracts this repository manages whose files are gone.
+        orphans: since === undefined && options.prune !== true && options.drift !== true,
         impactDepth: options.impactDepth,
       },
       {
@@ -125,6 +127,7 @@ async function planAndShow(options: PlanCommandInput, io: Io): Promise<number> {
         where: `since ${String(since)}`,
         pruning: options.prune === true,
         keptForOthers: planned.keptForOthers,
+        ...(planned.orphans === undefined ? {} : { orphans: planned.orphans }),
       },
       savedTo: options.out,
     };

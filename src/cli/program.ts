@@ -18,6 +18,7 @@ import { addVerifyCommand } from './commands/verify.js';
 import { addPullCommand } from './commands/pull.js';
 import { addCoverageCommand } from './commands/coverage.js';
 import { addDoctorCommand } from './commands/doctor.js';
+import { addRestoreCommand } from './commands/restore.js';
 import { addSandboxCommands } from './commands/sandbox.js';
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
@@ -51,6 +52,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   addPlanCommands(program, context); // plan, drift
   addShowCommand(program, context); // show
   addApplyCommand(program, context); // apply
+  addRestoreCommand(program, context); // restore
   addFileCommands(program, context); // new, export, import
   addPullCommand(program, context); // pull
   addVerifyCommand(program, context); // verify

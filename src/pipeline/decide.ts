@@ -11,6 +11,7 @@ import type { Plan } from '../plan/types.js';
 import type { Codec } from '../profile/codec.js';
 import type { LoadedFiles } from './load-files.js';
 import type { LiveRead } from './read-live.js';
+import type { Orphans } from '../prune/orphans.js';
 
 /** A plan made: the plan and what applying it straight away needs. */
 export interface Planned {
@@ -26,6 +27,8 @@ export interface Planned {
   assetRules?: AssetRules;
   /** With prune: the contracts deleted files named that another repository manages, said. */
   keptForOthers: string[];
+  /** A plain plan's: the contracts this repository manages whose files are gone. */
+  orphans?: Orphans;
 }
 
 /** What the run says about itself in the plan. */
@@ -56,5 +59,6 @@ export function decide(loaded: LoadedFiles, read: LiveRead, run: RunFacts): Plan
     codec: loaded.codec,
     ...(read.assetRules === undefined ? {} : { assetRules: read.assetRules }),
     keptForOthers: read.keptForOthers,
+    ...(read.orphans === undefined ? {} : { orphans: read.orphans }),
   };
 }

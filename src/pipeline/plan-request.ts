@@ -41,6 +41,11 @@ export interface PlanRequest {
    * gone; `within`, the files a change deleted or changed (absolute), limits it to theirs.
    */
   prune?: PruneWithin;
+  /**
+   * A plain plan (no --prune, every file): also name the contracts this repository manages whose
+   * files are gone (prune/orphans.ts).
+   */
+  orphans?: boolean;
   /** How many levels of lineage name the consumers of a breaking change (default 2). */
   impactDepth?: number;
   /** Look the consumers of breaking changes up (default true; a saved plan's check need not). */

@@ -20,6 +20,7 @@ import { codecFor } from '../profile/codec.js';
 import { resolveCatalog, type ConnectedCatalog } from '../profile/profile.js';
 import { markingFor } from '../read/marker.js';
 import { planDeletions } from '../prune/plan-deletions.js';
+import { findOrphans, type Orphans } from '../prune/orphans.js';
 import { isRepository, type NoRepository, type Repository } from '../git/repository.js';
 import type { PlanRequest } from './plan-request.js';
 
@@ -54,6 +55,8 @@ export interface LiveRead {
   impact?: PlanImpact;
   /** With prune: the contracts deleted files named that another repository manages. */
   keptForOthers: string[];
+  /** With orphans: the contracts this repository manages whose files are gone. */
+  orphans?: Orphans;
 }
 
 export interface LiveReading {
@@ -131,6 +134,12 @@ export function readLive(
               depth: request.impactDepth ?? DEFAULT_IMPACT_DEPTH,
               assetOf: (fqn) => assets.get(fqn),
             });
+      // A plain plan: the contracts this repository manages whose files are gone, where the
+      // catalog keeps markers.
+      const orphans =
+        request.orphans === true && prune === undefined && repository !== undefined
+          ? await orphansOf(all, { reader, repository, marking, profile, request })
+          : undefined;
       return {
         changes,
         liveForUpdates,
@@ -138,9 +147,33 @@ export function readLive(
         ...(assetRules === undefined ? {} : { assetRules }),
         ...(impact === undefined ? {} : { impact }),
         keptForOthers,
+        ...(orphans === undefined ? {} : { orphans }),
       };
     },
   };
+}
+
+/** The orphans of a plain plan (prune/orphans.ts); undefined where the catalog keeps no marker. */
+async function orphansOf(
+  all: readonly ContractFile[],
+  run: {
+    reader: CatalogReader;
+    repository: Repository;
+    marking: ReturnType<typeof markingFor> | undefined;
+    profile: ConnectedCatalog['profile'];
+    request: PlanRequest;
+  },
+): Promise<Orphans | undefined> {
+  const { reader, repository, marking, profile, request } = run;
+  const unavailable = await marking?.unavailable(
+    profile === 'openmetadata' ? customPropertyLookup(reader) : undefined,
+  );
+  if (marking === undefined || unavailable !== undefined) return undefined;
+  return findOrphans(reader, repository, {
+    cwd: request.cwd,
+    roots: request.paths.map((given) => path.resolve(request.cwd, given)),
+    declared: new Set(all.map((file) => file.identity.fullyQualifiedName)),
+  });
 }
 
 /** Whether `--prune` can run: it needs the repository that manages the contracts. */

@@ -21,6 +21,40 @@ export interface DeletedSaying {
    * gone but whose deletion is not proven, each said (prune/plan-deletions.ts).
    */
   keptForOthers?: readonly string[];
+  /**
+   * A plain plan's: the contracts this repository manages whose files are gone (each with the
+   * file its marker names), or why the catalog could not be asked (prune/orphans.ts).
+   */
+  orphans?: { orphans: readonly ManagedOrphan[] } | { unknown: string };
+}
+
+/** A contract this repository manages whose file is gone, and that file. */
+export interface ManagedOrphan {
+  fullyQualifiedName: string;
+  file: string;
+}
+
+/** What a plain plan says of the contracts this repository manages whose files are gone. */
+function orphansText(
+  orphans: DeletedSaying['orphans'],
+  code: (text: string) => string,
+  words: (text: string) => string,
+): string {
+  if (orphans === undefined) return '';
+  if ('unknown' in orphans)
+    return `Could not look for the contracts this repository manages whose files are gone: ${words(printable(orphans.unknown))}.`;
+  const found = orphans.orphans;
+  if (found.length === 0) return '';
+  const one = found.length === 1;
+  const named = found
+    .map(
+      ({ fullyQualifiedName, file }) =>
+        `${code(printable(fullyQualifiedName))} (${code(printable(file))})`,
+    )
+    .join(', ');
+  return one
+    ? `Managed from this repository, but its file is gone: ${named}. It stays in the catalog as it is: plan with --prune to delete it (or to see why --prune keeps it), or bring its file back.`
+    : `Managed from this repository, but their files are gone: ${named}. They stay in the catalog as they are: plan with --prune to delete them (or to see why --prune keeps any), or bring their files back.`;
 }
 
 /**
@@ -38,7 +72,7 @@ export function deletedFilesText(
   if (deleted.length === 0)
     return saying.pruning === true && (saying.keptForOthers ?? []).length > 0
       ? `Not deleted by --prune: ${(saying.keptForOthers ?? []).map((kept) => words(printable(kept))).join('; ')}.`
-      : '';
+      : orphansText(saying.orphans, code, words);
   const one = deleted.length === 1;
   const files = deleted
     .map(({ file, fullyQualifiedName }) =>

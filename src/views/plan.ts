@@ -2,7 +2,11 @@
 // what a plan whose files are invalid shows instead, and what an empty selection says.
 import type { Problem } from '../model/problem.js';
 import type { CheckedPlan } from '../operations/plan.js';
-import { deletedFilesText, type DeletedContractFile } from '../read/deleted-files.js';
+import {
+  deletedFilesText,
+  type DeletedContractFile,
+  type DeletedSaying,
+} from '../read/deleted-files.js';
 import { findingAnnotations } from '../plan/findings.js';
 import { renderPlanHuman } from './render-human.js';
 import { renderPlanMarkdown } from './render-markdown.js';
@@ -24,6 +28,8 @@ export interface PlanView {
     where: string;
     pruning: boolean;
     keptForOthers: readonly string[];
+    /** A plain plan's: the contracts this repository manages whose files are gone. */
+    orphans?: NonNullable<DeletedSaying['orphans']>;
   };
   /** Where the plan was saved (`--out`, as given). */
   savedTo?: string | undefined;
@@ -41,10 +47,16 @@ export function nothingSelected(
 
 /** The note on the deleted files the plan leaves: on stderr beside JSON, after the human plan. */
 function deletedNote(view: PlanView, streams: Streams): string {
-  const { files, where, pruning, keptForOthers } = view.deleted;
-  const note = deletedFilesText(files, where, undefined, { pruning, keptForOthers });
-  if (note !== '' && view.format === 'json') streams.stderr.write(`Note: ${note}\n`);
-  return note === '' || view.format === 'json' ? '' : `\n${note}\n`;
+  const { files, where, pruning, keptForOthers, orphans } = view.deleted;
+  const note = deletedFilesText(files, where, undefined, {
+    pruning,
+    keptForOthers,
+    ...(orphans === undefined ? {} : { orphans }),
+  });
+  // Beside JSON or SARIF on stdout, the note goes to stderr.
+  const aside = view.format === 'json' || (view.format === 'sarif' && orphans !== undefined);
+  if (note !== '' && aside) streams.stderr.write(`Note: ${note}\n`);
+  return note === '' || aside ? '' : `\n${note}\n`;
 }
 
 /** Whether the format shows an empty selection as a sentence (the rest show the empty plan). */

@@ -174,12 +174,17 @@ export function pairedItems(description: ChangeDescription | null): {
   return { changed, added, deleted };
 }
 
+/** `text` as one word a POSIX shell reads back as it is: quoted only when it must be. */
+export function shellWord(text: string): string {
+  return /^[\w.@%+=:,/-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
 /** A deleted contract's line: soft (how to restore it) or hard. */
 function deletedLine(result: Applied, c: Colors): string {
   const how =
     result.deleted === 'hard'
       ? 'deleted for good (--hard-delete)'
-      : `deleted (soft, version ${String(result.oldVersion)} → ${String(result.newVersion)}; restore it with PUT /v1/dataContracts/restore {"id": "${result.deletedId ?? ''}"})`;
+      : `deleted (soft, version ${String(result.oldVersion)} → ${String(result.newVersion)}; restore it with: contracts restore ${shellWord(result.fullyQualifiedName)})`;
   return `${c.red('-')} ${c.bold(result.fullyQualifiedName)}  ${how}  ${c.dim(`(${result.file})`)}${result.confirmedByReread ? c.dim(' (the response was lost; reading the contract back showed it gone)') : ''}`;
 }
 

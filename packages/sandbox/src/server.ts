@@ -239,7 +239,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         );
       if (route.length === 2 && route[1] === 'restore' && method === 'PUT') {
         const body = await readBody(request);
-        return reply(200, restoreContract(store, user, parseJsonBody(body), clock()));
+        return reply(
+          200,
+          restoreContract(
+            store,
+            user,
+            parseJsonBody(body),
+            clock(),
+            release?.has('genericTestFailureText') === true,
+          ),
+        );
       }
       if (route.length === 3 && route[1] === 'name') {
         onlyGet();

@@ -66,7 +66,26 @@ describe('deleting and restoring a contract', () => {
       expect((await client.get(`/v1/dataContracts/name/${FQN}`)).body).toMatchObject({
         id: live.id,
       });
-      expect((await send('PUT', '/v1/dataContracts/restore', { id: live.id })).status).toBe(400);
+      // As OpenMetadata: restoring a contract that is not deleted, or an id of none, fails on
+      // the server (500); a body without an id is a 400.
+      const again = await send('PUT', '/v1/dataContracts/restore', { id: live.id });
+      expect(again.status).toBe(500);
+      expect(again.body).toMatchObject({ errorType: 'UNHANDLED_SERVER_EXCEPTION' });
+      expect(
+        (
+          await send('PUT', '/v1/dataContracts/restore', {
+            id: '2c000000-0000-4000-8000-0000000000ff',
+          })
+        ).status,
+      ).toBe(500);
+      expect((await send('PUT', '/v1/dataContracts/restore', {})).body).toMatchObject({
+        code: 400,
+        message: '[query param id must not be null]',
+      });
+      expect((await client.get(`/v1/dataContracts/name/${FQN}`)).body).toMatchObject({
+        deleted: false,
+        version: (restored.body as { version: number }).version,
+      });
       const hard = await send('DELETE', `/v1/dataContracts/name/${FQN}?hardDelete=true`);
       expect(hard.status).toBe(200);
       expect((await client.get(`/v1/dataContracts/name/${FQN}?include=all`)).status).toBe(404);
