@@ -406,7 +406,7 @@ describe('what is not created', () => {
     const run = await cli(['apply', '--auto-approve'], { cwd, env });
     expect(run.code, run.out + run.err).toBe(1);
     expect(run.out).toContain(
-      `error: contracts/shipments.yaml:2:1 the catalog holds a deleted data contract named ${FQN} (id ${deleted.id}, version 0.3), and a deleted contract keeps its name, so it would refuse to create another: restore that one in the catalog (OpenMetadata: PUT /v1/dataContracts/restore with its id), and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
+      `error: contracts/shipments.yaml:2:1 the catalog holds a deleted data contract named ${FQN} (id ${deleted.id}, version 0.3), and a deleted contract keeps its name, so it would refuse to create another: restore that one with \`contracts restore ${FQN}\` and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
     );
     expect(writes(sandbox)).toEqual([]);
     // Asked for by name with include=deleted, after the plain read found nothing.

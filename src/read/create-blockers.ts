@@ -78,7 +78,7 @@ async function deletedContractBlocker(
   }
   if (deleted.deleted !== true) return {};
   return {
-    blocker: `the catalog holds a deleted data contract named ${fqn} (id ${deleted.id}, version ${String(deleted.version)}), and a deleted contract keeps its name, so it would refuse to create another: restore that one in the catalog (OpenMetadata: PUT /v1/dataContracts/restore with its id), and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
+    blocker: `the catalog holds a deleted data contract named ${fqn} (id ${deleted.id}, version ${String(deleted.version)}), and a deleted contract keeps its name, so it would refuse to create another: restore that one with \`contracts restore ${fqn}\` and plan again to bring it to this file, or delete it for good (DELETE /v1/dataContracts/${deleted.id}?hardDelete=true); nothing will be sent for this contract`,
   };
 }
 
