@@ -824,6 +824,39 @@ describe('the Action on the main branch (apply) and on a schedule (drift)', () =
     expect(run.summary).toContain('### Data contract drift');
     expect(run.summary).toContain('4 contracts in the catalog differ from git.');
   });
+
+  it('takes open-pull-request with drift only, and pull-request-branch only as a branch name git takes', async () => {
+    const s = await setup();
+    const drift = await runAction(
+      s,
+      { COMMAND: 'drift', 'OPEN-PULL-REQUEST': 'true', 'PULL-REQUEST-BRANCH': 'contracts/drift' },
+      'push',
+    );
+    expect(drift.code).toBe(0);
+    expect(drift.outputs['pull-request']).toBe('');
+    const plan = await runAction(s, { COMMAND: 'plan', 'OPEN-PULL-REQUEST': 'true' });
+    expect(plan.code).not.toBe(0);
+    expect(plan.stdout).toContain(
+      "::error::input open-pull-request works only with command: drift (it proposes the catalog's edits), not with command: plan",
+    );
+    for (const [branch, why] of [
+      ['-f', "it starts with '-'"],
+      ['contracts/../main', "it holds '..'"],
+      ['drift branch', 'it holds a space'],
+    ]) {
+      const run = await runAction(
+        s,
+        { COMMAND: 'drift', 'OPEN-PULL-REQUEST': 'true', 'PULL-REQUEST-BRANCH': branch! },
+        'push',
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.stdout).toContain(
+        `::error::input pull-request-branch must be a git branch name, got '${branch!}': ${why!}`,
+      );
+      expect(run.outputs['has-changes']).toBeUndefined();
+    }
+    expect(s.github.requests).toEqual([]);
+  });
 });
 
 describe('hostile names in the pull request comment', () => {

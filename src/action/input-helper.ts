@@ -11,6 +11,7 @@ import {
   type SettingsLoad,
 } from '../settings/settings-file.js';
 import { FAIL_ON, type FailOn } from '../settings/settled.js';
+import { branchNameProblem } from './branch-name.js';
 import { baseRef, isPullRequestEvent, routingAt, type Routing } from '../settings/trusted-ref.js';
 import type { Mentions } from '../settings/mentions.js';
 import type { PolicySetting } from '../policy/policies.js';
@@ -77,6 +78,10 @@ export interface ActionSettings {
   tempDir: string;
   /** The commit being planned (GITHUB_SHA). */
   sha: string | undefined;
+  /** With drift: propose the catalog's edits as one pull request (`open-pull-request`). */
+  openPullRequest: boolean;
+  /** The branch that pull request comes from (`pull-request-branch`). */
+  pullRequestBranch: string;
 }
 
 const COMMANDS: readonly ActionCommand[] = ['plan', 'apply', 'validate', 'drift'];
@@ -112,6 +117,17 @@ function concurrencyOf(value: string | undefined): number | undefined {
       `CATALOG_CONCURRENCY must be a whole number from 1 to 256, got '${value}'`,
     );
   return n;
+}
+
+/** The `pull-request-branch` input: a name git takes for a branch, else an error saying why not. */
+function pullRequestBranchOf(value: string | undefined): string {
+  const branch = value ?? 'contracts/drift';
+  const problem = branchNameProblem(branch);
+  if (problem !== null)
+    throw new ConfigError(
+      `input pull-request-branch must be a git branch name, got '${branch}': ${problem}`,
+    );
+  return branch;
 }
 
 function optional(value: string | undefined): string | undefined {
@@ -194,6 +210,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     throw new ConfigError(`input command must be one of ${COMMANDS.join(', ')}, got '${command}'`);
   const boolean = (name: string, fallback: boolean): boolean =>
     getInput(name).trim() === '' ? fallback : getBooleanInput(name);
+  const openPullRequest = boolean('open-pull-request', false);
+  if (openPullRequest && command !== 'drift')
+    throw new ConfigError(
+      `input open-pull-request works only with command: drift (it proposes the catalog's edits), not with command: ${command}`,
+    );
   const notes: string[] = [];
   const routing = routingOf(command, loaded, workspace, env, notes);
   return {
@@ -230,5 +251,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ActionSettin
     runId: optional(env.GITHUB_RUN_ID),
     tempDir: optional(env.RUNNER_TEMP) ?? tmpdir(),
     sha: optional(env.GITHUB_SHA),
+    openPullRequest,
+    pullRequestBranch: pullRequestBranchOf(optional(getInput('pull-request-branch'))),
   };
 }

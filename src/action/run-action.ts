@@ -86,6 +86,7 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
   runner.setOutput('has-changes', 'false');
   runner.setOutput('breaking', 'false');
   runner.setOutput('applied', '0');
+  runner.setOutput('pull-request', '');
 
   if (settings.command === 'validate') {
     // A profile named (not auto, which would ask the catalog) adds what its catalog cannot store.

@@ -1,5 +1,5 @@
-// A local stand-in for GitHub's issue-comments API: records every request, checks its shape,
-// and answers like GitHub (list with pagination, create, update).
+// A local stand-in for GitHub's issue-comments, check-runs, pulls and repository APIs: records
+// every request, checks its shape, and answers like GitHub (list with pagination, create, update).
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,9 +18,23 @@ export interface FakeGitHub {
   checkRuns: Record<string, unknown>[];
   /** Answer check-run creation 403, as for a token without `checks: write`. */
   denyCheckRuns: boolean;
+  /** Pull requests as GitHub holds them (POST /repos/{repo}/pulls, then PATCH). */
+  pulls: FakePull[];
+  /** The repository's default branch (GET /repos/{repo}). */
+  defaultBranch: string;
   /** Shape problems found in requests (wrong auth, body without a string `body`, ...). */
   problems: string[];
   close(): Promise<void>;
+}
+
+export interface FakePull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  html_url: string;
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -40,10 +54,89 @@ export async function startFakeGitHub(
     comments: [],
     checkRuns: [],
     denyCheckRuns: false,
+    pulls: [],
+    defaultBranch: 'main',
     problems: [],
     close: () => Promise.resolve(),
   };
   let nextId = 1000;
+  const owner = repository.split('/')[0]!;
+  /** The pulls and repository endpoints; false when `url` is none of theirs. */
+  const pulls = (
+    method: string,
+    url: URL,
+    body: unknown,
+    send: (status: number, value: unknown) => void,
+  ): boolean => {
+    const fields = (body ?? {}) as Record<string, unknown>;
+    const shown = (pull: FakePull): unknown => ({ ...pull, head: { ref: pull.head } });
+    const one = new RegExp(`^/repos/${repository}/pulls/(\\d+)$`).exec(url.pathname);
+    if (url.pathname === `/repos/${repository}` && method === 'GET') {
+      send(200, { full_name: repository, default_branch: state.defaultBranch });
+      return true;
+    }
+    if (url.pathname === `/repos/${repository}/pulls` && method === 'GET') {
+      const head = url.searchParams.get('head');
+      const wanted = url.searchParams.get('state') ?? 'open';
+      if (head !== null && !head.startsWith(`${owner}:`))
+        state.problems.push(`pulls listed by head '${head}', not owner:branch`);
+      send(
+        200,
+        state.pulls
+          .filter((p) => (head === null || `${owner}:${p.head}` === head) && p.state === wanted)
+          .map(shown),
+      );
+      return true;
+    }
+    if (url.pathname === `/repos/${repository}/pulls` && method === 'POST') {
+      for (const key of ['title', 'head', 'base', 'body'])
+        if (typeof fields[key] !== 'string')
+          state.problems.push(`POST pull without a string ${key}`);
+      if (String(fields.body).length > 65_536) {
+        send(422, { message: 'Validation Failed', errors: [{ field: 'body', code: 'custom' }] });
+        return true;
+      }
+      if (state.pulls.some((p) => p.state === 'open' && p.head === fields.head)) {
+        send(422, {
+          message: `A pull request already exists for ${owner}:${String(fields.head)}.`,
+        });
+        return true;
+      }
+      const number = state.pulls.length + 1;
+      const pull: FakePull = {
+        number,
+        title: String(fields.title),
+        body: String(fields.body),
+        head: String(fields.head),
+        base: String(fields.base),
+        state: 'open',
+        html_url: `https://github.example/${repository}/pull/${number}`,
+      };
+      state.pulls.push(pull);
+      send(201, shown(pull));
+      return true;
+    }
+    if (one !== null && method === 'PATCH') {
+      const pull = state.pulls.find((p) => p.number === Number(one[1]));
+      if (pull === undefined) {
+        send(404, { message: 'Not Found' });
+        return true;
+      }
+      for (const key of ['title', 'body', 'state'])
+        if (key in fields && typeof fields[key] !== 'string')
+          state.problems.push(`PATCH pull with a ${key} that is no string`);
+      if (typeof fields.body === 'string' && fields.body.length > 65_536) {
+        send(422, { message: 'Validation Failed', errors: [{ field: 'body', code: 'custom' }] });
+        return true;
+      }
+      if (typeof fields.title === 'string') pull.title = fields.title;
+      if (typeof fields.body === 'string') pull.body = fields.body;
+      if (fields.state === 'closed' || fields.state === 'open') pull.state = fields.state;
+      send(200, shown(pull));
+      return true;
+    }
+    return false;
+  };
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readJson(request);
@@ -113,6 +206,7 @@ export async function startFakeGitHub(
         send(201, { id: nextId++ });
         return;
       }
+      if (pulls(request.method ?? '', url, body, send)) return;
       state.problems.push(`unexpected ${request.method ?? ''} ${url.pathname}`);
       send(404, { message: 'Not Found' });
     })();
