@@ -15,8 +15,8 @@ afterEach(async () => {
 });
 
 const FQN = 'warehouse.sales.public.orders.dataContract_orders';
-/** A user of the demo catalog who may edit contracts, other than alice (who applies). */
-const STEWARD = 'ci-bot';
+/** The demo catalog's data steward, who edits contracts in the catalog; alice applies. */
+const STEWARD = 'maria.garcia';
 
 function versionsOf(history: ContractHistory): ContractVersion[] {
   if ('unavailable' in history) throw new Error(history.unavailable);

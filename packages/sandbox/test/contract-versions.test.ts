@@ -75,9 +75,13 @@ describe('a contract version history (openmetadata)', () => {
     await patch('alice', [{ op: 'replace', path: '/description', value: 'Orders, by alice.' }]);
     const aliceAt = at();
     const column = live.schema.findIndex((c) => c.name === 'status');
-    await patch('ci-bot', [{ op: 'replace', path: `/schema/${column}/dataType`, value: 'TEXT' }]);
-    // ci-bot again within ten minutes, without If-Match: folded into ci-bot's version.
-    await patch('ci-bot', [{ op: 'replace', path: '/description', value: 'Orders, by ci-bot.' }]);
+    await patch('maria.garcia', [
+      { op: 'replace', path: `/schema/${column}/dataType`, value: 'TEXT' },
+    ]);
+    // maria.garcia again within ten minutes, without If-Match: folded into her version.
+    await patch('maria.garcia', [
+      { op: 'replace', path: '/description', value: 'Orders, by maria.garcia.' },
+    ]);
     const botAt = at();
 
     const { versions } = await history();
@@ -88,9 +92,9 @@ describe('a contract version history (openmetadata)', () => {
     ]);
     const [folded, alice, seeded] = versions as [Version, Version, Version];
     expect(folded).toMatchObject({
-      updatedBy: 'ci-bot',
+      updatedBy: 'maria.garcia',
       updatedAt: botAt,
-      description: 'Orders, by ci-bot.',
+      description: 'Orders, by maria.garcia.',
     });
     // The folded version's change runs from the version before the session.
     expect(folded.changeDescription!.previousVersion).toBe(next(live.version));
@@ -146,6 +150,12 @@ describe('a contract version history (openmetadata)', () => {
         headers: { authorization: `Bearer ${await token()}` },
       });
     expect((await send('POST', `/v1/dataContracts/${live.id}/versions`)).status).toBe(405);
+    // The demo's data steward edits contracts but deletes none.
+    const steward = await fetch(`${sandbox.url}/v1/dataContracts/${live.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${await token('maria.garcia')}` },
+    });
+    expect(steward.status).toBe(403);
     expect((await send('DELETE', `/v1/dataContracts/${live.id}`)).status).toBe(200);
     const soft = await history();
     expect(soft.versions.map((v) => [v.version, v.deleted ?? false])).toEqual([
