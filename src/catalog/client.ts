@@ -3,6 +3,7 @@
 // lists, and OpenMetadata's version, rules, custom properties and named entities. How each request
 // travels (pool, retries, errors, the token) is transport.ts's.
 import { CatalogError } from '../model/errors.js';
+import type { ContractHistory } from '../model/history.js';
 import type { Operation } from '../model/operation.js';
 import {
   customPropertiesOf,
@@ -10,6 +11,7 @@ import {
   rulesOf,
   type EntityRule,
 } from './openmetadata-answers.js';
+import { readContractHistory } from './contract-history.js';
 import { patchText } from './patch-text.js';
 import { CatalogTransport, RETRYABLE_STATUS } from './transport.js';
 import type { ReferenceType } from '../profile/references.js';
@@ -393,6 +395,11 @@ export class CatalogClient {
       'application/json',
       RESULT_ANSWER,
     )) as ContractRun;
+  }
+
+  /** `GET /v1/dataContracts/{id}/versions`: who changed the contract (contract-history.ts). */
+  contractHistory(id: string): Promise<ContractHistory> {
+    return readContractHistory(this.http, id);
   }
 
   /** `GET /v1/dataContracts/{id}/results/{resultId}`: a run's result as it is now. */

@@ -241,3 +241,9 @@ export const PERMISSION_ANSWER = shape(
   'permissions (an object with a permissions list)',
   record({ permissions: list(record({ operation: string, access: string })) }),
 );
+
+/** A version history (OpenMetadata's EntityHistory); each version is read on its own after. */
+export const HISTORY_ANSWER = shape(
+  'a version history (an object with a versions list)',
+  record({ versions: list() }),
+);

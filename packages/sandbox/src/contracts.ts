@@ -53,6 +53,11 @@ function contractView(
   return view;
 }
 
+/** A contract with every field a read may ask for: how its version history shows it. */
+export function fullView(contract: ContractResource, profile: SandboxProfile): Json {
+  return contractView(contract, new Set(OPTIONAL_CONTRACT_FIELDS), profile);
+}
+
 function includeFilter(query: URLSearchParams): (contract: ContractResource) => boolean {
   const include = query.get('include') ?? 'non-deleted';
   if (include === 'all') return () => true;

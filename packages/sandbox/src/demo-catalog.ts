@@ -362,6 +362,11 @@ export function demoSeed(): Seed {
         name: 'ci-bot',
         permissions: [...PERMISSIONS],
       },
+      // A data steward, who edits contracts in the catalog (its UI) but deletes none.
+      {
+        name: 'maria.garcia',
+        permissions: ['ViewDataContract', 'EditDataContract', 'SearchEntities'],
+      },
       { name: 'bob', permissions: ['ViewDataContract', 'SearchEntities'] },
       { name: 'carol', permissions: ['SearchEntities'] },
       // OpenMetadata's admin role: may do everything, defining custom properties included.

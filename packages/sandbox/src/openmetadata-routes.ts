@@ -1,13 +1,15 @@
 // The routes of a real OpenMetadata server beyond the catalog interface that the sandbox serves
 // under the openmetadata profile alone (a catalog of the spec profile answers them 404): ODCS
 // exports of a contract, users, teams and test cases by name, assets by name with their owners,
-// lineage, running a contract with its results, the user's permissions, and defining a custom
-// property through the types API. A GET of a path only other methods serve is a 405, as Jersey
+// lineage, running a contract with its results, a contract's version history, the user's
+// permissions, and defining a custom property through the types API. A GET of a path only other methods serve is a 405, as Jersey
 // answers it (`/dataContracts/{id}/validate`, `/dataContracts/odcs`, `/lineage`, and
 // `/dataContracts/validate` on the releases with the create dry run).
 import type { IncomingMessage } from 'node:http';
 import type { Catalog } from './catalog.js';
 import type { ContractRuns } from './contract-runs.js';
+import { getVersion, listVersions, type VersionView } from './contract-versions.js';
+import { fullView } from './contracts.js';
 import { ApiError, parseJsonBody, readBody, type Json } from './http.js';
 import { addLineage, assetByName, ASSET_COLLECTIONS, getLineage } from './lineage.js';
 import { odcsOfContract, odcsRequest } from './odcs-export.js';
@@ -21,6 +23,9 @@ import { addCustomProperty } from './types-api.js';
 
 /** What OpenMetadata's ODCS export reads of a contract. */
 const ODCS_FIELDS = new URLSearchParams('fields=owners');
+
+/** How a version history shows each version: the contract with all its fields. */
+const VERSION_VIEW: VersionView = (contract) => fullView(contract, 'openmetadata');
 
 export interface RouteContext {
   method: string;
@@ -80,6 +85,15 @@ export async function openMetadataRoute(context: RouteContext): Promise<Reply | 
       return odcs.yaml
         ? { status: 200, body: undefined, yaml: yamlLibrary().stringify(document) }
         : ok(document);
+    }
+    // A contract's version history, and one version of it.
+    if (route.length === 3 && route[2] === 'versions') {
+      onlyGet(context);
+      return ok(listVersions(store, user, route[1]!, VERSION_VIEW));
+    }
+    if (route.length === 4 && route[2] === 'versions') {
+      onlyGet(context);
+      return ok(getVersion(store, user, route[1]!, route[3]!, VERSION_VIEW));
     }
     // Running a contract, and reading its results.
     if (route.length === 3 && route[2] === 'validate' && method === 'POST')

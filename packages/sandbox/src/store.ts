@@ -175,6 +175,11 @@ export class Store {
     return this.versions.get(id)?.get(version);
   }
 
+  /** Every version of a contract kept by keepVersion, in no order. */
+  keptVersions(id: string): ContractResource[] {
+    return [...(this.versions.get(id)?.values() ?? [])];
+  }
+
   removeContract(id: string): boolean {
     const previous = this.contracts.get(id);
     if (previous === undefined) return false;
@@ -183,6 +188,8 @@ export class Store {
     this.committed(() => {
       this.putContract(previous, false);
     });
+    // A hard delete takes the contract's history with it, as the server's does.
+    this.versions.delete(id);
     return true;
   }
 
