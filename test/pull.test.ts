@@ -64,7 +64,7 @@ function diffLines(cwd: string): { added: string[]; removed: string[] } {
 describe('contracts pull', () => {
   it("brings another user's edits back in the file's style; plan then has no changes", async () => {
     const { cwd, run, edit } = await applied();
-    await edit('alice', ORDERS, [
+    await edit('maria.garcia', ORDERS, [
       { op: 'replace', path: '/description', value: 'Orders placed in the web shop.' },
       {
         op: 'add',
@@ -82,6 +82,10 @@ describe('contracts pull', () => {
     expect(pulled.code, pulled.out + pulled.err).toBe(0);
     expect(pulled.out).toContain(
       `${ORDERS_FILE} (${ORDERS}): now holds the catalog's description, schema, sla`,
+    );
+    // Who changed what, from the contract's version history.
+    expect(pulled.out).toMatch(
+      /changed by maria\.garcia \(version \d\.\d, \d{4}-\d\d-\d\d \d\d:\d\d UTC\): description, schema, sla/,
     );
     expect(diffLines(cwd)).toEqual({
       added: [
@@ -121,7 +125,7 @@ describe('contracts pull', () => {
     );
     commitAll(cwd, 'slower refresh');
     // The catalog: the SLA too.
-    await edit('alice', ORDERS, [
+    await edit('maria.garcia', ORDERS, [
       { op: 'replace', path: '/sla/refreshFrequency', value: { interval: 6, unit: 'hour' } },
     ]);
     // And the customers contract deleted in the catalog.
@@ -145,6 +149,7 @@ describe('contracts pull', () => {
       contracts: {
         file: string;
         status: string;
+        history: unknown;
         fields: string[];
         conflicts: string[];
         notApplied: string[];
@@ -157,6 +162,7 @@ describe('contracts pull', () => {
       fields: ['sla'],
       conflicts: ['sla'],
       notApplied: ['description'],
+      history: { edits: [{ user: 'maria.garcia', fields: ['sla'] }] },
     });
     const gone = report.contracts.find((c) => c.file === 'contracts/customers.yaml')!;
     expect(gone.status).toBe('not-in-catalog');
@@ -186,7 +192,7 @@ describe('contracts pull', () => {
     const apply = await run('apply', '--auto-approve');
     expect(apply.code, apply.out + apply.err).toBe(0);
     commitAll(cwd, 'applied');
-    await edit('alice', ORDERS, [
+    await edit('maria.garcia', ORDERS, [
       { op: 'replace', path: '/description', value: 'Orders placed in the web shop.' },
       { op: 'replace', path: '/sla/refreshFrequency', value: { interval: 12, unit: 'hour' } },
     ]);

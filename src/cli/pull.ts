@@ -39,6 +39,7 @@ export async function runPull(options: PullCliOptions, io: Io): Promise<number> 
         progress,
         check: options.check,
         repository: checkoutOf(io.cwd, io.env),
+        history: (id) => client.contractHistory(id),
       },
       client,
     ).finally(() => progress.clear());

@@ -18,7 +18,7 @@ import type { PlannedChange } from '../plan/types.js';
 import type { Codec } from '../profile/codec.js';
 import { managerOfContract } from '../read/marker.js';
 import { pullFile } from '../pull/pull-file.js';
-import { editsSince, fieldsSinceApply } from '../pull/since-apply.js';
+import { catalogEditsSince, fieldsSinceApply } from '../pull/since-apply.js';
 import type { PulledContract, PullReport } from '../pull/types.js';
 import type { Problem } from '../model/problem.js';
 
@@ -238,5 +238,5 @@ async function historyOf(
 ): Promise<PulledContract['history']> {
   const history = await read(live.id);
   if ('unavailable' in history) return { unavailable: history.unavailable };
-  return editsSince(history.versions, agreed, fields, codec);
+  return catalogEditsSince(history.versions, agreed, fields, codec);
 }

@@ -8,7 +8,8 @@ import type { ContractVersion } from '../model/history.js';
 import type { Codec } from '../profile/codec.js';
 import { withoutMarker } from '../read/marker.js';
 import { differingFields } from './pull-file.js';
-import type { CatalogEdit, EditHistory } from './types.js';
+import { editsSince } from '../catalog/contract-history.js';
+import type { EditHistory } from './types.js';
 
 export interface FieldsSinceApply {
   /** Fields to bring back from the catalog. */
@@ -45,9 +46,10 @@ export function fieldsSinceApply(
 
 /**
  * Who changed `fields` in the catalog since it last agreed with `agreed` (the file as applied):
- * the versions after the newest one holding `agreed`'s values of those fields, oldest first.
+ * the versions after the newest one holding `agreed`'s values of those fields, oldest first, each
+ * with the pulled fields it changed.
  */
-export function editsSince(
+export function catalogEditsSince(
   versions: readonly ContractVersion[],
   agreed: DesiredContract,
   fields: readonly string[],
@@ -56,16 +58,10 @@ export function editsSince(
   const holds = (version: ContractVersion): boolean =>
     !differingFields(agreed, version.document, codec).some((field) => fields.includes(field));
   const newestFirst = [...versions].sort((a, b) => b.version - a.version);
-  const at = newestFirst.findIndex(holds);
-  const after = at === -1 ? newestFirst : newestFirst.slice(0, at);
-  const edits: CatalogEdit[] = after
-    .map((version) => ({
-      version: version.version,
-      user: version.updatedBy,
-      at: version.updatedAt,
-      fields: version.fields.filter((field) => fields.includes(field)),
-    }))
-    .filter((edit) => edit.fields.length > 0)
-    .reverse();
-  return { since: at === -1 ? null : newestFirst[at]!.version, edits };
+  const agreeing = newestFirst.find(holds);
+  const since = agreeing?.version ?? null;
+  const edits = editsSince(newestFirst, since ?? -Infinity)
+    .map((edit) => ({ ...edit, fields: edit.fields.filter((field) => fields.includes(field)) }))
+    .filter((edit) => edit.fields.length > 0);
+  return { since, edits };
 }

@@ -1,23 +1,14 @@
 // What `contracts pull` reports: for each file whose live contract differs from it, what came
 // back from the catalog, who changed it there, and what was in conflict with git. Data only.
-
-/** A version of the catalog that changed fields the pull brought back. */
-export interface CatalogEdit {
-  version: number;
-  /** Who made it (the catalog's user name); undefined when the version does not say. */
-  user: string | undefined;
-  /** When, in milliseconds since 1970; undefined when not said. */
-  at: number | undefined;
-  /** The pulled fields it changed. */
-  fields: string[];
-}
+import type { ContractEdit } from '../model/history.js';
 
 /** What the catalog's history says of a pulled contract's edits. */
 export type EditHistory =
   | {
       /** The version the catalog last agreed with the file as applied; null: none found. */
       since: number | null;
-      edits: CatalogEdit[];
+      /** The versions after it, oldest first, each with the pulled fields it changed. */
+      edits: ContractEdit[];
     }
   | { unavailable: string };
 

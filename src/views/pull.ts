@@ -2,7 +2,8 @@
 // (markdown): each file the catalog's values came back to, the fields, who changed them in the
 // catalog and when, the conflicts with git, and what was left as it was. Every text from the
 // catalog or a file is made printable (terminal) or escaped (markdown).
-import type { CatalogEdit, EditHistory, PulledContract, PullReport } from '../pull/types.js';
+import type { ContractEdit } from '../model/history.js';
+import type { EditHistory, PulledContract, PullReport } from '../pull/types.js';
 import { printable } from '../support/printable.js';
 import type { Colors } from './colors.js';
 import { codeSpan, markdownText } from './markdown-text.js';
@@ -16,7 +17,7 @@ function when(at: number | undefined): string {
 }
 
 /** One edit: `maria.garcia (0.3, 2026-11-28 09:10 UTC): description, schema`. */
-function editLine(edit: CatalogEdit, text: (s: string) => string): string {
+function editLine(edit: ContractEdit, text: (s: string) => string): string {
   const user = edit.user === undefined ? 'an unnamed user' : text(edit.user);
   return `${user} (version ${edit.version}${when(edit.at)}): ${edit.fields.map(text).join(', ')}`;
 }
