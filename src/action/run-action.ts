@@ -27,6 +27,7 @@ import { codeSpan, markdownText } from '../views/markdown-text.js';
 import { changeCount, hasBreaking, type Plan } from '../plan/types.js';
 import { IssueComments } from './github-comments.js';
 import { applyStep, WHOLE_PLAN } from './apply-step.js';
+import { driftPullRequestStep } from './drift-step.js';
 import { commentBody, gateMarkdown, problemsMarkdown } from './markdown.js';
 import { cutNotice, fitSummary } from './summary-limit.js';
 import {
@@ -282,7 +283,12 @@ export async function runAction(settings: ActionSettings, runner: Runner): Promi
       );
       await stickyComment(markdown);
       runner.info(closingLine(plan));
-      return { failed: verdictText(outcome.verdict) };
+      // The scheduled job's pull request of the catalog's edits, when asked for.
+      const pulling =
+        settings.command === 'drift' && settings.openPullRequest
+          ? await driftPullRequestStep({ settings, runner, client, catalogUrl, profile, redact })
+          : null;
+      return { failed: verdictText(outcome.verdict) ?? pulling };
     }
 
     // apply
