@@ -209,7 +209,7 @@ describe('the small things a new user trips on', () => {
     const unknown = await cli(['sandbox', 'token', '--user', 'nobody'], { cwd });
     expect(unknown.code).toBe(0);
     expect(unknown.err).toContain(
-      'warning: nobody is not a user of the built-in demo catalog (alice, ci-bot, bob, carol, admin)',
+      'warning: nobody is not a user of the built-in demo catalog (alice, ci-bot, maria.garcia, bob, carol, admin)',
     );
     expect((await cli(['sandbox', 'token', '--user', 'bob'], { cwd })).err).toBe('');
     await writeFile(
