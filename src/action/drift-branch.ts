@@ -79,8 +79,9 @@ async function checkoutPaths(cwd: string, top: string, files: string[]): Promise
 
 /** The commit the branch starts from: origin's default branch as fetched, else HEAD. */
 async function baseCommit(client: SimpleGit, defaultBranch: string): Promise<string> {
+  let fetched = '';
   try {
-    return (
+    fetched = (
       await client.revparse([
         '--verify',
         '--quiet',
@@ -88,8 +89,10 @@ async function baseCommit(client: SimpleGit, defaultBranch: string): Promise<str
       ])
     ).trim();
   } catch {
-    return (await client.revparse(['--verify', 'HEAD^{commit}'])).trim();
+    fetched = '';
   }
+  // --quiet answers nothing, without failing, for a ref the checkout lacks.
+  return fetched !== '' ? fetched : (await client.revparse(['--verify', 'HEAD^{commit}'])).trim();
 }
 
 /** The tree of `base` with `paths` as the working tree holds them, built in a separate index. */
@@ -145,6 +148,11 @@ export async function pushDriftBranch(request: BranchRequest): Promise<BranchRes
   try {
     const client = git(request.cwd);
     const top = (await client.revparse(['--show-toplevel'])).trim();
+    const remotes = await client.getRemotes();
+    if (!remotes.some((remote) => remote.name === 'origin'))
+      throw new ConfigError(
+        `the checkout has no remote origin to push the branch ${request.branch} to (actions/checkout sets it)`,
+      );
     const paths = await checkoutPaths(request.cwd, top, request.files);
     if (paths.length === 0) return { unchanged: true };
     const base = await baseCommit(client, request.defaultBranch);
