@@ -97,4 +97,16 @@ describe('the reader', () => {
     expect(reads.notes).toHaveLength(1);
     expect(reads.notes[0]).toMatch(/failed while its list of data contracts was read/);
   });
+
+  it('keeps of the list only the contracts of the files planned, once they are known', async () => {
+    const total = 2 * LIST_PAGE_SIZE;
+    const { reader, asked } = catalog(total);
+    const reads = liveReads(reader, Promise.resolve(total), 'auto');
+    reads.onlyFor?.(new Set([fqn(1), fqn(total - 1)]));
+    const kept = await reads.read(fileOf(fqn(total - 1)), undefined);
+    expect(kept.kind).toBe('found');
+    // A contract let go (no planned file names it) is no longer served from the list.
+    await reads.read(fileOf(fqn(2)), undefined);
+    expect(asked.byName).toEqual([fqn(2)]);
+  });
 });

@@ -86,6 +86,11 @@ export function readLive(
       request.keepLive === true
         ? byName(reader)
         : liveReads(reader, planned, request.liveReads ?? 'auto');
+    // Once every file is known, only their contracts are kept of the list.
+    valid.complete.then(
+      (files) => live.onlyFor?.(new Set(files.map((file) => file.identity.fullyQualifiedName))),
+      () => undefined,
+    );
     const checkout = await request.repository;
     const repository = isRepository(checkout) ? checkout : undefined;
     const marking =

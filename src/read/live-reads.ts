@@ -35,6 +35,11 @@ export interface LiveReads {
   read(file: ContractFile, progress: ProgressHooks | undefined): Promise<LiveResult>;
   /** What the run says of its reading, once (a catalog read by name for want of its list). */
   readonly notes: readonly string[];
+  /**
+   * Every file is known, by its contract's name: the contracts listed for no file are let go,
+   * and none is kept from the pages still to come, so that what is held is the files' own.
+   */
+  onlyFor?(names: ReadonlySet<string>): void;
 }
 
 /** Every live contract read by name. */
@@ -65,6 +70,7 @@ export function liveReads(
   const listed = new Map<string, string>();
   const waiting = new Map<string, (() => void)[]>();
   let walked = false;
+  let wanted: ReadonlySet<string> | undefined;
   let fellBack = false;
   const wake = (fqn: string) => {
     for (const resume of waiting.get(fqn) ?? []) resume();
@@ -73,7 +79,7 @@ export function liveReads(
   const take = (page: Page<LiveContract>) => {
     for (const item of page.data) {
       const fqn = item.fullyQualifiedName;
-      if (typeof fqn !== 'string') continue;
+      if (typeof fqn !== 'string' || wanted?.has(fqn) === false) continue;
       listed.set(fqn, JSON.stringify(item));
       wake(fqn);
     }
@@ -130,6 +136,10 @@ export function liveReads(
   };
   return {
     notes,
+    onlyFor: (names) => {
+      wanted = names;
+      for (const fqn of [...listed.keys()]) if (!names.has(fqn)) listed.delete(fqn);
+    },
     read: async (file, progress) => {
       const fqn = file.identity.fullyQualifiedName;
       let live = fromList(fqn);
