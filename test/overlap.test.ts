@@ -151,7 +151,8 @@ describe('an invalid file among files being read', () => {
 /**
  * Plans the files `edges` (named to come first and last) with 300 of ours between: several of the
  * loader's chunks, so that the last is found long after the first. The run, the contract paths it
- * read, and its writes.
+ * read one by one (the catalog's list, which 300 files may have read, names no file's contract),
+ * and its writes.
  */
 async function planAmongMany(
   profile: 'spec' | 'openmetadata',
@@ -175,7 +176,7 @@ async function planAmongMany(
     code: run.code,
     read: requests
       .map((r) => interfacePath(r.path))
-      .filter((p) => p.startsWith('/v1/dataContracts')),
+      .filter((p) => p.startsWith('/v1/dataContracts/')),
     writes: writesAmong(requests),
   };
 }

@@ -42,12 +42,13 @@ export interface RunFacts {
 export function decide(loaded: LoadedFiles, read: LiveRead, run: RunFacts): Planned {
   const releaseNote =
     loaded.codec.profile === 'openmetadata' ? newerReleaseNote(loaded.codec.release) : undefined;
+  const notes = [...(releaseNote === undefined ? [] : [releaseNote]), ...read.notes];
   const plan = assemblePlan(read.changes, {
     catalogUrl: run.catalogUrl,
     catalogProfile: loaded.codec.profile,
     gitCommit: run.gitCommit,
     createdAt: run.createdAt,
-    ...(releaseNote === undefined ? {} : { notes: [releaseNote] }),
+    ...(notes.length === 0 ? {} : { notes }),
     ...(read.impact === undefined ? {} : { impact: read.impact }),
   });
   return {

@@ -38,6 +38,8 @@ export interface FileLoading {
   readonly done: Promise<Refused | LoadedFiles>;
   /** Every file is valid and the run goes on: what was handed on may now be planned. */
   commit(): void;
+  /** How many files are to be planned, known once the files are found (0 when none were). */
+  readonly planned: Promise<number>;
   /** The run ends early: nothing more is read for the files handed on (no-op after `commit`). */
   stop(): void;
 }
@@ -87,8 +89,15 @@ export function loadFiles(request: PlanRequest, catalog: Promise<ConnectedCatalo
   // Made before the reads start: the files found before the catalog names its profile are handed
   // over as soon as it does, before any is read.
   const onValid = feeding(valid, catalog, planned);
+  let found!: (count: number) => void;
+  const plannedCount = new Promise<number>((resolve) => {
+    found = resolve;
+  });
   const done = (async (): Promise<Refused | LoadedFiles> => {
     const loaded = await loadContracts(request.paths, request.cwd, {
+      onFound: (files) => {
+        found(only === undefined ? files.length : files.filter((file) => only.has(file)).length);
+      },
       unstorableIn: setting === 'auto' ? PROFILES : [setting],
       onValid,
       // A contract the catalog holds as the file says is then planned without reading it again
@@ -105,9 +114,15 @@ export function loadFiles(request: PlanRequest, catalog: Promise<ConnectedCatalo
     if (problems.length > 0) return { ok: false, problems, fileCount: loaded.fileCount };
     return { ok: true, loaded, files, codec };
   })();
+  // Resolved before any file is read; 0 when the files could not even be found.
+  done.then(
+    () => found(0),
+    () => found(0),
+  );
   return {
     valid,
     done,
+    planned: plannedCount,
     commit: () => valid.close(),
     stop: () => valid.abort(),
   };

@@ -23,7 +23,7 @@ export async function planFromFiles(
 ): Promise<PlanOutcome> {
   const catalog = connectCatalog(request, reader);
   const loading = loadFiles(request, catalog);
-  const reading = readLive(loading.valid, catalog, request, reader);
+  const reading = readLive(loading.valid, catalog, request, reader, loading.planned);
   // Whatever ends the run before every file is found valid and storable stops the reads.
   try {
     const loaded = await loading.done;

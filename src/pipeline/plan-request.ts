@@ -5,6 +5,7 @@ import type { PolicyCheck } from '../policy/policies.js';
 import type { ProfileSetting } from '../model/profile.js';
 import type { NoRepository, Repository } from '../git/repository.js';
 import type { PruneWithin } from '../prune/scope.js';
+import type { LiveReadMode } from '../read/live-reads.js';
 
 export interface PlanRequest {
   paths: readonly string[];
@@ -20,6 +21,13 @@ export interface PlanRequest {
   strict?: boolean;
   /** Keep the live contracts of changed contracts, to apply the plan straight away. */
   keepLive?: boolean;
+  /**
+   * How the live contracts are read (read/live-reads.ts): `auto` (the default) by the catalog's
+   * list where its pages cost less than reads by name, else by name; one way only, for tests and
+   * benchmarks. A plan that keeps its live contracts (keepLive) reads them by name: apply needs
+   * the ETags.
+   */
+  liveReads?: LiveReadMode;
   /**
    * Hash the live contracts read (default true): a plan saved, printed as JSON or applied is
    * checked against them; one only shown needs none (PlanOptions.sealed).

@@ -15,6 +15,7 @@ import type { AssetRules } from '../plan/asset-rules.js';
 import { customPropertyLookup } from '../plan/custom-properties.js';
 import type { FileFeed } from '../read/file-feed.js';
 import { readAndPlanEach, type CatalogReader } from '../read/read-plan-inputs.js';
+import { byName, liveReads } from '../read/live-reads.js';
 import type { PlanImpact, PlannedChange } from '../plan/types.js';
 import { codecFor } from '../profile/codec.js';
 import { resolveCatalog, type ConnectedCatalog } from '../profile/profile.js';
@@ -57,6 +58,8 @@ export interface LiveRead {
   keptForOthers: string[];
   /** With orphans: the contracts this repository manages whose files are gone. */
   orphans?: Orphans;
+  /** What the run says of its reading, once (live contracts read by name for want of a list). */
+  notes: readonly string[];
 }
 
 export interface LiveReading {
@@ -68,34 +71,49 @@ export interface LiveReading {
   finish(all: readonly ContractFile[]): Promise<LiveRead>;
 }
 
-/** Starts reading the live contracts of the files `valid` hands on, as they arrive. */
+/**
+ * Starts reading the live contracts of the files `valid` hands on, as they arrive; `planned`, how
+ * many files are planned, known once they are found, lets the reader choose pages or names.
+ */
 export function readLive(
   valid: FileFeed,
   catalog: Promise<ConnectedCatalog>,
   request: PlanRequest,
   reader: CatalogReader,
+  planned: Promise<number>,
 ): LiveReading {
   const planning = (async () => {
     const { profile, release } = await catalog;
+    // Apply sends If-Match from the ETags of what it keeps: only answers by name carry them.
+    const live =
+      request.keepLive === true
+        ? byName(reader)
+        : liveReads(reader, planned, request.liveReads ?? 'auto');
+    // Once every file is known, only their contracts are kept of the list.
+    valid.complete.then(
+      (files) => live.onlyFor?.(new Set(files.map((file) => file.identity.fullyQualifiedName))),
+      () => undefined,
+    );
     const checkout = await request.repository;
     const repository = isRepository(checkout) ? checkout : undefined;
     const marking =
       checkout === undefined ? undefined : markingFor(checkout, request.cwd, profile, reader);
-    const planned = await readAndPlanEach(valid, reader, {
+    const read = await readAndPlanEach(valid, reader, {
       codec: codecFor(profile, release),
       ...(request.progress === undefined ? {} : { progress: request.progress }),
       strict: request.strict === true,
       keepLive: request.keepLive === true,
+      live,
       sealed: request.sealed !== false,
       ...(request.policies === undefined ? {} : { policies: request.policies }),
       ...(marking === undefined ? {} : { marking }),
     });
-    return { ...planned, marking, profile, repository };
+    return { ...read, notes: live.notes, marking, profile, repository };
   })();
   planning.catch(() => undefined);
   return {
     finish: async (all) => {
-      const { changes, liveForUpdates, desired, assetRules, marking, profile, repository } =
+      const { changes, liveForUpdates, desired, assetRules, notes, marking, profile, repository } =
         await planning;
       let keptForOthers: string[] = [];
       const assets = new Map(
@@ -148,6 +166,7 @@ export function readLive(
         ...(impact === undefined ? {} : { impact }),
         keptForOthers,
         ...(orphans === undefined ? {} : { orphans }),
+        notes,
       };
     },
   };

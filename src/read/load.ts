@@ -186,6 +186,8 @@ export interface LoadOptions {
    * for those files (absolute paths), the ones a plan of some of the files plans.
    */
   valueDigests?: boolean | ReadonlySet<string>;
+  /** Told, before any is read, of the contract files found (absolute paths). */
+  onFound?: (files: readonly string[]) => void;
 }
 
 /**
@@ -300,6 +302,7 @@ export async function loadContracts(
 ): Promise<LoadedContracts> {
   const found = await expandPaths(paths, cwd);
   const absolute = found.files;
+  options.onFound?.(absolute);
   // A load this large is a run that holds many contracts: the program may bound the heap for it
   // (support/heap.ts; never a library caller's process).
   if (absolute.length >= SECOND_THREAD_FROM) largeLoad();

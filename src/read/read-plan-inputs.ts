@@ -19,10 +19,10 @@ import { etagOf, withEtag } from '../catalog/etag.js';
 import {
   checkAssets,
   readContractInputs,
-  readLiveContract,
   type CheckedAsset,
   type ReadOptions,
 } from './contract-inputs.js';
+import { byName, type LiveReads } from './live-reads.js';
 
 export type { CatalogReader };
 export { CONTRACT_FIELDS, type ReadOptions } from './contract-inputs.js';
@@ -86,8 +86,10 @@ export interface PlannedContracts {
 export async function readAndPlanEach(
   files: readonly ContractFile[] | FileFeed,
   reader: CatalogReader,
-  options: ReadOptions & PlanOptions & { keepLive?: boolean } = {},
+  options: ReadOptions & PlanOptions & { keepLive?: boolean; live?: LiveReads } = {},
 ): Promise<PlannedContracts> {
+  // The reader: by name unless the pipeline chose another (read/live-reads.ts).
+  const reads = options.live ?? byName(reader);
   const feed = files instanceof FileFeed ? files : FileFeed.of(files);
   const codec = options.codec ?? specCodec;
   const assetsReady =
@@ -168,7 +170,7 @@ export async function readAndPlanEach(
         continue;
       }
       const index = next++;
-      const reading = readLiveContract(feed.files[index]!, reader, options.progress);
+      const reading = reads.read(feed.files[index]!, options.progress);
       // Once the lookups are in, each read that goes out plans one parked contract while it is
       // out: the parked ones are worked off without the reads pausing for them.
       if (assets !== undefined && parked.length > 0) {

@@ -55,6 +55,12 @@ export interface SandboxOptions {
    * (RELEASE_BEHAVIOURS' `unconfirmed`), e.g. `{ ifMatchDropsContractChanges: true }`.
    */
   openmetadataVariants?: ReleaseVariants;
+  /**
+   * Not a release's behaviour: answers the contracts' list (`GET /v1/dataContracts`) 404 or 405,
+   * as a gateway in front of a catalog that passes only the routes it was told of may. Every
+   * OpenMetadata release, and the sandbox by default, serves the list.
+   */
+  withoutContractList?: 404 | 405;
 }
 
 /** What OpenMetadata answers a GET outside /api: its web UI's single page, 200 text/html. */
@@ -192,7 +198,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (beyond !== undefined) return beyond;
     if (route[0] === 'dataContracts') {
       if (route.length === 1) {
-        if (method === 'GET')
+        if (method === 'GET' && options.withoutContractList === 404)
+          throw new ApiError(404, `HTTP 404 Not Found`);
+        if (method === 'GET' && options.withoutContractList !== 405)
           return reply(200, catalog.contracts.listContracts(user, query, catalog.cursors));
         if (method !== 'POST')
           throw new ApiError(405, `Method ${method} not allowed on ${request.url ?? ''}`);
