@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import { CatalogClient } from '../src/catalog/client.js';
 import type { DesiredContract } from '../src/model/contract.js';
 import { planFromFiles, type PlanRequest } from '../src/pipeline/plan-pipeline.js';
+import { pullOperation } from '../src/operations/pull.js';
 import { FILES_PER_PAGE, type LiveReadMode } from '../src/read/live-reads.js';
 import type { Sandbox } from '@contracts-gitops/sandbox';
 import { arbitraryContract, withoutNulls } from './helpers/arbitraries.js';
@@ -154,6 +155,29 @@ describe('pages when they pay', () => {
     const plan = await planned(opened, cwd, 'auto', { only });
     expect(plan.changes).toHaveLength(2);
     expect(reads(opened.sandbox)).toEqual({ byName: 2, list: 0 });
+  });
+
+  it('pull, which sends nothing, reads a whole repository by pages too', async () => {
+    const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, 73);
+    opened.sandbox.clearRequests();
+    const client = new CatalogClient({ baseUrl: opened.sandbox.url, token: await opened.token() });
+    try {
+      const pulled = await pullOperation(
+        {
+          paths: ['contracts'],
+          cwd,
+          catalogUrl: opened.sandbox.url,
+          check: true,
+          repository: undefined,
+        },
+        client,
+      );
+      expect(pulled.ok).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(reads(opened.sandbox)).toMatchObject({ list: 1 });
+    expect(reads(opened.sandbox).byName).toBeLessThan(FILES_PER_PAGE);
   });
 
   it('a plan that keeps its live contracts for apply reads them by name, with their ETags', async () => {

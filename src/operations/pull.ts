@@ -74,7 +74,8 @@ export async function pullOperation(
       cwd: request.cwd,
       catalogUrl: request.catalogUrl,
       gitCommit: null,
-      keepLive: true,
+      // Pull sends nothing: no ETag is needed, and a whole repository is read by pages.
+      keepLive: 'without-etags',
       sealed: false,
       consumers: false,
       ...(request.profile !== undefined && { profile: request.profile }),

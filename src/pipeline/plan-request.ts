@@ -19,13 +19,16 @@ export interface PlanRequest {
   now?: () => Date;
   /** Live-asset warnings are errors. */
   strict?: boolean;
-  /** Keep the live contracts of changed contracts, to apply the plan straight away. */
-  keepLive?: boolean;
+  /**
+   * Keep the live contracts of changed contracts: `true` to apply the plan straight away (read by
+   * name, for their ETags); `without-etags` for what sends nothing (pull), read as a plan reads.
+   */
+  keepLive?: boolean | 'without-etags';
   /**
    * How the live contracts are read (read/live-reads.ts): `auto` (the default) by the catalog's
    * list where its pages cost less than reads by name, else by name; one way only, for tests and
-   * benchmarks. A plan that keeps its live contracts (keepLive) reads them by name: apply needs
-   * the ETags.
+   * benchmarks. A plan that keeps its live contracts for apply (keepLive true) reads them by
+   * name: apply needs the ETags.
    */
   liveReads?: LiveReadMode;
   /**

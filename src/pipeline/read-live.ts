@@ -84,7 +84,8 @@ export function readLive(
 ): LiveReading {
   const planning = (async () => {
     const { profile, release } = await catalog;
-    // Apply sends If-Match from the ETags of what it keeps: only answers by name carry them.
+    // Apply sends If-Match from the ETags of what it keeps: only answers by name carry them. Pull
+    // keeps them to write files, and reads as a plan does.
     const live =
       request.keepLive === true
         ? byName(reader)
@@ -102,7 +103,7 @@ export function readLive(
       codec: codecFor(profile, release),
       ...(request.progress === undefined ? {} : { progress: request.progress }),
       strict: request.strict === true,
-      keepLive: request.keepLive === true,
+      keepLive: request.keepLive === true || request.keepLive === 'without-etags',
       live,
       sealed: request.sealed !== false,
       ...(request.policies === undefined ? {} : { policies: request.policies }),
