@@ -52,7 +52,7 @@ async function scheduled() {
       workspace,
       base: head,
       head,
-      event: 'push',
+      event: 'schedule',
       githubUrl: github.url,
       repository: REPO,
       cleanups,
@@ -98,6 +98,7 @@ describe('the scheduled drift job with open-pull-request', () => {
     expect(github.pulls).toHaveLength(1);
     const [pull] = github.pulls;
     expect(first.outputs['pull-request']).toBe(pull!.html_url);
+    expect(pull).toMatchObject({ base: 'main', head: 'contracts/drift', state: 'open' });
     expect(pull!.body).toContain('contracts/orders.yaml');
     expect(pull!.body).toContain('changed by maria.garcia');
     expect(branch().changed).toEqual(['contracts/orders.yaml']);

@@ -6,7 +6,7 @@ import type { CatalogReader } from '../src/catalog/catalog-reader.js';
 import type { Page } from '../src/catalog/types.js';
 import type { ContractFile } from '../src/contract/parse.js';
 import { CatalogError, NotFoundError } from '../src/model/errors.js';
-import { FILES_PER_PAGE, LIST_PAGE_SIZE, liveReads } from '../src/read/live-reads.js';
+import { FILES_PER_PAGE, LIST_PAGE_SIZE, MAX_HELD, liveReads } from '../src/read/live-reads.js';
 
 const fqn = (i: number) => `db.s.t${String(i).padStart(5, '0')}.dataContract_c`;
 
@@ -49,6 +49,8 @@ describe('the reader', () => {
     const total = 2 * LIST_PAGE_SIZE + 10;
     const { reader, asked } = catalog(total);
     const reads = liveReads(reader, Promise.resolve(3 * FILES_PER_PAGE), 'auto');
+    // Every file is known: only their contracts are kept of the pages.
+    reads.onlyFor?.(new Set([fqn(total - 1), fqn(total + 1)]));
     // The last contract's file waits for the last page; one the list lacks is read by name.
     const [last, absent] = await Promise.all([
       reads.read(fileOf(fqn(total - 1)), undefined),
@@ -62,6 +64,22 @@ describe('the reader', () => {
     expect(asked.pages).toEqual([undefined, String(LIST_PAGE_SIZE), String(2 * LIST_PAGE_SIZE)]);
     expect(asked.byName).toEqual([fqn(total + 1)]);
     expect(reads.notes).toEqual([]);
+  });
+
+  it(`holds at most ${MAX_HELD} listed contracts: the walk waits, a file meanwhile reads by name`, async () => {
+    const total = 4 * LIST_PAGE_SIZE;
+    const { reader, asked } = catalog(total);
+    const reads = liveReads(reader, Promise.resolve(total), 'auto');
+    // Nothing read yet, nothing let go: the walk stops once it holds MAX_HELD contracts.
+    const last = await reads.read(fileOf(fqn(total - 1)), undefined);
+    expect(last).toMatchObject({ kind: 'found' });
+    expect(asked.byName).toEqual([fqn(total - 1)]);
+    expect(asked.pages).toEqual([undefined, String(LIST_PAGE_SIZE)]);
+    // The files read what it holds: the walk goes on, and keeps none read by name already.
+    for (let i = 0; i < MAX_HELD; i++) await reads.read(fileOf(fqn(i)), undefined);
+    await new Promise((resume) => setTimeout(resume, 10));
+    expect(asked.pages).toEqual([undefined, '1000', '2000', '3000']);
+    expect(asked.byName).toEqual([fqn(total - 1)]);
   });
 
   it('stops after the first page when the files are too few of the catalog', async () => {

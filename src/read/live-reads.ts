@@ -29,6 +29,12 @@ export const LIST_PAGE_SIZE = 1000;
  * catalog. Below one page's worth of files the list is not asked at all.
  */
 export const FILES_PER_PAGE = 100;
+/**
+ * Listed contracts held at most before the files read them: the walk waits beyond this, and a
+ * file whose contract is not listed yet meanwhile is read by name, so that a plan holds about two
+ * pages of the list (a few megabytes of text), not the whole catalog's (70 MB at 10,000).
+ */
+export const MAX_HELD = 2 * LIST_PAGE_SIZE;
 
 /** Where each file's live contract comes from. */
 export interface LiveReads {
@@ -69,9 +75,13 @@ export function liveReads(
   const notes: string[] = [];
   const listed = new Map<string, string>();
   const waiting = new Map<string, (() => void)[]>();
+  /** Contracts already read by name: not kept when the list brings them later. */
+  const claimed = new Set<string>();
   let walked = false;
   let wanted: ReadonlySet<string> | undefined;
   let fellBack = false;
+  /** Set while the walk waits for the files to read what it holds. */
+  let held: (() => void) | undefined;
   const wake = (fqn: string) => {
     for (const resume of waiting.get(fqn) ?? []) resume();
     waiting.delete(fqn);
@@ -79,9 +89,26 @@ export function liveReads(
   const take = (page: Page<LiveContract>) => {
     for (const item of page.data) {
       const fqn = item.fullyQualifiedName;
-      if (typeof fqn !== 'string' || wanted?.has(fqn) === false) continue;
+      if (typeof fqn !== 'string' || wanted?.has(fqn) === false || claimed.has(fqn)) continue;
       listed.set(fqn, JSON.stringify(item));
       wake(fqn);
+    }
+  };
+  /** The walk goes on once the files have read enough of what it holds. */
+  const release = () => {
+    if (held !== undefined && listed.size < MAX_HELD) {
+      const resume = held;
+      held = undefined;
+      resume();
+    }
+  };
+  /** Waits while the walk holds MAX_HELD contracts; the files waiting meanwhile read by name. */
+  const roomForMore = async () => {
+    while (listed.size >= MAX_HELD) {
+      await new Promise<void>((resume) => {
+        held = resume;
+        for (const fqn of [...waiting.keys()]) wake(fqn);
+      });
     }
   };
   const walk = (async () => {
@@ -105,6 +132,7 @@ export function liveReads(
     // The first page is used whatever the rule says; the rest only where pages pay.
     if (mode === 'auto' && pages > 1 && count < pages * FILES_PER_PAGE) return;
     for (let after = cursors.next(page); after !== undefined; after = cursors.next(page)) {
+      await roomForMore();
       page = await listPage<LiveContract>('/dataContracts', params(), after);
       take(page);
     }
@@ -132,6 +160,7 @@ export function liveReads(
     const text = listed.get(fqn);
     if (text === undefined) return undefined;
     listed.delete(fqn);
+    release();
     return { kind: 'found', contract: JSON.parse(text) as LiveContract };
   };
   return {
@@ -139,19 +168,24 @@ export function liveReads(
     onlyFor: (names) => {
       wanted = names;
       for (const fqn of [...listed.keys()]) if (!names.has(fqn)) listed.delete(fqn);
+      release();
     },
     read: async (file, progress) => {
       const fqn = file.identity.fullyQualifiedName;
       let live = fromList(fqn);
-      while (live === undefined && !walked) {
+      // While the walk waits on the files, a file does not wait on the walk.
+      while (live === undefined && !walked && held === undefined) {
         await new Promise<void>((resume) => {
           waiting.set(fqn, [...(waiting.get(fqn) ?? []), resume]);
         });
         live = fromList(fqn);
       }
       // A token refused on the list stops the plan, as it would by name.
-      if (live === undefined && !fellBack) await settled;
-      if (live === undefined) return readLiveContract(file, reader, progress);
+      if (live === undefined && walked && !fellBack) await settled;
+      if (live === undefined) {
+        claimed.add(fqn);
+        return readLiveContract(file, reader, progress);
+      }
       const found = live;
       return track(progress, fqn, () => Promise.resolve(found));
     },

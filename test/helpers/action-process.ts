@@ -23,7 +23,8 @@ export interface ActionProcessOptions {
   inputs: Record<string, string>;
   githubUrl: string;
   repository: string;
-  event?: 'pull_request' | 'push';
+  /** The event (pull_request by default); a schedule's payload names no pull request or branch. */
+  event?: 'pull_request' | 'push' | 'schedule';
   cleanups: (() => Promise<unknown>)[];
   /** Called with all of stdout so far, each time more arrives, and the process itself. */
   onStdout?: (stdout: string, child: ReturnType<typeof spawn>) => void;
@@ -53,19 +54,27 @@ export async function actionProcess(options: ActionProcessOptions): Promise<Acti
   await writeFile(outputFile, '');
   await writeFile(
     eventFile,
-    JSON.stringify({
-      action: 'synchronize',
-      number: 42,
-      pull_request: {
-        number: 42,
-        state: 'open',
-        title: 'Edit the orders contract',
-        base: { ref: 'main', sha: options.base, repo: { full_name: options.repository } },
-        head: { ref: 'edit-orders', sha: options.head, repo: { full_name: options.repository } },
-      },
-      repository: { full_name: options.repository, name, owner: { login: owner } },
-      sender: { login: 'octocat' },
-    }),
+    JSON.stringify(
+      options.event === 'schedule'
+        ? { schedule: '17 3 * * *' }
+        : {
+            action: 'synchronize',
+            number: 42,
+            pull_request: {
+              number: 42,
+              state: 'open',
+              title: 'Edit the orders contract',
+              base: { ref: 'main', sha: options.base, repo: { full_name: options.repository } },
+              head: {
+                ref: 'edit-orders',
+                sha: options.head,
+                repo: { full_name: options.repository },
+              },
+            },
+            repository: { full_name: options.repository, name, owner: { login: owner } },
+            sender: { login: 'octocat' },
+          },
+    ),
   );
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
