@@ -12,6 +12,7 @@ import {
   type EntityRule,
 } from './openmetadata-answers.js';
 import { readContractHistory } from './contract-history.js';
+import { readRun, startRun } from './contract-runs.js';
 import { patchText } from './patch-text.js';
 import { CatalogTransport, RETRYABLE_STATUS } from './transport.js';
 import type { ReferenceType } from '../profile/references.js';
@@ -25,7 +26,6 @@ import {
   OWNED_ANSWER,
   PAGE_ANSWER,
   PATCHED_ANSWER,
-  RESULT_ANSWER,
   SEARCH_ANSWER,
   TYPE_ANSWER,
   ANY_ANSWER,
@@ -383,18 +383,9 @@ export class CatalogClient {
       : [];
   }
 
-  /**
-   * `POST /v1/dataContracts/{id}/validate`: runs the contract on its asset (OpenMetadata); the
-   * answer may still be running. Sent again only after a 429.
-   */
-  async runContract(id: string): Promise<ContractRun> {
-    return (await this.http.write(
-      'POST',
-      `/dataContracts/${pathSegment(id)}/validate`,
-      '',
-      'application/json',
-      RESULT_ANSWER,
-    )) as ContractRun;
+  /** `POST /v1/dataContracts/{id}/validate`: runs the contract on its asset (contract-runs.ts). */
+  runContract(id: string): Promise<ContractRun> {
+    return startRun(this.http, id);
   }
 
   /** `GET /v1/dataContracts/{id}/versions`: who changed the contract (contract-history.ts). */
@@ -404,11 +395,7 @@ export class CatalogClient {
 
   /** `GET /v1/dataContracts/{id}/results/{resultId}`: a run's result as it is now. */
   contractRun(id: string, resultId: string): Promise<ContractRun> {
-    return this.http.getJson<ContractRun>(
-      `/dataContracts/${pathSegment(id)}/results/${pathSegment(resultId)}`,
-      {},
-      RESULT_ANSWER,
-    );
+    return readRun(this.http, id, resultId);
   }
 
   /**
