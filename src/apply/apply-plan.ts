@@ -40,6 +40,8 @@ export interface ApplyOptions {
    * it fails as stale.
    */
   desired?: ReadonlyMap<string, DesiredContract>;
+  /** Said in the report's notes: what the run said of its reading before the apply. */
+  notes?: readonly string[];
   /** The connected catalog's codec (the spec profile's by default). */
   codec?: Codec;
   /** The data asset rules the plan weighed (OpenMetadata): a change planned again is weighed too. */
@@ -80,7 +82,14 @@ export async function applyPlan(
   assertApplicable(plan);
   const codec = options.codec ?? specCodec;
   const { shapes } = codec;
-  const liveContracts = options.liveContracts ?? (await readLiveForPlan(plan, catalog));
+  /** What the run says of its reading (a catalog read by name for want of its list). */
+  const notes: string[] = [...(options.notes ?? [])];
+  const liveContracts =
+    options.liveContracts ??
+    (await readLiveForPlan(plan, catalog, undefined, {
+      ...(options.codec === undefined ? {} : { codec: options.codec }),
+      notes,
+    }));
   // Each patch's target, before anything is sent: working it out also checks that a saved plan's
   // patch (which could have been edited) still applies to the contract it was made for.
   const targets = new Map<string, DesiredContract>();
@@ -144,6 +153,8 @@ export async function applyPlan(
     results,
     stoppedBy,
     ...(options.signal?.aborted === true ? { interrupted: true } : {}),
-    ...(ifMatchRun.dropped ? { notes: [IF_MATCH_DROPPED_NOTE] } : {}),
+    ...(notes.length > 0 || ifMatchRun.dropped
+      ? { notes: [...notes, ...(ifMatchRun.dropped ? [IF_MATCH_DROPPED_NOTE] : [])] }
+      : {}),
   };
 }

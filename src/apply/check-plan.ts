@@ -4,6 +4,9 @@ import type { LiveContract } from '../catalog/client.js';
 import { ConfigError, NotFoundError, StalePlanError } from '../model/errors.js';
 import { hashContract } from '../plan/create-plan.js';
 import { CONTRACT_FIELDS, type CatalogReader } from '../read/read-plan-inputs.js';
+import { walkList, type LiveReadMode } from '../read/listed-contracts.js';
+import { listedEtag } from '../catalog/etag.js';
+import type { Codec } from '../profile/codec-types.js';
 import type { Plan } from '../plan/types.js';
 import { track, type ProgressHooks } from '../support/progress.js';
 import { movedCreates } from './create.js';
@@ -22,27 +25,52 @@ export function assertApplicable(plan: Plan): void {
   }
 }
 
+/** How a saved plan's contracts are read again. */
+export interface ReadingAgain {
+  /**
+   * The connected catalog's codec: with it, the contracts are read from the catalog's list where
+   * its pages cost less than reads by name (read/listed-contracts.ts), each with the ETag a read
+   * by name would have given; without it, by name.
+   */
+  codec?: Codec;
+  /** Where a reading by name for want of the catalog's list is said, once. */
+  notes?: string[];
+  /** As the rule decides (the default), or one way (tests). */
+  mode?: LiveReadMode;
+}
+
 /** Re-reads every planned contract; throws StalePlanError (nothing sent) when any moved. */
 export async function readLiveForPlan(
   plan: Plan,
   reader: CatalogReader,
   progress?: ProgressHooks,
+  again: ReadingAgain = {},
 ): Promise<Map<string, LiveContract>> {
   const planned = plan.changes.filter((change) => change.liveHash !== null);
   progress?.total?.(planned.length);
+  const codec = again.codec;
+  const listed =
+    codec === undefined
+      ? undefined
+      : walkList(reader, Promise.resolve(planned.length), again.mode ?? 'auto', (contract) =>
+          listedEtag(contract, codec),
+        );
+  listed?.onlyFor(new Set(planned.map((change) => change.fullyQualifiedName)));
+  const byName = (fqn: string) =>
+    reader.getContractByName(fqn, CONTRACT_FIELDS).catch((error: unknown) => {
+      // Gone since the plan (deleted by someone, or by an earlier apply of this plan): stale.
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
   const live = await Promise.all(
     planned.map((change) =>
-      track(progress, change.fullyQualifiedName, () =>
-        reader
-          .getContractByName(change.fullyQualifiedName, CONTRACT_FIELDS)
-          .catch((error: unknown) => {
-            // Gone since the plan (deleted by someone, or by an earlier apply of this plan): stale.
-            if (error instanceof NotFoundError) return null;
-            throw error;
-          }),
-      ),
+      track(progress, change.fullyQualifiedName, async () => {
+        const fqn = change.fullyQualifiedName;
+        return (await listed?.take(fqn)) ?? (await byName(fqn));
+      }),
     ),
   );
+  if (listed !== undefined) again.notes?.push(...listed.notes);
   const moved: string[] = [];
   const byFqn = new Map<string, LiveContract>();
   planned.forEach((change, i) => {

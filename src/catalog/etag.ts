@@ -2,6 +2,7 @@
 // in JSON: the answer's ETag. Apply sends If-Match from it.
 import { createHash } from 'node:crypto';
 import type { Codec } from '../profile/codec-types.js';
+import { hashesAnswerForEtag } from '../profile/releases.js';
 import { javaVersion } from './patch-text.js';
 
 /** Where a contract read through the client keeps the ETag the catalog sent with it, if any. */
@@ -53,5 +54,25 @@ export function ifMatchFor(
   const { version, updatedAt } = contract as { version?: unknown; updatedAt?: unknown };
   if (typeof version !== 'number') return etag;
   if (typeof updatedAt === 'number' && etag === versionEtag(version, updatedAt)) return etag;
+  return `W/"${javaVersion(version)}"`;
+}
+
+/**
+ * The validator a PATCH of a contract read from the catalog's list sends, where a GET by name
+ * would have given an ETag (a list item carries none, and is otherwise the same document): what
+ * ifMatchFor would send from that read. On OpenMetadata 1.x the strong ETag is the hash of the
+ * version and updatedAt, which the item holds; from 2.0 on, and under the spec (whose PATCH
+ * weighs `W/"<version>"`), the weak validator of its version. Nothing to a catalog that is sent no
+ * If-Match, or for an item without a numeric version.
+ */
+export function listedEtag(
+  contract: unknown,
+  codec: Pick<Codec, 'profile' | 'sendsIfMatch' | 'release'>,
+): string | undefined {
+  if (!codec.sendsIfMatch || contract === null || typeof contract !== 'object') return undefined;
+  const { version, updatedAt } = contract as { version?: unknown; updatedAt?: unknown };
+  if (typeof version !== 'number') return undefined;
+  if (codec.profile === 'openmetadata' && !hashesAnswerForEtag(codec.release))
+    return typeof updatedAt === 'number' ? versionEtag(version, updatedAt) : undefined;
   return `W/"${javaVersion(version)}"`;
 }

@@ -162,7 +162,11 @@ async function applyCommand(
       const checked = await checkSavedPlanAtTerminal(
         plan,
         client,
-        { profile, concurrency: connections },
+        {
+          profile,
+          concurrency: connections,
+          codec: codecFor(connected.profile, connected.release),
+        },
         io,
       );
       beforeSending.arm();
@@ -184,6 +188,7 @@ async function applyCommand(
       const report = await applyPlan(plan, client, {
         signal: interrupt.signal,
         liveContracts,
+        notes: checked.notes,
         codec: codecFor(connected.profile, connected.release),
         concurrency: patchConcurrency,
         deletions: consent,

@@ -7,6 +7,7 @@ import { listenForInterrupts, type InterruptSignal } from '../support/interrupts
 import { checkSavedPlan } from '../pipeline/saved-plan.js';
 import type { CatalogReader } from '../read/read-plan-inputs.js';
 import type { Plan } from '../plan/types.js';
+import type { Codec } from '../profile/codec-types.js';
 import type { ProfileSetting } from '../model/profile.js';
 import type { Io } from './io.js';
 import { progressLine } from './progress.js';
@@ -23,9 +24,11 @@ class CheckInterrupted extends Error {}
 export async function checkSavedPlanAtTerminal(
   plan: Plan,
   reader: CatalogReader,
-  options: { profile: ProfileSetting; concurrency: number },
+  options: { profile: ProfileSetting; concurrency: number; codec: Codec },
   io: Io,
-): Promise<{ live: Map<string, LiveContract> } | { interrupted: InterruptSignal }> {
+): Promise<
+  { live: Map<string, LiveContract>; notes: string[] } | { interrupted: InterruptSignal }
+> {
   // Quiet: the interrupt is answered below, once the check has stopped.
   const interrupt = listenForInterrupts(() => undefined, io.interruptible === true);
   const stopped = new Promise<never>((_, reject) =>
@@ -46,9 +49,10 @@ export async function checkSavedPlanAtTerminal(
     concurrency: options.concurrency,
   });
   try {
-    const read = await untilInterrupted(readLiveForPlan(plan, reader, reading)).finally(() =>
-      reading.clear(),
-    );
+    const notes: string[] = [];
+    const read = await untilInterrupted(
+      readLiveForPlan(plan, reader, reading, { codec: options.codec, notes }),
+    ).finally(() => reading.clear());
     const live = await untilInterrupted(
       checkSavedPlan(plan, {
         cwd: io.cwd,
@@ -59,7 +63,7 @@ export async function checkSavedPlanAtTerminal(
         repository: repositoryOf(io.cwd, io.env),
       }),
     ).finally(() => making.clear());
-    return { live };
+    return { live, notes };
   } catch (error) {
     const signal = interrupt.received();
     if (error instanceof CheckInterrupted && signal !== null) return { interrupted: signal };

@@ -20,15 +20,16 @@ export interface PlanRequest {
   /** Live-asset warnings are errors. */
   strict?: boolean;
   /**
-   * Keep the live contracts of changed contracts: `true` to apply the plan straight away (read by
-   * name, for their ETags); `without-etags` for what sends nothing (pull), read as a plan reads.
+   * Keep the live contracts of changed contracts: `true` to apply the plan straight away (each
+   * with the ETag a read by name gives, for If-Match); `without-etags` for what sends nothing
+   * (pull).
    */
   keepLive?: boolean | 'without-etags';
   /**
    * How the live contracts are read (read/live-reads.ts): `auto` (the default) by the catalog's
    * list where its pages cost less than reads by name, else by name; one way only, for tests and
-   * benchmarks. A plan that keeps its live contracts for apply (keepLive true) reads them by
-   * name: apply needs the ETags.
+   * benchmarks. A contract read from the list for apply (keepLive true) gets the ETag a read by
+   * name would have given (catalog/etag.ts, listedEtag).
    */
   liveReads?: LiveReadMode;
   /**

@@ -15,7 +15,8 @@ import type { AssetRules } from '../plan/asset-rules.js';
 import { customPropertyLookup } from '../plan/custom-properties.js';
 import type { FileFeed } from '../read/file-feed.js';
 import { readAndPlanEach, type CatalogReader } from '../read/read-plan-inputs.js';
-import { byName, liveReads } from '../read/live-reads.js';
+import { liveReads } from '../read/live-reads.js';
+import { listedEtag } from '../catalog/etag.js';
 import type { PlanImpact, PlannedChange } from '../plan/types.js';
 import { codecFor } from '../profile/codec.js';
 import { resolveCatalog, type ConnectedCatalog } from '../profile/profile.js';
@@ -84,12 +85,15 @@ export function readLive(
 ): LiveReading {
   const planning = (async () => {
     const { profile, release } = await catalog;
-    // Apply sends If-Match from the ETags of what it keeps: only answers by name carry them. Pull
-    // keeps them to write files, and reads as a plan does.
-    const live =
-      request.keepLive === true
-        ? byName(reader)
-        : liveReads(reader, planned, request.liveReads ?? 'auto');
+    const codec = codecFor(profile, release);
+    // Apply sends If-Match from what it keeps: a contract read from the list gets the ETag a read
+    // by name would have given. Pull keeps them to write files, and reads as a plan does.
+    const live = liveReads(
+      reader,
+      planned,
+      request.liveReads ?? 'auto',
+      request.keepLive === true ? (contract) => listedEtag(contract, codec) : undefined,
+    );
     // Once every file is known, only their contracts are kept of the list.
     valid.complete.then(
       (files) => live.onlyFor?.(new Set(files.map((file) => file.identity.fullyQualifiedName))),
@@ -100,7 +104,7 @@ export function readLive(
     const marking =
       checkout === undefined ? undefined : markingFor(checkout, request.cwd, profile, reader);
     const read = await readAndPlanEach(valid, reader, {
-      codec: codecFor(profile, release),
+      codec,
       ...(request.progress === undefined ? {} : { progress: request.progress }),
       strict: request.strict === true,
       keepLive: request.keepLive === true || request.keepLive === 'without-etags',

@@ -36,6 +36,15 @@ export function dropsChangesUnderIfMatch(version: ReleaseVersion): boolean {
   return atLeast(version, [1, 13, 1]) !== true;
 }
 
+/**
+ * Whether this release's strong ETag hashes the answer's body (2.0.0 on: open-metadata/OpenMetadata#30497,
+ * in 2.0 by #30502) rather than "<version>-<updatedAt>" (1.x, EntityETag.generateETag). A release
+ * that does not say is taken as new.
+ */
+export function hashesAnswerForEtag(version: ReleaseVersion): boolean {
+  return atLeast(version, [2, 0, 0]) !== false;
+}
+
 /** `Archived` exists from 1.13.0 on (its release notes); a release that does not say is taken as new. */
 export function storesArchived(version: ReleaseVersion): boolean {
   return atLeast(version, [1, 13, 0]) !== false;

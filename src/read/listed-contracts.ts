@@ -1,0 +1,188 @@
+// The catalog's list of data contracts read page after page (`GET /v1/dataContracts?fields=…&limit=1000`,
+// by the cursors it gives) while the contracts it holds are taken, one by one, by name: the
+// machinery behind a plan's reads by pages (live-reads.ts) and apply's check of a saved plan
+// (apply/check-plan.ts). The walk holds at most MAX_HELD contracts not taken yet; a contract the
+// list does not hold (or not yet, while the walk waits), or every one after the list failed, is
+// for the caller to read by name. A list item carries no ETag: the one a GET by name would give,
+// as far as If-Match needs it, is put on it (`etagOf`).
+import type { LiveContract } from '../catalog/client.js';
+import type { CatalogReader } from '../catalog/catalog-reader.js';
+import { withEtag } from '../catalog/etag.js';
+import { ListCursors } from '../catalog/paging.js';
+import { refusesExtension } from '../catalog/openmetadata-answers.js';
+import type { Page } from '../catalog/types.js';
+import { AuthError, CatalogError, errorMessage, NotFoundError } from '../model/errors.js';
+import { CONTRACT_FIELDS } from './contract-inputs.js';
+
+/** How live contracts are read: as the rule decides, or one way (tests, benchmarks). */
+export type LiveReadMode = 'auto' | 'by-name' | 'by-pages';
+
+/** Contracts asked for a page of the list. */
+export const LIST_PAGE_SIZE = 1000;
+/**
+ * Files planned for each page of the catalog's list from which the pages are read: a page of
+ * 1,000 costs about 45 reads by name at 8 connections against a catalog 20 ms away, and about
+ * 380 on the same machine (issue #69's measures): at one file in ten the pages cost less from a
+ * few milliseconds of distance on, and at most a few hundred milliseconds more next to the
+ * catalog. Below one page's worth of files the list is not asked at all.
+ */
+export const FILES_PER_PAGE = 100;
+/**
+ * Listed contracts held at most before they are taken: the walk waits beyond this, and a contract
+ * not listed yet meanwhile is read by name, so that a run holds about two pages of the list (a
+ * few megabytes of text), not the whole catalog's (70 MB at 10,000).
+ */
+export const MAX_HELD = 2 * LIST_PAGE_SIZE;
+
+export interface ListedContracts {
+  /**
+   * The contract listed under `fqn`, once (parsed afresh, with its ETag put on); undefined when
+   * the list does not hold it, or not yet while the walk waits for room, or the list failed: the
+   * caller reads it by name then, and the list's copy, if it comes later, is not kept. Rejects
+   * with the AuthError the list met.
+   */
+  take(fqn: string): Promise<LiveContract | undefined>;
+  /** Every contract to be taken is known: the rest are let go, and none is kept from pages to come. */
+  onlyFor(names: ReadonlySet<string>): void;
+  /** What the run says of its reading, once (a catalog read by name for want of its list). */
+  readonly notes: readonly string[];
+}
+
+/** Whether the list's refusal means the catalog does not serve it (or not with these fields). */
+function listRefused(error: unknown): boolean {
+  if (error instanceof NotFoundError) return true;
+  return error instanceof CatalogError && [400, 405, 501].includes(error.status);
+}
+
+function without(fields: readonly string[]): string[] {
+  return fields.filter((field) => field !== 'extension');
+}
+
+/**
+ * Starts walking the catalog's list at once, unless the reader cannot list or `mode` is by-name
+ * (undefined then). Under `auto`, only when `wanted` (how many contracts will be taken, told as
+ * soon as known) is a page's worth (FILES_PER_PAGE), and past the first page only when it is as
+ * many for each page of the catalog's total.
+ */
+export function walkList(
+  reader: CatalogReader,
+  wanted: Promise<number>,
+  mode: LiveReadMode,
+  etagOf?: (contract: LiveContract) => string | undefined,
+): ListedContracts | undefined {
+  const listPage = reader.listPage?.bind(reader);
+  if (mode === 'by-name' || listPage === undefined) return undefined;
+  const notes: string[] = [];
+  const listed = new Map<string, string>();
+  const waiting = new Map<string, (() => void)[]>();
+  /** Contracts already read by name: not kept when the list brings them later. */
+  const claimed = new Set<string>();
+  let walked = false;
+  let only: ReadonlySet<string> | undefined;
+  let fellBack = false;
+  /** Set while the walk waits for what it holds to be taken. */
+  let held: (() => void) | undefined;
+  const wake = (fqn: string) => {
+    for (const resume of waiting.get(fqn) ?? []) resume();
+    waiting.delete(fqn);
+  };
+  const keep = (page: Page<LiveContract>) => {
+    for (const item of page.data) {
+      const fqn = item.fullyQualifiedName;
+      if (typeof fqn !== 'string' || only?.has(fqn) === false || claimed.has(fqn)) continue;
+      listed.set(fqn, JSON.stringify(item));
+      wake(fqn);
+    }
+  };
+  /** The walk goes on once enough of what it holds was taken. */
+  const release = () => {
+    if (held !== undefined && listed.size < MAX_HELD) {
+      const resume = held;
+      held = undefined;
+      resume();
+    }
+  };
+  /** Waits while the walk holds MAX_HELD contracts; the takers waiting meanwhile read by name. */
+  const roomForMore = async () => {
+    while (listed.size >= MAX_HELD) {
+      await new Promise<void>((resume) => {
+        held = resume;
+        for (const fqn of [...waiting.keys()]) wake(fqn);
+      });
+    }
+  };
+  const walk = (async () => {
+    const count = await wanted;
+    if (mode === 'auto' && count < FILES_PER_PAGE) return;
+    const cursors = new ListCursors('GET /v1/dataContracts');
+    let fields = reader.refusedExtension === true ? without(CONTRACT_FIELDS) : CONTRACT_FIELDS;
+    const params = () => ({ fields: fields.join(','), limit: String(LIST_PAGE_SIZE) });
+    let page: Page<LiveContract>;
+    try {
+      page = await listPage<LiveContract>('/dataContracts', params());
+    } catch (error) {
+      if (!refusesExtension(error)) throw error;
+      fields = without(CONTRACT_FIELDS);
+      page = await listPage<LiveContract>('/dataContracts', params());
+    }
+    keep(page);
+    const total = page.paging.total;
+    const pages = Math.ceil((typeof total === 'number' ? total : Infinity) / LIST_PAGE_SIZE);
+    // The first page is used whatever the rule says; the rest only where pages pay.
+    if (mode === 'auto' && pages > 1 && count < pages * FILES_PER_PAGE) return;
+    for (let after = cursors.next(page); after !== undefined; after = cursors.next(page)) {
+      await roomForMore();
+      page = await listPage<LiveContract>('/dataContracts', params(), after);
+      keep(page);
+    }
+  })();
+  const settled = walk.then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof AuthError) throw error;
+      fellBack = true;
+      const why = listRefused(error)
+        ? `does not serve its list of data contracts with the fields this tool reads (${errorMessage(error, reader.redact.bind(reader))})`
+        : `failed while its list of data contracts was read (${errorMessage(error, reader.redact.bind(reader))})`;
+      notes.push(
+        `The catalog ${why}: the live contracts were read one by one, by name, which takes longer for many files.`,
+      );
+    },
+  );
+  settled
+    .finally(() => {
+      walked = true;
+      for (const fqn of [...waiting.keys()]) wake(fqn);
+    })
+    .catch(() => undefined);
+  const fromList = (fqn: string): LiveContract | undefined => {
+    const text = listed.get(fqn);
+    if (text === undefined) return undefined;
+    listed.delete(fqn);
+    release();
+    const contract = JSON.parse(text) as LiveContract;
+    return etagOf === undefined ? contract : withEtag(contract, etagOf(contract));
+  };
+  return {
+    notes,
+    onlyFor: (names) => {
+      only = names;
+      for (const fqn of [...listed.keys()]) if (!names.has(fqn)) listed.delete(fqn);
+      release();
+    },
+    take: async (fqn) => {
+      let live = fromList(fqn);
+      // While the walk waits for room, a taker does not wait on the walk.
+      while (live === undefined && !walked && held === undefined) {
+        await new Promise<void>((resume) => {
+          waiting.set(fqn, [...(waiting.get(fqn) ?? []), resume]);
+        });
+        live = fromList(fqn);
+      }
+      // A token refused on the list stops the run, as it would by name.
+      if (live === undefined && walked && !fellBack) await settled;
+      if (live === undefined) claimed.add(fqn);
+      return live;
+    },
+  };
+}
