@@ -13,6 +13,7 @@ import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { specCodec } from '../src/profile/codec.js';
 import type { LiveReadMode } from '../src/read/live-reads.js';
 import { FILES_PER_PAGE } from '../src/read/live-reads.js';
+import { cli } from './helpers/cli.js';
 import { reads, specCatalog } from './helpers/paged-catalog.js';
 import { openMetadataDemo } from './helpers/sandbox.js';
 
@@ -136,5 +137,18 @@ describe('a saved plan checked by pages', () => {
     expect(reads(opened.sandbox)).toEqual({ byName: read.length, list: 1 });
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatch(/^The catalog does not serve its list of data contracts .*404/);
+  });
+
+  it('apply of a saved plan reads the list once, and no contract by name', async () => {
+    const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, 77, cleanups);
+    const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
+    const made = await cli(['plan', 'contracts', '--out', 'plan.json'], { cwd, env });
+    expect(made.code, made.out + made.err).toBe(0);
+    opened.sandbox.clearRequests();
+    const apply = await cli(['apply', 'plan.json', '--json'], { cwd, env });
+    expect(apply.code, apply.out + apply.err).toBe(0);
+    expect(JSON.parse(apply.out).notes).toEqual([]);
+    expect(reads(opened.sandbox)).toEqual({ byName: 0, list: 1 });
+    expect(opened.sandbox.requests().filter((r) => r.method === 'PATCH').length).toBeGreaterThan(0);
   });
 });

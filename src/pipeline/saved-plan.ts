@@ -93,6 +93,8 @@ export async function checkSavedPlan(
         profile: options.profile,
         // What apply sends is compared, not who it reaches: no lineage is read again.
         consumers: false,
+        // The contracts just read are not read again: by name, from them.
+        ...(options.live === undefined ? {} : { liveReads: 'by-name' as const }),
         ...(options.progress === undefined ? {} : { progress: options.progress }),
         ...(options.repository === undefined ? {} : { repository: options.repository }),
       },
