@@ -1,11 +1,12 @@
 // Compiles the JSON Schemas the tool checks files against (the contract file's, the settings
-// file's, the ODCS standard's) into standalone validators at build time (ajv's own way:
+// file's, the plan file's, the ODCS standard's) into standalone validators at build time (ajv's own way:
 // `ajv/dist/standalone`), so that no command compiles a schema when it runs; a test checks that
 // each committed module is what this script makes from its schema.
 import standalone from 'ajv/dist/standalone/index.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createContractAjv } from '../src/contract/contract-ajv.mjs';
 import { createOdcsAjv } from '../src/contract/odcs-ajv.mjs';
+import { createPlanAjv } from '../src/plan/plan-ajv.mjs';
 
 /**
  * Each schema, the ajv it is compiled with, and the module compiled from it: an ES module the
@@ -23,6 +24,12 @@ export const VALIDATORS = [
     schema: 'schemas/settings.schema.json',
     module: 'src/settings/settings-validator.mjs',
     ajv: createContractAjv,
+    esm: true,
+  },
+  {
+    schema: 'schemas/plan.schema.json',
+    module: 'src/plan/plan-validator.mjs',
+    ajv: createPlanAjv,
     esm: true,
   },
   {

@@ -12,6 +12,7 @@ describe('the precompiled validators', () => {
   it.each([
     ['schemas/data-contract.schema.json', 'src/contract/contract-validator.mjs'],
     ['schemas/settings.schema.json', 'src/settings/settings-validator.mjs'],
+    ['schemas/plan.schema.json', 'src/plan/plan-validator.mjs'],
     [
       'schemas/odcs/odcs-json-schema-v3.1.0.json',
       'schemas/odcs/odcs-json-schema-v3.1.0.validator.cjs',

@@ -1,10 +1,9 @@
 // Saved plans: written whole or not at all, only ever as a regular file, and checked against
 // schemas/plan.schema.json and their own checksum when read.
-import { Ajv } from 'ajv';
 import { randomBytes } from 'node:crypto';
 import { lstat, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
+import validate from './plan-validator.mjs';
 import { ConfigError } from '../model/errors.js';
 import { planChecksum } from './create-plan.js';
 import { summarize, type Plan } from './types.js';
@@ -98,7 +97,6 @@ export async function readPlanFile(file: string): Promise<Plan> {
   } catch {
     throw new ConfigError(`${file} is not a plan: it is not JSON`);
   }
-  const validate = new Ajv({ allErrors: false, strict: false }).compile(planSchema);
   if (!validate(value)) {
     const first = validate.errors?.[0];
     const where =
@@ -116,7 +114,7 @@ export async function readPlanFile(file: string): Promise<Plan> {
         : `${file} is not a plan (${what}); a plan file is what contracts plan --out writes`,
     );
   }
-  const plan = value as unknown as Plan;
+  const plan = value as Plan;
   const odd = inconsistency(plan);
   if (odd !== undefined)
     throw new ConfigError(
