@@ -12,7 +12,7 @@ import { applyOperation } from '../src/operations/apply.js';
 import { planFromFiles } from '../src/pipeline/plan-pipeline.js';
 import { specCodec } from '../src/profile/codec.js';
 import type { LiveReadMode } from '../src/read/live-reads.js';
-import { FILES_PER_PAGE } from '../src/read/live-reads.js';
+import { FILES_FOR_LIST } from '../src/read/live-reads.js';
 import { cli } from './helpers/cli.js';
 import { reads, specCatalog } from './helpers/paged-catalog.js';
 import { openMetadataDemo } from './helpers/sandbox.js';
@@ -83,7 +83,7 @@ describe.each([
 describe('a saved plan checked by pages', () => {
   /** A sealed plan of `count` generated contracts, and the catalog it was made against. */
   async function savedPlan(seed: number, options: { withoutList?: 404 | 405 } = {}) {
-    const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, seed, cleanups, options);
+    const { opened, cwd } = await specCatalog(FILES_FOR_LIST + 5, seed, cleanups, options);
     const token = await opened.token();
     const client = new CatalogClient({ baseUrl: opened.sandbox.url, token });
     cleanups.push(() => client.close());
@@ -140,7 +140,7 @@ describe('a saved plan checked by pages', () => {
   });
 
   it('apply of a saved plan reads the list once, and no contract by name', async () => {
-    const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, 77, cleanups);
+    const { opened, cwd } = await specCatalog(FILES_FOR_LIST + 5, 77, cleanups);
     const env = { CATALOG_URL: opened.sandbox.url, CATALOG_TOKEN: await opened.token() };
     const made = await cli(['plan', 'contracts', '--out', 'plan.json'], { cwd, env });
     expect(made.code, made.out + made.err).toBe(0);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../src/catalog/client.js';
 import { planFromFiles, type PlanRequest } from '../src/pipeline/plan-pipeline.js';
 import { pullOperation } from '../src/operations/pull.js';
-import { FILES_PER_PAGE, type LiveReadMode } from '../src/read/live-reads.js';
+import { FILES_FOR_LIST, type LiveReadMode } from '../src/read/live-reads.js';
 import { openMetadataWorkspace, pairArb } from './helpers/openmetadata-workspace.js';
 import { openSandbox } from './helpers/sandbox.js';
 import { folderOf, reads, specCatalog, type Opened } from './helpers/paged-catalog.js';
@@ -89,8 +89,8 @@ describe('the same plan by pages and by name', () => {
 });
 
 describe('pages when they pay', () => {
-  it(`reads a catalog by pages when ${FILES_PER_PAGE} files or more are planned`, async () => {
-    const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, 69, cleanups);
+  it(`reads a catalog by pages when ${FILES_FOR_LIST} files or more are planned`, async () => {
+    const { opened, cwd } = await specCatalog(FILES_FOR_LIST + 5, 69, cleanups);
     const byName = await planned(opened, cwd, 'by-name');
     opened.sandbox.clearRequests();
     const auto = await planned(opened, cwd, 'auto');
@@ -99,7 +99,7 @@ describe('pages when they pay', () => {
   });
 
   it('reads a few files by name, and never asks for the list', async () => {
-    const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, 70, cleanups);
+    const { opened, cwd } = await specCatalog(FILES_FOR_LIST + 5, 70, cleanups);
     const only = new Set(['c001.yaml', 'c002.yaml'].map((f) => path.join(cwd, 'contracts', f)));
     opened.sandbox.clearRequests();
     const plan = await planned(opened, cwd, 'auto', { only });
@@ -108,7 +108,7 @@ describe('pages when they pay', () => {
   });
 
   it('pull, which sends nothing, reads a whole repository by pages too', async () => {
-    const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, 73, cleanups);
+    const { opened, cwd } = await specCatalog(FILES_FOR_LIST + 5, 73, cleanups);
     opened.sandbox.clearRequests();
     const client = new CatalogClient({ baseUrl: opened.sandbox.url, token: await opened.token() });
     try {
@@ -127,11 +127,11 @@ describe('pages when they pay', () => {
       await client.close();
     }
     expect(reads(opened.sandbox)).toMatchObject({ list: 1 });
-    expect(reads(opened.sandbox).byName).toBeLessThan(FILES_PER_PAGE);
+    expect(reads(opened.sandbox).byName).toBeLessThan(FILES_FOR_LIST);
   });
 
   it('a plan that keeps its live contracts for apply reads them by pages too', async () => {
-    const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, 71, cleanups);
+    const { opened, cwd } = await specCatalog(FILES_FOR_LIST + 5, 71, cleanups);
     opened.sandbox.clearRequests();
     await planned(opened, cwd, 'auto', { keepLive: true });
     expect(reads(opened.sandbox)).toEqual({ byName: 0, list: 1 });
@@ -141,13 +141,13 @@ describe('pages when they pay', () => {
 describe('a catalog without the list', () => {
   for (const status of [404, 405] as const)
     it(`answered ${status}: read by name, once asked, with one note`, async () => {
-      const { opened, cwd } = await specCatalog(FILES_PER_PAGE + 5, 72, cleanups, {
+      const { opened, cwd } = await specCatalog(FILES_FOR_LIST + 5, 72, cleanups, {
         withoutList: status,
       });
       const byName = await planned(opened, cwd, 'by-name');
       opened.sandbox.clearRequests();
       const auto = await planned(opened, cwd, 'auto');
-      expect(reads(opened.sandbox)).toEqual({ byName: FILES_PER_PAGE + 5, list: 1 });
+      expect(reads(opened.sandbox)).toEqual({ byName: FILES_FOR_LIST + 5, list: 1 });
       expect(auto.notes).toHaveLength(1);
       expect(auto.notes![0]).toMatch(
         new RegExp(

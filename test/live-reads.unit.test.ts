@@ -6,7 +6,13 @@ import type { CatalogReader } from '../src/catalog/catalog-reader.js';
 import type { Page } from '../src/catalog/types.js';
 import type { ContractFile } from '../src/contract/parse.js';
 import { CatalogError, NotFoundError } from '../src/model/errors.js';
-import { FILES_PER_PAGE, LIST_PAGE_SIZE, MAX_HELD, liveReads } from '../src/read/live-reads.js';
+import {
+  FILES_FOR_LIST,
+  LIST_PAGE_SIZE,
+  LIST_SHARE,
+  MAX_HELD,
+  liveReads,
+} from '../src/read/live-reads.js';
 
 const fqn = (i: number) => `db.s.t${String(i).padStart(5, '0')}.dataContract_c`;
 
@@ -48,7 +54,7 @@ describe('the reader', () => {
   it('walks every page by its cursors when the files are enough of the catalog', async () => {
     const total = 2 * LIST_PAGE_SIZE + 10;
     const { reader, asked } = catalog(total);
-    const reads = liveReads(reader, Promise.resolve(3 * FILES_PER_PAGE), 'auto');
+    const reads = liveReads(reader, Promise.resolve(FILES_FOR_LIST), 'auto');
     // Every file is known: only their contracts are kept of the pages.
     reads.onlyFor?.(new Set([fqn(total - 1), fqn(total + 1)]));
     // The last contract's file waits for the last page; one the list lacks is read by name.
@@ -67,26 +73,29 @@ describe('the reader', () => {
   });
 
   it(`holds at most ${MAX_HELD} listed contracts: the walk waits, a file meanwhile reads by name`, async () => {
-    const total = 4 * LIST_PAGE_SIZE;
+    const total = MAX_HELD + 2 * LIST_PAGE_SIZE;
     const { reader, asked } = catalog(total);
     const reads = liveReads(reader, Promise.resolve(total), 'auto');
+    /** The cursors of the first `count` pages, as the walk asks them. */
+    const pages = (count: number) =>
+      Array.from({ length: count }, (_, i) => (i === 0 ? undefined : String(i * LIST_PAGE_SIZE)));
     // Nothing read yet, nothing let go: the walk stops once it holds MAX_HELD contracts.
     const last = await reads.read(fileOf(fqn(total - 1)), undefined);
     expect(last).toMatchObject({ kind: 'found' });
     expect(asked.byName).toEqual([fqn(total - 1)]);
-    expect(asked.pages).toEqual([undefined, String(LIST_PAGE_SIZE)]);
+    expect(asked.pages).toEqual(pages(MAX_HELD / LIST_PAGE_SIZE));
     // The files read what it holds: the walk goes on, and keeps none read by name already.
     for (let i = 0; i < MAX_HELD; i++) await reads.read(fileOf(fqn(i)), undefined);
     await new Promise((resume) => setTimeout(resume, 10));
-    expect(asked.pages).toEqual([undefined, '1000', '2000', '3000']);
+    expect(asked.pages).toEqual(pages(total / LIST_PAGE_SIZE));
     expect(asked.byName).toEqual([fqn(total - 1)]);
   });
 
   it('stops after the first page when the files are too few of the catalog', async () => {
     const total = 20 * LIST_PAGE_SIZE;
     const { reader, asked } = catalog(total);
-    // One file short of FILES_PER_PAGE for each of the 20 pages.
-    const reads = liveReads(reader, Promise.resolve(20 * FILES_PER_PAGE - 1), 'auto');
+    // One file short of LIST_SHARE of the catalog.
+    const reads = liveReads(reader, Promise.resolve(Math.ceil(total * LIST_SHARE) - 1), 'auto');
     await reads.read(fileOf(fqn(5)), undefined);
     await reads.read(fileOf(fqn(total - 1)), undefined);
     // The first page's contracts are taken from it; the rest by name.
@@ -94,9 +103,9 @@ describe('the reader', () => {
     expect(asked.byName).toEqual([fqn(total - 1)]);
   });
 
-  it('asks nothing of the list below a page’s worth of files', async () => {
+  it(`asks nothing of the list below ${FILES_FOR_LIST} files`, async () => {
     const { reader, asked } = catalog(10);
-    const reads = liveReads(reader, Promise.resolve(FILES_PER_PAGE - 1), 'auto');
+    const reads = liveReads(reader, Promise.resolve(FILES_FOR_LIST - 1), 'auto');
     await reads.read(fileOf(fqn(1)), undefined);
     expect(asked.pages).toEqual([]);
     expect(asked.byName).toEqual([fqn(1)]);

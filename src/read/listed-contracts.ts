@@ -17,22 +17,28 @@ import { CONTRACT_FIELDS } from './contract-inputs.js';
 /** How live contracts are read: as the rule decides, or one way (tests, benchmarks). */
 export type LiveReadMode = 'auto' | 'by-name' | 'by-pages';
 
-/** Contracts asked for a page of the list. */
-export const LIST_PAGE_SIZE = 1000;
 /**
- * Files planned for each page of the catalog's list from which the pages are read: a page of
- * 1,000 costs about 45 reads by name at 8 connections against a catalog 20 ms away, and about
- * 380 on the same machine (issue #69's measures): at one file in ten the pages cost less from a
- * few milliseconds of distance on, and at most a few hundred milliseconds more next to the
- * catalog. Below one page's worth of files the list is not asked at all.
+ * Contracts asked for a page of the list: a page of 250 is about 1.75 MB of JSON at the bench's
+ * contracts (10 to 60 columns), parsed whole as it arrives. Pages of 1,000 took the same time and
+ * CPU to plan 10,000 files at +20 ms, and 30–35 MiB more at the peak (issue #69's measures).
  */
-export const FILES_PER_PAGE = 100;
+export const LIST_PAGE_SIZE = 250;
+/** Below this many files the list is not asked at all (a pull request's changed files). */
+export const FILES_FOR_LIST = 100;
+/**
+ * The share of the catalog's contracts the files must be for the whole list to be read: reading
+ * it costs about what reads by name of 4.5% of its contracts do against a catalog 20 ms away, and
+ * of 38% on the same machine (issue #69's measures, N = 10,000, 8 connections); at a tenth the
+ * pages cost less from a few milliseconds of distance on, and at most a few hundred milliseconds
+ * more next to the catalog.
+ */
+export const LIST_SHARE = 0.1;
 /**
  * Listed contracts held at most before they are taken: the walk waits beyond this, and a contract
- * not listed yet meanwhile is read by name, so that a run holds about two pages of the list (a
- * few megabytes of text), not the whole catalog's (70 MB at 10,000).
+ * not listed yet meanwhile is read by name, so that a run holds a few megabytes of the list's
+ * text, not the whole catalog's (70 MB at 10,000).
  */
-export const MAX_HELD = 2 * LIST_PAGE_SIZE;
+export const MAX_HELD = 2000;
 
 export interface ListedContracts {
   /**
@@ -61,8 +67,8 @@ function without(fields: readonly string[]): string[] {
 /**
  * Starts walking the catalog's list at once, unless the reader cannot list or `mode` is by-name
  * (undefined then). Under `auto`, only when `wanted` (how many contracts will be taken, told as
- * soon as known) is a page's worth (FILES_PER_PAGE), and past the first page only when it is as
- * many for each page of the catalog's total.
+ * soon as known) is FILES_FOR_LIST or more, and past the first page only when it is LIST_SHARE of
+ * the catalog's total or more.
  */
 export function walkList(
   reader: CatalogReader,
@@ -113,7 +119,7 @@ export function walkList(
   };
   const walk = (async () => {
     const count = await wanted;
-    if (mode === 'auto' && count < FILES_PER_PAGE) return;
+    if (mode === 'auto' && count < FILES_FOR_LIST) return;
     const cursors = new ListCursors('GET /v1/dataContracts');
     let fields = reader.refusedExtension === true ? without(CONTRACT_FIELDS) : CONTRACT_FIELDS;
     const params = () => ({ fields: fields.join(','), limit: String(LIST_PAGE_SIZE) });
@@ -126,10 +132,9 @@ export function walkList(
       page = await listPage<LiveContract>('/dataContracts', params());
     }
     keep(page);
-    const total = page.paging.total;
-    const pages = Math.ceil((typeof total === 'number' ? total : Infinity) / LIST_PAGE_SIZE);
+    const total = typeof page.paging.total === 'number' ? page.paging.total : Infinity;
     // The first page is used whatever the rule says; the rest only where pages pay.
-    if (mode === 'auto' && pages > 1 && count < pages * FILES_PER_PAGE) return;
+    if (mode === 'auto' && total > LIST_PAGE_SIZE && count < total * LIST_SHARE) return;
     for (let after = cursors.next(page); after !== undefined; after = cursors.next(page)) {
       await roomForMore();
       page = await listPage<LiveContract>('/dataContracts', params(), after);

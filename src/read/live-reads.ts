@@ -13,7 +13,13 @@ import { track, type ProgressHooks } from '../support/progress.js';
 import { readLiveContract } from './contract-inputs.js';
 import { walkList, type LiveReadMode } from './listed-contracts.js';
 
-export { FILES_PER_PAGE, LIST_PAGE_SIZE, MAX_HELD, type LiveReadMode } from './listed-contracts.js';
+export {
+  FILES_FOR_LIST,
+  LIST_PAGE_SIZE,
+  LIST_SHARE,
+  MAX_HELD,
+  type LiveReadMode,
+} from './listed-contracts.js';
 
 /** Where each file's live contract comes from. */
 export interface LiveReads {
