@@ -80,6 +80,7 @@ export function renderCoverageHuman(report: CoverageReport, catalogUrl: string, 
     );
   }
   lines.push('', c.bold(totalsLine(report)));
+  for (const note of report.notes) lines.push(c.dim(`Note: ${note}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -99,6 +100,7 @@ export function renderCoverageMarkdown(report: CoverageReport, catalogUrl: strin
       `| ${cell(codeSpan(row.table))} | ${cell(describe(row))} | ${cell(row.file !== null ? codeSpan(row.file) : row.toCreate !== null ? `${codeSpan(row.toCreate)} (to create)` : '')} |`,
     );
   lines.push('', `**${totalsLine(report)}**`, '');
+  for (const note of report.notes) lines.push(`ℹ️ Note: ${note}`, '');
   return lines.join('\n');
 }
 

@@ -6,13 +6,13 @@ import { AuthError, CatalogError, NotFoundError } from '../model/errors.js';
 import { track, type ProgressHooks } from '../support/progress.js';
 import { managerOfContract } from '../read/marker.js';
 import { sameRepository, type Manager, type Repository } from '../git/repository.js';
+import {
+  ownContractsOfTables,
+  type OwnContract,
+  type OwnContractsReader,
+} from './own-contracts.js';
 
-export interface CoverageReader {
-  listAll<T>(
-    path: string,
-    params: Record<string, string>,
-    onPage?: (page: Page<T>) => void,
-  ): AsyncGenerator<T>;
+export interface CoverageReader extends OwnContractsReader {
   getEffectiveContract(
     entityId: string,
     entityType: string,
@@ -52,6 +52,8 @@ export interface CoverageRow {
 
 export interface CoverageReport {
   rows: CoverageRow[];
+  /** What the run says of its reading, once (each table asked for want of the contracts' list). */
+  notes: string[];
   totals: {
     tables: number;
     own: number;
@@ -114,19 +116,43 @@ export async function collectCoverage(
   const seen = new Set<string>();
   const rows: CoverageRow[] = [];
   let pending: Promise<void>[] = [];
+  const notes: string[] = [];
+  /** The tables' own contracts from the contracts' list, once the tables' first page says how many. */
+  let owned: Promise<Map<string, OwnContract> | undefined> | undefined;
+  /** What the list says of a table, where it says enough: its own contract, or none to inherit. */
+  const fromList = async (table: TableRow): Promise<OwnContract | 'none' | undefined> => {
+    const own = await owned;
+    if (own === undefined) return undefined;
+    const listed = own.get(table.id);
+    if (listed !== undefined) return listed;
+    // Inherited only from the one data product the table belongs to: with none, nothing.
+    return Array.isArray(table.dataProducts) && table.dataProducts.length === 0
+      ? 'none'
+      : undefined;
+  };
   const classify = async (table: TableRow): Promise<void> => {
     let status: CoverageRow['status'] = 'none';
     let contract: string | null = null;
     let manager: Manager | undefined;
-    try {
-      const effective = await track(options.progress, table.fullyQualifiedName, () =>
-        reader.getEffectiveContract(table.id, 'table', ['extension']),
-      );
-      status = effective.inherited === true ? 'inherited' : 'own';
-      contract = effective.fullyQualifiedName;
-      manager = managerOfContract(effective);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
+    const listed = await fromList(table);
+    if (listed !== undefined) {
+      await track(options.progress, table.fullyQualifiedName, () => Promise.resolve());
+      if (listed !== 'none') {
+        status = 'own';
+        contract = listed.fullyQualifiedName;
+        manager = managerOfContract({ extension: listed.extension });
+      }
+    } else {
+      try {
+        const effective = await track(options.progress, table.fullyQualifiedName, () =>
+          reader.getEffectiveContract(table.id, 'table', ['extension']),
+        );
+        status = effective.inherited === true ? 'inherited' : 'own';
+        contract = effective.fullyQualifiedName;
+        manager = managerOfContract(effective);
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
     }
     rows.push({
       table: table.fullyQualifiedName,
@@ -153,6 +179,8 @@ export async function collectCoverage(
   };
   const onPage = (page: Page<TableRow>): void => {
     if (page.paging.total !== undefined) options.progress?.total?.(page.paging.total);
+    owned ??= ownContractsOfTables(reader, page.paging.total ?? page.data.length, notes);
+    owned.catch(() => undefined);
     options.onPage?.(page);
   };
   let tables: AsyncGenerator<TableRow>;
@@ -189,6 +217,7 @@ export async function collectCoverage(
   const ownInGit = rows.filter((row) => row.file !== null).length;
   return {
     rows,
+    notes,
     totals: {
       tables: rows.length,
       own,
