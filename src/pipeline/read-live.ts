@@ -93,6 +93,9 @@ export function readLive(
       planned,
       request.liveReads ?? 'auto',
       request.keepLive === true ? (contract) => listedEtag(contract, codec) : undefined,
+      // `--prune` lists every contract for their markers: the reader's walk of the list, whole,
+      // serves it too.
+      { names: request.prune !== undefined },
     );
     // Once every file is known, only their contracts are kept of the list.
     valid.complete.then(
@@ -113,13 +116,22 @@ export function readLive(
       ...(request.policies === undefined ? {} : { policies: request.policies }),
       ...(marking === undefined ? {} : { marking }),
     });
-    return { ...read, notes: live.notes, marking, profile, repository };
+    return { ...read, notes: live.notes, marking, profile, repository, live };
   })();
   planning.catch(() => undefined);
   return {
     finish: async (all) => {
-      const { changes, liveForUpdates, desired, assetRules, notes, marking, profile, repository } =
-        await planning;
+      const {
+        changes,
+        liveForUpdates,
+        desired,
+        assetRules,
+        notes,
+        marking,
+        profile,
+        repository,
+        live,
+      } = await planning;
       let keptForOthers: string[] = [];
       const assets = new Map(
         all.map((file) => [file.identity.fullyQualifiedName, file.identity.entity]),
@@ -143,6 +155,7 @@ export function readLive(
             ...(prune.within === undefined ? {} : { within: prune.within }),
           },
           prune.deletedNames,
+          await live.everyListed?.(),
         );
         changes.push(...pruned.changes);
         for (const [fqn, asset] of pruned.assets) assets.set(fqn, asset);

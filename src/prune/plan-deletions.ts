@@ -17,7 +17,7 @@ import { plannedChange, type PlannedChange } from '../plan/types.js';
 import { contractsNamedInCheckout } from './declared.js';
 import { GitHistory } from '../git/history.js';
 import { managerOfContract } from '../read/marker.js';
-import { proveDeletion } from './proof.js';
+import { proveDeletion, type MarkedContract } from './proof.js';
 import { sameRepository, type Repository } from '../git/repository.js';
 
 /** Contracts listed a page at a time. */
@@ -97,12 +97,13 @@ export async function planDeletions(
   reader: CatalogReader,
   scope: PruneScope,
   deletedNames: ReadonlySet<string> = new Set(),
+  listed?: readonly MarkedContract[],
 ): Promise<PlannedDeletions> {
-  if (reader.listAll === undefined)
+  if (listed === undefined && reader.listAll === undefined)
     throw new ConfigError('--prune needs the catalog’s list of data contracts');
   // A checkout before its first commit proves no deletion: each candidate is kept, and said.
   const history = await GitHistory.of(scope.repository.top);
-  const prove = (contract: LiveContract) =>
+  const prove = (contract: MarkedContract) =>
     history === undefined
       ? Promise.resolve({
           proven: false as const,
@@ -118,12 +119,16 @@ export async function planDeletions(
   const keptForOthers: string[] = [];
   const kept = (fqn: string, reason: string) => keptForOthers.push(`${fqn} is kept: ${reason}`);
   try {
-    for await (const listed of reader.listAll<LiveContract>('/dataContracts', {
-      fields: 'extension',
-      limit: String(PAGE),
-    })) {
-      const manager = managerOfContract(listed);
-      const fqn = listed.fullyQualifiedName;
+    // The contracts the plan's reader listed, when it read the whole list; else listed here.
+    const contracts =
+      listed ??
+      reader.listAll!<LiveContract>('/dataContracts', {
+        fields: 'extension',
+        limit: String(PAGE),
+      });
+    for await (const contract of contracts) {
+      const manager = managerOfContract(contract as unknown as Record<string, unknown>);
+      const fqn = contract.fullyQualifiedName;
       if (manager === undefined) {
         // Adopted and never changed since: its marker comes with its first change (marker.ts).
         if (deletedNames.has(fqn))
@@ -144,7 +149,7 @@ export async function planDeletions(
       const inScope =
         scope.within === undefined ? underRoots(absolute, roots) : scope.within.has(absolute);
       if (!inScope) continue;
-      const proof = await prove(listed);
+      const proof = await prove(contract);
       if (!proof.proven) {
         kept(fqn, proof.reason);
         continue;

@@ -40,6 +40,12 @@ export const LIST_SHARE = 0.1;
  */
 export const MAX_HELD = 2000;
 
+/** What the walk keeps of every contract it lists, when asked to: its name and its marker. */
+export interface ListedName {
+  fullyQualifiedName: string;
+  extension?: unknown;
+}
+
 export interface ListedContracts {
   /**
    * The contract listed under `fqn`, once (parsed afresh, with its ETag put on); undefined when
@@ -52,6 +58,12 @@ export interface ListedContracts {
   onlyFor(names: ReadonlySet<string>): void;
   /** What the run says of its reading, once (a catalog read by name for want of its list). */
   readonly notes: readonly string[];
+  /**
+   * With `names`: every contract of the catalog's list, by its name and marker, once the walk
+   * has read every page with `extension`; undefined when it did not (the rule stopped it, the
+   * list failed, or the catalog refused `extension`).
+   */
+  everyListed(): Promise<ListedName[] | undefined>;
 }
 
 /** Whether the list's refusal means the catalog does not serve it (or not with these fields). */
@@ -75,6 +87,7 @@ export function walkList(
   wanted: Promise<number>,
   mode: LiveReadMode,
   etagOf?: (contract: LiveContract) => string | undefined,
+  options: { names?: boolean } = {},
 ): ListedContracts | undefined {
   const listPage = reader.listPage?.bind(reader);
   if (mode === 'by-name' || listPage === undefined) return undefined;
@@ -88,6 +101,11 @@ export function walkList(
   let fellBack = false;
   /** Set while the walk waits for what it holds to be taken. */
   let held: (() => void) | undefined;
+  /** With `names`: every contract listed, and whether the walk read every page. */
+  const names: ListedName[] | undefined = options.names === true ? [] : undefined;
+  let whole = false;
+  /** Whether the list was read with `extension`, which holds the markers `names` are for. */
+  let markers = true;
   const wake = (fqn: string) => {
     for (const resume of waiting.get(fqn) ?? []) resume();
     waiting.delete(fqn);
@@ -95,6 +113,11 @@ export function walkList(
   const keep = (page: Page<LiveContract>) => {
     for (const item of page.data) {
       const fqn = item.fullyQualifiedName;
+      if (names !== undefined && typeof fqn === 'string')
+        names.push({
+          fullyQualifiedName: fqn,
+          ...(item.extension === undefined ? {} : { extension: item.extension }),
+        });
       if (typeof fqn !== 'string' || only?.has(fqn) === false || claimed.has(fqn)) continue;
       listed.set(fqn, JSON.stringify(item));
       wake(fqn);
@@ -122,6 +145,7 @@ export function walkList(
     if (mode === 'auto' && count < FILES_FOR_LIST) return;
     const cursors = new ListCursors('GET /v1/dataContracts');
     let fields = reader.refusedExtension === true ? without(CONTRACT_FIELDS) : CONTRACT_FIELDS;
+    markers = fields.includes('extension');
     const params = () => ({ fields: fields.join(','), limit: String(LIST_PAGE_SIZE) });
     let page: Page<LiveContract>;
     try {
@@ -129,6 +153,7 @@ export function walkList(
     } catch (error) {
       if (!refusesExtension(error)) throw error;
       fields = without(CONTRACT_FIELDS);
+      markers = false;
       page = await listPage<LiveContract>('/dataContracts', params());
     }
     keep(page);
@@ -140,6 +165,7 @@ export function walkList(
       page = await listPage<LiveContract>('/dataContracts', params(), after);
       keep(page);
     }
+    whole = true;
   })();
   const settled = walk.then(
     () => undefined,
@@ -170,9 +196,13 @@ export function walkList(
   };
   return {
     notes,
-    onlyFor: (names) => {
-      only = names;
-      for (const fqn of [...listed.keys()]) if (!names.has(fqn)) listed.delete(fqn);
+    everyListed: async () => {
+      await settled;
+      return whole && !fellBack && markers ? names : undefined;
+    },
+    onlyFor: (wanted) => {
+      only = wanted;
+      for (const fqn of [...listed.keys()]) if (!wanted.has(fqn)) listed.delete(fqn);
       release();
     },
     take: async (fqn) => {

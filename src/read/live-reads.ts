@@ -11,7 +11,7 @@ import type { ContractFile } from '../contract/parse.js';
 import type { LiveResult } from '../plan/create-plan.js';
 import { track, type ProgressHooks } from '../support/progress.js';
 import { readLiveContract } from './contract-inputs.js';
-import { walkList, type LiveReadMode } from './listed-contracts.js';
+import { walkList, type ListedName, type LiveReadMode } from './listed-contracts.js';
 
 export {
   FILES_FOR_LIST,
@@ -31,6 +31,11 @@ export interface LiveReads {
    * and none is kept from the pages still to come, so that what is held is the files' own.
    */
   onlyFor?(names: ReadonlySet<string>): void;
+  /**
+   * With `names`: every contract of the catalog's list, by its name and marker, when the reader
+   * read the whole list; undefined otherwise (what `--prune` would list again).
+   */
+  everyListed?(): Promise<ListedName[] | undefined>;
 }
 
 /** Every live contract read by name. */
@@ -49,11 +54,13 @@ export function liveReads(
   planned: Promise<number>,
   mode: LiveReadMode,
   etagOf?: (contract: LiveContract) => string | undefined,
+  options: { names?: boolean } = {},
 ): LiveReads {
-  const listed = walkList(reader, planned, mode, etagOf);
+  const listed = walkList(reader, planned, mode, etagOf, options);
   if (listed === undefined) return byName(reader);
   return {
     notes: listed.notes,
+    everyListed: () => listed.everyListed(),
     onlyFor: (names) => listed.onlyFor(names),
     read: async (file, progress) => {
       const fqn = file.identity.fullyQualifiedName;
