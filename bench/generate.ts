@@ -33,13 +33,16 @@ export interface GenerateOptions {
   managedBy?: (file: string) => string;
 }
 
-/** One generated contract: its file's name and contract, its live contract and its asset. */
+/**
+ * One generated contract: its file's name and contract, and its live contract and its asset, built
+ * when asked (a workspace of files only builds neither).
+ */
 export interface Generated {
   file: string;
   fqn: string;
   desired: Record<string, unknown>;
-  live: Record<string, unknown>;
-  asset: Record<string, unknown>;
+  live: () => Record<string, unknown>;
+  asset: () => Record<string, unknown>;
   changed: boolean;
 }
 
@@ -77,25 +80,25 @@ export function* generatedContracts(n: number, options: GenerateOptions): Genera
       sla: { refreshFrequency: 'PT1H', availability: 99.5 },
       termsOfUse: 'Internal use only.\n',
     };
-    const live = structuredClone(desired);
-    let changed = false;
+    // The draws that change the live contract, made in order whether or not it is built.
+    let change: ((live: Record<string, unknown>) => void) | undefined;
     if (next() < changedFraction) {
-      changed = true;
       const kind = Math.floor(next() * 4);
-      if (kind === 0) live.description = 'An older description.';
-      else if (kind === 1) live.entityStatus = 'Draft';
-      else if (kind === 2) (live.schema as unknown[]).splice(Math.floor(next() * columnCount), 1);
-      else (live.sla as Record<string, unknown>).availability = 99;
+      if (kind === 0) change = (live) => (live.description = 'An older description.');
+      else if (kind === 1) change = (live) => (live.entityStatus = 'Draft');
+      else if (kind === 2) {
+        const at = Math.floor(next() * columnCount);
+        change = (live) => (live.schema as unknown[]).splice(at, 1);
+      } else change = (live) => ((live.sla as Record<string, unknown>).availability = 99);
     }
     const assetId = uuid(0xa55e7, i);
     const file = `table_${String(i).padStart(5, '0')}.yaml`;
-    const marker = options.managedBy?.(`contracts/${file}`);
     yield {
       file,
       fqn,
       desired,
-      changed,
-      asset: {
+      changed: change !== undefined,
+      asset: () => ({
         id: assetId,
         entityType: 'table',
         name: `table_${i}`,
@@ -104,20 +107,31 @@ export function* generatedContracts(n: number, options: GenerateOptions): Genera
         database: { name: `db_${i % 5}` },
         databaseSchema: { name: schemaName },
         columns: columns.map((c) => ({ name: c.name, dataType: c.dataType })),
-      },
-      live: {
-        ...live,
-        id: uuid(0xc0, i),
-        entity: { id: assetId, type: 'table', name: `table_${i}`, fullyQualifiedName: assetFqn },
-        schema: (live.schema as Record<string, unknown>[]).map((c, k) => ({
-          ...c,
-          fullyQualifiedName: `${assetFqn}.${String(c.name)}`,
-          ordinalPosition: k + 1,
-        })),
-        ...(marker === undefined ? {} : { extension: { managedBy: marker } }),
-        version: 0.3,
-        updatedAt: 1_760_000_000_000,
-        updatedBy: 'alice',
+      }),
+      live: () => {
+        // A copy of what the change may touch (structuredClone took most of this function's time).
+        const live: Record<string, unknown> = {
+          ...desired,
+          schema: columns.map((column) => ({ ...column })),
+          semantics: (desired.semantics as Record<string, unknown>[]).map((item) => ({ ...item })),
+          sla: { ...(desired.sla as Record<string, unknown>) },
+        };
+        change?.(live);
+        const marker = options.managedBy?.(`contracts/${file}`);
+        return {
+          ...live,
+          id: uuid(0xc0, i),
+          entity: { id: assetId, type: 'table', name: `table_${i}`, fullyQualifiedName: assetFqn },
+          schema: (live.schema as Record<string, unknown>[]).map((c, k) => ({
+            ...c,
+            fullyQualifiedName: `${assetFqn}.${String(c.name)}`,
+            ordinalPosition: k + 1,
+          })),
+          ...(marker === undefined ? {} : { extension: { managedBy: marker } }),
+          version: 0.3,
+          updatedAt: 1_760_000_000_000,
+          updatedBy: 'alice',
+        };
       },
     };
   }
@@ -163,8 +177,8 @@ export function generateWorkspace(
     fqns.push(generated.fqn);
     if (generated.changed) changed += 1;
     if (options.filesOnly !== true) {
-      assets.push(generated.asset);
-      contracts.push(generated.live);
+      assets.push(generated.asset());
+      contracts.push(generated.live());
     }
     writeFileSync(path.join(contractsDir, generated.file), fileText(generated.desired, i++));
   }
@@ -179,8 +193,8 @@ export function generateSeed(n: number, options: GenerateOptions = {}): Record<s
   const assets: unknown[] = [];
   const contracts: unknown[] = [];
   for (const generated of generatedContracts(n, options)) {
-    assets.push(generated.asset);
-    contracts.push(generated.live);
+    assets.push(generated.asset());
+    contracts.push(generated.live());
   }
   return seedOf(assets, contracts);
 }
