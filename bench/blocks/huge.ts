@@ -12,7 +12,7 @@ import {
 } from '../lib/options.js';
 import { timeLeast, timePlan } from '../lib/processes.js';
 import { mark, results, rows } from '../lib/report.js';
-import { startGeneratedSandbox, token } from '../lib/sandbox.js';
+import { clearLog, loggedRequests, startGeneratedSandbox, token } from '../lib/sandbox.js';
 import { memoryFolder } from '../lib/workspaces.js';
 
 /** About what the HUGE_SIZE files take: 3.7 KB each, and room to spare. */
@@ -29,8 +29,16 @@ export async function hugeBlock(): Promise<void> {
   const sandbox = await starting;
   let plan: Awaited<ReturnType<typeof timePlan>>;
   let least: Awaited<ReturnType<typeof timeLeast>>;
+  // The catalog requests plan sent, by path: how it read the live contracts.
+  const requests: Record<string, number> = {};
   try {
+    await clearLog(sandbox.url);
     plan = await timePlan(dir, { CATALOG_URL: sandbox.url, CATALOG_TOKEN: token });
+    for (const { path } of await loggedRequests(sandbox.url))
+      if (path.startsWith('/v1/')) {
+        const kind = path.startsWith('/v1/dataContracts/name/') ? '/v1/dataContracts/name/…' : path;
+        requests[kind] = (requests[kind] ?? 0) + 1;
+      }
     least = await timeLeast(sandbox.url, dir);
   } finally {
     await sandbox.stop();
@@ -56,6 +64,7 @@ export async function hugeBlock(): Promise<void> {
     wallMet: plan.ms <= HUGE_WALL_TARGET_MS,
     memoryTargetMiB: HUGE_MEMORY_TARGET_MIB,
     memoryMet: peakMiB <= HUGE_MEMORY_TARGET_MIB,
+    requests,
     leastMs: least.ms,
     leastCpuMs: least.cpuMs,
     leastPeakRssMiB: least.rssKiB / 1024,
@@ -73,6 +82,14 @@ export async function hugeBlock(): Promise<void> {
     `${peakMiB.toFixed(0)} MiB`,
     `${(plan.cpuMs / 1000).toFixed(1)} s CPU, ${((plan.cpuMs / n) * 1000).toFixed(0)} µs a contract`,
     mark(peakMiB, HUGE_MEMORY_TARGET_MIB, ' MiB'),
+  ]);
+  const total = Object.values(requests).reduce((sum, count) => sum + count, 0);
+  const listPages = requests['/v1/dataContracts'] ?? 0;
+  rows.push([
+    `  its catalog requests, of them the list's pages and reads by name`,
+    total.toLocaleString('en'),
+    `${listPages.toLocaleString('en')} pages, ${(requests['/v1/dataContracts/name/…'] ?? 0).toLocaleString('en')} by name`,
+    '',
   ]);
   rows.push([
     `  the least, once`,
