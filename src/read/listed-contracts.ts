@@ -35,8 +35,9 @@ export const FILES_FOR_LIST = 100;
 export const LIST_SHARE = 0.1;
 /**
  * Listed contracts held at most before they are taken: the walk waits beyond this, and a contract
- * not listed yet meanwhile is read by name, so that a run holds a few megabytes of the list's
- * text, not the whole catalog's (70 MB at 10,000).
+ * not listed yet meanwhile is read by name, so that a run holds a few thousand contracts of the
+ * list, not the whole catalog's (70 MB of JSON at 10,000). They are held as parsed: as JSON text
+ * they took as much of the heap, and writing and parsing them again cost CPU.
  */
 export const MAX_HELD = 2000;
 
@@ -48,7 +49,7 @@ export interface ListedName {
 
 export interface ListedContracts {
   /**
-   * The contract listed under `fqn`, once (parsed afresh, with its ETag put on); undefined when
+   * The contract listed under `fqn`, once (with its ETag put on); undefined when
    * the list does not hold it, or not yet while the walk waits for room, or the list failed: the
    * caller reads it by name then, and the list's copy, if it comes later, is not kept. Rejects
    * with the AuthError the list met.
@@ -58,6 +59,16 @@ export interface ListedContracts {
   onlyFor(names: ReadonlySet<string>): void;
   /** What the run says of its reading, once (a catalog read by name for want of its list). */
   readonly notes: readonly string[];
+  /** Whether the list holds `fqn`'s contract now, not taken yet. */
+  holds(fqn: string): boolean;
+  /** Whether the walk waits for what it holds to be taken before it reads on. */
+  holding(): boolean;
+  /** Whether the walk is still to end (it may bring more contracts). */
+  walking(): boolean;
+  /** `listener` is told the names of the contracts each page brings that are held. */
+  onListed(listener: (fqns: readonly string[]) => void): void;
+  /** Resolves at the walk's next change: a page held, the walk waiting for room, or its end. */
+  changed(): Promise<void>;
   /**
    * With `names`: every contract of the catalog's list, by its name and marker, once the walk
    * has read every page with `extension`; undefined when it did not (the rule stopped it, the
@@ -92,7 +103,7 @@ export function walkList(
   const listPage = reader.listPage?.bind(reader);
   if (mode === 'by-name' || listPage === undefined) return undefined;
   const notes: string[] = [];
-  const listed = new Map<string, string>();
+  const listed = new Map<string, LiveContract>();
   const waiting = new Map<string, (() => void)[]>();
   /** Contracts already read by name: not kept when the list brings them later. */
   const claimed = new Set<string>();
@@ -110,7 +121,17 @@ export function walkList(
     for (const resume of waiting.get(fqn) ?? []) resume();
     waiting.delete(fqn);
   };
+  const listeners: ((fqns: readonly string[]) => void)[] = [];
+  let signal!: () => void;
+  let change = new Promise<void>((resolve) => (signal = resolve));
+  /** Tells whoever waits on `changed` that the walk changed. */
+  const changedNow = () => {
+    const resolve = signal;
+    change = new Promise<void>((next) => (signal = next));
+    resolve();
+  };
   const keep = (page: Page<LiveContract>) => {
+    const kept: string[] = [];
     for (const item of page.data) {
       const fqn = item.fullyQualifiedName;
       if (names !== undefined && typeof fqn === 'string')
@@ -119,9 +140,12 @@ export function walkList(
           ...(item.extension === undefined ? {} : { extension: item.extension }),
         });
       if (typeof fqn !== 'string' || only?.has(fqn) === false || claimed.has(fqn)) continue;
-      listed.set(fqn, JSON.stringify(item));
+      listed.set(fqn, item);
+      kept.push(fqn);
       wake(fqn);
     }
+    for (const listener of listeners) listener(kept);
+    changedNow();
   };
   /** The walk goes on once enough of what it holds was taken. */
   const release = () => {
@@ -137,6 +161,7 @@ export function walkList(
       await new Promise<void>((resume) => {
         held = resume;
         for (const fqn of [...waiting.keys()]) wake(fqn);
+        changedNow();
       });
     }
   };
@@ -184,18 +209,25 @@ export function walkList(
     .finally(() => {
       walked = true;
       for (const fqn of [...waiting.keys()]) wake(fqn);
+      changedNow();
     })
     .catch(() => undefined);
   const fromList = (fqn: string): LiveContract | undefined => {
-    const text = listed.get(fqn);
-    if (text === undefined) return undefined;
+    const contract = listed.get(fqn);
+    if (contract === undefined) return undefined;
     listed.delete(fqn);
     release();
-    const contract = JSON.parse(text) as LiveContract;
     return etagOf === undefined ? contract : withEtag(contract, etagOf(contract));
   };
   return {
     notes,
+    holds: (fqn) => listed.has(fqn),
+    holding: () => held !== undefined,
+    walking: () => !walked,
+    onListed: (listener) => {
+      listeners.push(listener);
+    },
+    changed: () => change,
     everyListed: async () => {
       await settled;
       return whole && !fellBack && markers ? names : undefined;

@@ -11,7 +11,12 @@ import type { ContractFile } from '../contract/parse.js';
 import type { LiveResult } from '../plan/create-plan.js';
 import { track, type ProgressHooks } from '../support/progress.js';
 import { readLiveContract } from './contract-inputs.js';
-import { walkList, type ListedName, type LiveReadMode } from './listed-contracts.js';
+import {
+  walkList,
+  type ListedContracts,
+  type ListedName,
+  type LiveReadMode,
+} from './listed-contracts.js';
 
 export {
   FILES_FOR_LIST,
@@ -36,6 +41,12 @@ export interface LiveReads {
    * read the whole list; undefined otherwise (what `--prune` would list again).
    */
   everyListed?(): Promise<ListedName[] | undefined>;
+  /**
+   * Reading by pages: whether the list holds `fqn`'s contract now; whether the walk waits for
+   * what it holds to be read; the names each page brings; the walk's next change. A file the list
+   * holds is best read first (reading-order.ts).
+   */
+  readonly listed?: Pick<ListedContracts, 'holds' | 'holding' | 'walking' | 'onListed' | 'changed'>;
 }
 
 /** Every live contract read by name. */
@@ -61,6 +72,7 @@ export function liveReads(
   return {
     notes: listed.notes,
     everyListed: () => listed.everyListed(),
+    listed,
     onlyFor: (names) => listed.onlyFor(names),
     read: async (file, progress) => {
       const fqn = file.identity.fullyQualifiedName;

@@ -15,6 +15,7 @@ import type { AssetLookup } from './live-assets.js';
 
 import type { CatalogReader } from '../catalog/catalog-reader.js';
 import { FileFeed } from './file-feed.js';
+import { ReadingOrder } from './reading-order.js';
 import { etagOf, withEtag } from '../catalog/etag.js';
 import {
   checkAssets,
@@ -152,12 +153,17 @@ export async function readAndPlanEach(
     const item = parked.pop();
     if (item !== undefined) await planOne(item.index, unparked(item.live), found);
   };
-  let next = 0;
+  const order = new ReadingOrder(feed, reads);
   const worker = async (): Promise<void> => {
     for (;;) {
       if (failed !== undefined) throw failed.error;
       if (feed.aborted) return;
-      if (next >= feed.files.length) {
+      const next = order.take();
+      if (next === 'wait') {
+        await order.changed();
+        continue;
+      }
+      if (next === 'none') {
         // More files are on their way: wait for them (what is parked waits for the lookups).
         if (!feed.closed) {
           await feed.more();
@@ -169,7 +175,7 @@ export async function readAndPlanEach(
         await planParked(found);
         continue;
       }
-      const index = next++;
+      const index = next.index;
       const reading = reads.read(feed.files[index]!, options.progress);
       // Once the lookups are in, each read that goes out plans one parked contract while it is
       // out: the parked ones are worked off without the reads pausing for them.
