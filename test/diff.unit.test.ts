@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { editCases, liveFrom, baseContract } from '../bench/edit-kinds.js';
 import { FIELD_SHAPES, MANAGED_FIELDS, type DesiredContract } from '../src/model/contract.js';
 import { breakingChanges, diffContract, durationSeconds, verifyPatch } from '../src/diff/index.js';
-import { jsonEqual } from '../src/model/json-value.js';
+import { copyJson, jsonEqual } from '../src/model/json-value.js';
 import { longestIncreasingSubsequence } from '../src/diff/keyed-array.js';
 import { noItems, project } from '../src/diff/project.js';
 import {
@@ -228,6 +228,34 @@ describe('diffContract', () => {
     diffContract(liveCopy, desired);
     expect(liveCopy).toEqual(live);
     expect(desired).toEqual(desiredCopy);
+  });
+});
+
+describe('copyJson', () => {
+  it('copies any JSON value as structuredClone does, sharing nothing with it', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const copy = copyJson(value);
+        expect(copy).toStrictEqual(structuredClone(value));
+        expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+        if (value !== null && typeof value === 'object' && Object.keys(value).length > 0)
+          expect(copy).not.toBe(value);
+      }),
+    );
+  });
+
+  it('keeps a __proto__ key as an own property, and negative zero', () => {
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "a": [-0, {"b": null}]}') as {
+      a: unknown[];
+    };
+    value.a[0] = -0;
+    const copy = copyJson(value);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a']);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+    expect(Object.is(copy.a[0], -0)).toBe(true);
+    (copy.a[1] as { b: unknown }).b = 1;
+    expect((value.a[1] as { b: unknown }).b).toBeNull();
   });
 });
 

@@ -111,6 +111,35 @@ describe('loading many files in two threads', () => {
       );
     }));
 
+  it('leaves the files to the second thread where this one has other work (a plan)', () =>
+    withFiles(3000, async (dir) => {
+      const reference = await loadContracts(['contracts'], dir.dir);
+      const broken = path.join(dir.dir, 'dist');
+      await cp(DIST, broken, { recursive: true });
+      await rm(path.join(broken, 'load-thread.mjs'));
+      for (const [build, second] of [
+        [DIST, 3000],
+        [broken, 0],
+      ] as const) {
+        const built = (await import(path.join(build, 'index.js'))) as {
+          loadContracts: typeof loadContracts;
+        };
+        const told: number[] = [];
+        const loaded = await built.loadContracts(['contracts'], dir.dir, {
+          onValid: (_file, place) => told.push(place),
+        });
+        // Every file by the second thread; by this one alone when that thread cannot start.
+        expect(loaded.loadedBySecondThread).toBe(second);
+        expect(loaded.problems).toEqual(reference.problems);
+        expect(loaded.files.map((file) => file.identity)).toEqual(
+          reference.files.map((file) => file.identity),
+        );
+        expect(told.sort((a, b) => a - b)).toEqual(
+          reference.files.map((file) => Number(/c(\d{5})/.exec(file.file)![1])),
+        );
+      }
+    }));
+
   it('reports the same when the second thread cannot start (a build without load-thread.mjs)', () =>
     withFiles(3000, async (dir) => {
       const broken = path.join(dir.dir, 'dist');

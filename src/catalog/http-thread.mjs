@@ -132,8 +132,12 @@ function send({ id, pool, method, path, headers, body }) {
         },
         onResponseEnd() {
           const whole = Buffer.concat(chunks, size);
-          // A buffer of its own, so that it can be transferred.
-          const bytes = whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength);
+          // A buffer of its own, so that it can be transferred: the one Buffer.concat made, unless
+          // the answer is small enough for Node to have cut it from its shared pool (then a copy).
+          const own = whole.byteOffset === 0 && whole.byteLength === whole.buffer.byteLength;
+          const bytes = own
+            ? whole.buffer
+            : whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength);
           settle({ id, status, headers: answerHeaders, bytes }, [bytes]);
         },
         onResponseError(_controller, error) {

@@ -10,7 +10,13 @@
 // Pure; the diff itself stays minimal and knows nothing of guards.
 import { applyPatch, Pointer } from 'rfc6902';
 import { ARRAY_KEYS, REFERENCE_FIELDS } from '../model/contract.js';
-import { escapeToken, isPlainObject, topMember, type JsonObject } from '../model/json-value.js';
+import {
+  copyJson,
+  escapeToken,
+  isPlainObject,
+  topMember,
+  type JsonObject,
+} from '../model/json-value.js';
 import type { ChangeOperation, Operation } from '../model/operation.js';
 
 /** `{field, index}` when `pointer` addresses an item (or a place inside it) of a keyed array. */
@@ -90,7 +96,7 @@ export function guardPatch(
     for (const pointer of op.op === 'move' ? [op.path, op.from] : [op.path]) {
       const member = topMember(pointer);
       if (Object.hasOwn(live, member) && working[member] === live[member])
-        working[member] = structuredClone(live[member]);
+        working[member] = copyJson(live[member]);
     }
   }
   /** Key pointers already tested, by array, still true at this point of the patch. */
@@ -116,7 +122,7 @@ export function guardPatch(
     if (overwritten !== null) guarded.push({ op: 'test', path: op.path, value: overwritten.value });
     guarded.push(op);
     for (const field of tested.keys()) if (reshapes(op, field)) tested.delete(field);
-    applyPatch(working, [structuredClone(op)] as Parameters<typeof applyPatch>[1]);
+    applyPatch(working, [copyJson(op)] as Parameters<typeof applyPatch>[1]);
   }
   return guarded;
 }

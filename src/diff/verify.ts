@@ -9,7 +9,14 @@ import {
   type Shape,
 } from '../model/contract.js';
 import { InternalError } from '../model/errors.js';
-import { isPlainObject, jsonEqual, own, topMember, type JsonObject } from '../model/json-value.js';
+import {
+  copyJson,
+  isPlainObject,
+  jsonEqual,
+  own,
+  topMember,
+  type JsonObject,
+} from '../model/json-value.js';
 import { itemKey } from './keyed-array.js';
 import type { Operation } from '../model/operation.js';
 import { noItems, project, projectsTo } from './project.js';
@@ -25,7 +32,7 @@ export function applyToCopy(live: Readonly<JsonObject>, ops: readonly Operation[
     for (const pointer of 'from' in op ? [op.path, op.from] : [op.path]) {
       const member = topMember(pointer);
       if (Object.hasOwn(live, member) && copy[member] === live[member])
-        copy[member] = structuredClone(live[member]);
+        copy[member] = copyJson(live[member]);
     }
   }
   const results = applyPatch(copy, ops as Parameters<typeof applyPatch>[1]);

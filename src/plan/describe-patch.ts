@@ -5,6 +5,7 @@ import { ARRAY_KEYS, FIELD_SHAPES } from '../model/contract.js';
 import { project } from '../diff/project.js';
 import type { Operation } from '../model/operation.js';
 import {
+  copyJson,
   isPlainObject,
   jsonEqual,
   own,
@@ -109,7 +110,7 @@ function addedPosition(document: JsonObject, segments: readonly string[]): strin
 /** Readable lines for `ops` applied in order to `live` (which is not modified); guards show nothing. */
 export function describePatch(live: Readonly<JsonObject>, ops: readonly Operation[]): DiffLine[] {
   if (ops.length === 0) return [];
-  const working = structuredClone(live) as JsonObject;
+  const working = copyJson(live) as JsonObject;
   const lines: DiffLine[] = [];
   for (const op of ops) {
     const segments = op.path.split('/').slice(1).map(unescapeToken);

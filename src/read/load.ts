@@ -174,8 +174,9 @@ export interface LoadOptions {
   unstorableIn?: readonly Profile[];
   /**
    * Told of each file as soon as it is found valid (in the order the files are loaded, with its
-   * index in path order), while the rest still load: this thread then lets other work run between
-   * the chunks it loads. A file told of may still turn out to clash with another (the same
+   * index in path order), while the rest still load: this thread then has other work to run (the
+   * files' reads and plans), and lets it run between the chunks it loads, or, where a second
+   * thread loads, loads none itself (see loadAll). A file told of may still turn out to clash with another (the same
    * contract twice): the result's problems are what counts. `unstorableIn`: the profiles asked
    * about (unstorableIn above) that cannot store its contract.
    */
@@ -191,8 +192,9 @@ export interface LoadOptions {
 }
 
 /**
- * From this many files on, a second thread loads beside this one: starting it costs about what
- * loading a thousand files does here, so it takes part only in larger loads.
+ * From this many files on, a second thread loads beside this one (in a plan, instead of it: see
+ * loadAll): starting it costs about what loading a thousand files does here, so it takes part
+ * only in larger loads.
  */
 const SECOND_THREAD_FROM = 1000;
 
@@ -201,6 +203,13 @@ const SECOND_THREAD_FROM = 1000;
  * chunks from the counter they share. A second thread that took no chunk by the time this one is
  * done (it was still starting) is stopped, not waited for. Chunks it took but never handed back
  * (it could not start, or stopped) are loaded here, so its failing costs time, never a file.
+ *
+ * `yielding`: this thread has other work while the files load (a plan reads and plans each file
+ * found valid). Then, where a second thread loads, this one loads nothing itself (unless that
+ * thread fails): loading here too made a plan of 10,000 files spend more CPU, not less time. This
+ * thread's share of the files, its other work run between chunks, and the loader's code made hot
+ * (and compiled) in both threads came to 0.4 to 0.6 s more CPU in 9 (medians of alternating runs
+ * against the sandbox), for the same time or longer.
  */
 async function loadAll(
   work: LoadWork,
@@ -232,11 +241,12 @@ async function loadAll(
     take(chunk, loads);
     here += 1;
   };
-  await loadChunks(
-    work,
-    done,
-    yielding ? () => new Promise<void>((resolve) => setImmediate(resolve)) : undefined,
-  );
+  if (thread === undefined || !yielding)
+    await loadChunks(
+      work,
+      done,
+      yielding ? () => new Promise<void>((resolve) => setImmediate(resolve)) : undefined,
+    );
   if (here === results.length) void thread?.terminate();
   else await helped;
   // The chunks a thread took and never handed back are loaded here.

@@ -16,7 +16,6 @@ import type { AssetLookup } from './live-assets.js';
 import type { CatalogReader } from '../catalog/catalog-reader.js';
 import { FileFeed } from './file-feed.js';
 import { ReadingOrder } from './reading-order.js';
-import { etagOf, withEtag } from '../catalog/etag.js';
 import {
   checkAssets,
   readContractInputs,
@@ -28,37 +27,16 @@ import { byName, type LiveReads } from './live-reads.js';
 export type { CatalogReader };
 export { CONTRACT_FIELDS, type ReadOptions } from './contract-inputs.js';
 
-/**
- * A live contract parked until the lookups are in: as its JSON text and the ETag it was read with,
- * a few kilobytes of one string rather than the objects an answer parses into (several times
- * larger), while hundreds wait.
- */
-type Parked =
-  Exclude<LiveResult, { kind: 'found' }> | { kind: 'text'; text: string; etag?: string };
-
-function parkedAs(live: LiveResult): Parked {
-  if (live.kind !== 'found') return live;
-  const etag = etagOf(live.contract);
-  return {
-    kind: 'text',
-    text: JSON.stringify(live.contract),
-    ...(etag === undefined ? {} : { etag }),
-  };
-}
-
-function unparked(parked: Parked): LiveResult {
-  if (parked.kind !== 'text') return parked;
-  const contract = JSON.parse(parked.text) as LiveContract;
-  return { kind: 'found', contract: withEtag(contract, parked.etag) };
-}
-
 /** Contracts read at once: enough to keep the reader's connections busy, few enough to stay small. */
 const IN_FLIGHT = 64;
 /**
- * Live contracts read before the asset lookups are all in, kept (as text) until they are: the reads
- * go on while the files load and the catalog lists tables, and a slow list cannot make memory grow
+ * Live contracts read before the asset lookups are all in, kept until they are: the reads go on
+ * while the files load and the catalog lists tables, and a slow list cannot make memory grow
  * without bound. Two thousand (about 14 MB at 7 KB a contract) let plan read through the loading
  * of 10,000 files at +5 ms a request; one thousand ran out before it, and plan took 2% longer.
+ * They are kept as the answers parsed into them: as JSON text they took as much of the heap
+ * (10,000 of the bench's contracts: 63 MiB as text, 62 MiB as objects), and writing and parsing
+ * the text again cost CPU.
  */
 const PARKED_AT_MOST = 2000;
 
@@ -147,11 +125,11 @@ export async function readAndPlanEach(
         liveForUpdates.set(fqn, live.contract as LiveContract);
     }
   };
-  const parked: { index: number; live: Parked }[] = [];
+  const parked: { index: number; live: LiveResult }[] = [];
   const planParked = async (found: Map<string, AssetLookup<CheckedAsset>>): Promise<void> => {
     // Another worker may have taken the last one while this one waited for the lookups.
     const item = parked.pop();
-    if (item !== undefined) await planOne(item.index, unparked(item.live), found);
+    if (item !== undefined) await planOne(item.index, item.live, found);
   };
   const order = new ReadingOrder(feed, reads);
   const worker = async (): Promise<void> => {
@@ -187,7 +165,7 @@ export async function readAndPlanEach(
       if (feed.aborted) return;
       // Kept while the lookups are out, so that the reads go on; planned at once after.
       if (assets === undefined && failed === undefined && parked.length < PARKED_AT_MOST) {
-        parked.push({ index, live: parkedAs(live) });
+        parked.push({ index, live });
         continue;
       }
       const found = assets ?? (await assetsReady);
