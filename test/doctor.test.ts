@@ -1,7 +1,7 @@
 // `contracts doctor [--fix]` through the built CLI against a real sandbox: what a read-only, an
 // editing and an admin's token are told, that the doctor writes nothing but what --fix defines,
 // and that a contract applied after --fix carries the marker.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { cliProcess } from './helpers/cli-process.js';
 import { mintToken } from '@contracts-gitops/sandbox';
 import { openSandbox, SECRET, seed } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp-dir.js';
+import { contractsCheckout, fqnOf } from './helpers/prune-repository.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -19,7 +20,6 @@ afterEach(async () => {
 
 const NAMES = ['a', 'b'];
 const tableId = (i: number) => `3a000000-0000-4000-8000-00000000000${i + 1}`;
-const fqnOf = (name: string) => `db.s.${name}.dataContract_${name}`;
 
 /** A catalog with two tables, no contracts and no custom property: as a new server has. */
 const doctorSeed = () =>
@@ -64,19 +64,7 @@ async function checkout(profile: 'spec' | 'openmetadata') {
   const dir = await tempDir();
   cleanups.push(() => dir.remove());
   const cwd = dir.dir;
-  git(cwd, 'init', '-q', '-b', 'main');
-  git(cwd, 'remote', 'add', 'origin', 'git@github.com:acme/contracts.git');
-  await mkdir(path.join(cwd, 'contracts'));
-  for (const name of NAMES)
-    await writeFile(
-      path.join(cwd, 'contracts', `${name}.yaml`),
-      stringify({
-        name,
-        fullyQualifiedName: fqnOf(name),
-        entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
-        description: `Table ${name}.`,
-      }),
-    );
+  await contractsCheckout(cwd, NAMES);
   git(cwd, 'add', '-A');
   git(cwd, 'commit', '-q', '-m', 'contracts');
   const run = async (user: string, ...args: string[]) =>

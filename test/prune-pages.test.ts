@@ -1,13 +1,12 @@
 // `--prune` lists every contract for its marker; when the plan's reader reads the whole list by
 // pages (read/listed-contracts.ts), that walk serves it, and the list is not read again: the same
 // deletions, one walk of the list.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { FILES_FOR_LIST } from '../src/read/live-reads.js';
 import { cli } from './helpers/cli.js';
-import { commitAll, git } from './helpers/prune-repository.js';
+import { commitAll, contractsCheckout, fqnOf, PRUNER } from './helpers/prune-repository.js';
 import { interfacePath, sandboxWithFolder, seed } from './helpers/sandbox.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -17,7 +16,6 @@ afterEach(async () => {
 
 const COUNT = FILES_FOR_LIST + 10;
 const nameOf = (i: number) => `t${String(i).padStart(3, '0')}`;
-const fqnOf = (name: string) => `db.s.${name}.dataContract_${name}`;
 
 describe('--prune on the reader’s walk of the list', () => {
   it.each(['spec', 'openmetadata'] as const)(
@@ -27,17 +25,7 @@ describe('--prune on the reader’s walk of the list', () => {
       const opened = await sandboxWithFolder(cleanups, {
         profile,
         seed: seed({
-          users: [
-            {
-              name: 'alice',
-              permissions: [
-                'ViewDataContract',
-                'EditDataContract',
-                'DeleteDataContract',
-                'SearchEntities',
-              ],
-            },
-          ],
+          users: [PRUNER],
           assets: names.map((name, i) => ({
             id: `2a000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
             entityType: 'table',
@@ -51,19 +39,7 @@ describe('--prune on the reader’s walk of the list', () => {
         }),
       });
       const { cwd, env, sandbox } = opened;
-      git(cwd, 'init', '-q', '-b', 'main');
-      git(cwd, 'remote', 'add', 'origin', 'git@github.com:acme/contracts.git');
-      await mkdir(path.join(cwd, 'contracts'));
-      for (const name of names)
-        await writeFile(
-          path.join(cwd, 'contracts', `${name}.yaml`),
-          stringify({
-            name,
-            fullyQualifiedName: fqnOf(name),
-            entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
-            description: `Table ${name}.`,
-          }),
-        );
+      await contractsCheckout(cwd, names);
       commitAll(cwd);
       const applied = await cli(['apply', '--auto-approve'], { cwd, env });
       expect(applied.code, applied.err).toBe(0);

@@ -13,19 +13,39 @@ export const NAMES = ['a', 'b', 'c'];
 export const tableId = (i: number) => `2a000000-0000-4000-8000-00000000000${i + 1}`;
 export const fqnOf = (name: string) => `db.s.${name}.dataContract_${name}`;
 
+/** A user who may view, edit, delete and search: what apply with `--prune` needs. */
+export const PRUNER = {
+  name: 'alice',
+  permissions: ['ViewDataContract', 'EditDataContract', 'DeleteDataContract', 'SearchEntities'],
+};
+
+/**
+ * A git checkout at `cwd` (branch main, origin acme/contracts on GitHub) with one contract file
+ * for each name, contracts/<name>.yaml, on table db.s.<name>; nothing committed.
+ */
+export async function contractsCheckout(
+  cwd: string,
+  names: readonly string[],
+  description: (name: string, i: number) => string = (name) => `Table ${name}.`,
+): Promise<void> {
+  git(cwd, 'init', '-q', '-b', 'main');
+  git(cwd, 'remote', 'add', 'origin', `git@github.com:acme/contracts.git`);
+  await mkdir(path.join(cwd, 'contracts'));
+  for (const [i, name] of names.entries())
+    await writeFile(
+      path.join(cwd, 'contracts', `${name}.yaml`),
+      stringify({
+        name,
+        fullyQualifiedName: fqnOf(name),
+        entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
+        description: description(name, i),
+      }),
+    );
+}
+
 export function pruneSeed() {
   return seed({
-    users: [
-      {
-        name: 'alice',
-        permissions: [
-          'ViewDataContract',
-          'EditDataContract',
-          'DeleteDataContract',
-          'SearchEntities',
-        ],
-      },
-    ],
+    users: [PRUNER],
     assets: [...NAMES, 'd'].map((name, i) => ({
       id: tableId(i),
       entityType: 'table',
@@ -75,19 +95,7 @@ export async function pruneRepository(
 ) {
   const opened = await sandboxWithFolder(cleanups, { profile, seed: pruneSeed() });
   const { cwd } = opened;
-  git(cwd, 'init', '-q', '-b', 'main');
-  git(cwd, 'remote', 'add', 'origin', `git@github.com:acme/contracts.git`);
-  await mkdir(path.join(cwd, 'contracts'));
-  for (const [i, name] of NAMES.entries())
-    await writeFile(
-      path.join(cwd, 'contracts', `${name}.yaml`),
-      stringify({
-        name,
-        fullyQualifiedName: fqnOf(name),
-        entity: { type: 'table', fullyQualifiedName: `db.s.${name}` },
-        description: `Table ${name}, contract ${i + 1}.`,
-      }),
-    );
+  await contractsCheckout(cwd, NAMES, (name, i) => `Table ${name}, contract ${i + 1}.`);
   // The commit whose apply marks the contracts: a deletion is proven by it.
   const head = commitAll(cwd);
   const run = (...args: string[]) => cli(args, { cwd, env: opened.env });
