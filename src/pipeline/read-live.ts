@@ -152,6 +152,7 @@ export function readLive(
             cwd: request.cwd,
             roots: request.paths.map((given) => path.resolve(request.cwd, given)),
             declared: new Set(all.map((file) => file.identity.fullyQualifiedName)),
+            read: new Set(all.map((file) => path.resolve(request.cwd, file.file))),
             ...(prune.within === undefined ? {} : { within: prune.within }),
           },
           prune.deletedNames,
@@ -210,6 +211,7 @@ async function orphansOf(
     cwd: request.cwd,
     roots: request.paths.map((given) => path.resolve(request.cwd, given)),
     declared: new Set(all.map((file) => file.identity.fullyQualifiedName)),
+    read: new Set(all.map((file) => path.resolve(request.cwd, file.file))),
   });
 }
 

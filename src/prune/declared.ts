@@ -17,11 +17,14 @@ function tell(fullyQualifiedName: string): string {
 /**
  * Which of `names` a contract file of the checkout at `top` names (a file git tracks, or one it
  * does not ignore), each with that file (a repository path). Files are read only when their text
- * may name one: it holds the name's last part, or an escape that could spell it.
+ * may name one: it holds the name's last part, or an escape that could spell it. `skip`: files
+ * (absolute paths) known to name none of `names` (the run read them, and `names` are of no file
+ * it read), not read again; a file reached by another path is read, which is only slower.
  */
 export async function contractsNamedInCheckout(
   top: string,
   names: ReadonlySet<string>,
+  skip: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (names.size === 0) return found;
@@ -38,6 +41,7 @@ export async function contractsNamedInCheckout(
   );
   for (const file of files.sort()) {
     const absolute = path.join(top, ...file.split('/'));
+    if (skip.has(absolute)) continue;
     let text: string;
     try {
       // A link is followed only inside the checkout.

@@ -34,6 +34,8 @@ export interface OrphanScope {
   roots: readonly string[];
   /** The fullyQualifiedName of every contract file read in the run. */
   declared: ReadonlySet<string>;
+  /** Those files (absolute paths): none names an orphan, so none is read again. */
+  read?: ReadonlySet<string>;
 }
 
 /** Whether `absolute` is one of `roots` or under one of them. */
@@ -90,7 +92,9 @@ export async function findOrphans(
     return { unknown: errorMessage(error, reader.redact.bind(reader)) };
   }
   // A file anywhere in the checkout that names the contract still manages it (moved away).
-  for (const fqn of (await contractsNamedInCheckout(repository.top, new Set(gone.keys()))).keys())
+  for (const fqn of (
+    await contractsNamedInCheckout(repository.top, new Set(gone.keys()), scope.read)
+  ).keys())
     gone.delete(fqn);
   return {
     orphans: [...gone]

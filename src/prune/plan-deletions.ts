@@ -31,6 +31,8 @@ export interface PruneScope {
   roots: readonly string[];
   /** The fullyQualifiedName of every contract file read in the run. */
   declared: ReadonlySet<string>;
+  /** Those files (absolute paths): none names a contract to delete, so none is read again. */
+  read?: ReadonlySet<string>;
   /**
    * With --changed-since (or a pull request): the files the change deleted or changed (absolute);
    * only contracts managed by one of them are pruned.
@@ -165,7 +167,11 @@ export async function planDeletions(
   }
   // A file anywhere in the checkout that names the contract keeps it (moved out of the folders
   // planned, or back under another name).
-  const named = await contractsNamedInCheckout(scope.repository.top, new Set(targets.keys()));
+  const named = await contractsNamedInCheckout(
+    scope.repository.top,
+    new Set(targets.keys()),
+    scope.read,
+  );
   for (const [fqn, file] of named) {
     kept(fqn, `${file} names it`);
     targets.delete(fqn);
