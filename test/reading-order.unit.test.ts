@@ -24,6 +24,7 @@ function walk() {
         told = listener;
       },
       changed: () => new Promise(() => undefined),
+      everyListed: () => Promise.resolve(undefined),
     },
   };
   const page = (...fqns: string[]) => {

@@ -156,7 +156,7 @@ export function readLive(
             ...(prune.within === undefined ? {} : { within: prune.within }),
           },
           prune.deletedNames,
-          await live.everyListed?.(),
+          await live.listed?.everyListed(),
         );
         changes.push(...pruned.changes);
         for (const [fqn, asset] of pruned.assets) assets.set(fqn, asset);

@@ -11,12 +11,7 @@ import type { ContractFile } from '../contract/parse.js';
 import type { LiveResult } from '../plan/create-plan.js';
 import { track, type ProgressHooks } from '../support/progress.js';
 import { readLiveContract } from './contract-inputs.js';
-import {
-  walkList,
-  type ListedContracts,
-  type ListedName,
-  type LiveReadMode,
-} from './listed-contracts.js';
+import { walkList, type ListedContracts, type LiveReadMode } from './listed-contracts.js';
 
 export {
   FILES_FOR_LIST,
@@ -37,16 +32,15 @@ export interface LiveReads {
    */
   onlyFor?(names: ReadonlySet<string>): void;
   /**
-   * With `names`: every contract of the catalog's list, by its name and marker, when the reader
-   * read the whole list; undefined otherwise (what `--prune` would list again).
+   * Reading by pages, the walk of the list (listed-contracts.ts): whether it holds `fqn`'s
+   * contract now, whether it waits for what it holds to be read, the names each page brings, its
+   * next change (a file the list holds is best read first: reading-order.ts); and, with `names`,
+   * every contract it listed, when it read the whole list (what `--prune` would list again).
    */
-  everyListed?(): Promise<ListedName[] | undefined>;
-  /**
-   * Reading by pages: whether the list holds `fqn`'s contract now; whether the walk waits for
-   * what it holds to be read; the names each page brings; the walk's next change. A file the list
-   * holds is best read first (reading-order.ts).
-   */
-  readonly listed?: Pick<ListedContracts, 'holds' | 'holding' | 'walking' | 'onListed' | 'changed'>;
+  readonly listed?: Pick<
+    ListedContracts,
+    'holds' | 'holding' | 'walking' | 'onListed' | 'changed' | 'everyListed'
+  >;
 }
 
 /** Every live contract read by name. */
@@ -71,7 +65,6 @@ export function liveReads(
   if (listed === undefined) return byName(reader);
   return {
     notes: listed.notes,
-    everyListed: () => listed.everyListed(),
     listed,
     onlyFor: (names) => listed.onlyFor(names),
     read: async (file, progress) => {
